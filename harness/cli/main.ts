@@ -1,0 +1,26 @@
+// Wires the commands; each lives in its own file.
+import yargs from 'yargs';
+import { HarnessError } from '../errors.js';
+import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
+
+export async function main(args: string[]): Promise<void> {
+  try {
+    await yargs(args)
+      .scriptName('touchstone')
+      .command(runCommand)
+      .command(serveCommand)
+      .demandCommand(1, 'name a command')
+      .strict()
+      .fail((message, error) => {
+        throw error ?? new HarnessError('USAGE', message);
+      })
+      .help()
+      .parseAsync();
+  } catch (error) {
+    const known = error instanceof HarnessError;
+    process.stderr.write(`touchstone: ${known ? error.message : (error as Error).stack}\n`);
+    if (!known) process.stderr.write('touchstone: this is a bug in touchstone; please report it with the command you ran\n');
+    process.exitCode = known ? error.exitCode : 2;
+  }
+}

@@ -1,0 +1,135 @@
+// `touchstone run`: lint the suites, start the embedded reference unless --target is
+// given, check the target answers, then run the cases through Playwright and turn the
+// results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { EXIT, HarnessError } from '../errors.js';
+import { loadSchemaRegistry } from '../http/schema-registry.js';
+import { createTargetControl } from '../http/target-control.js';
+import { readTokensFile } from '../http/tokens-file.js';
+import { createHttpTransport } from '../http/transport.js';
+import type { Results } from '../report/results.js';
+import { REPORT_FILES } from '../report/write-reports.js';
+import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { RUN_CONFIG_ENV, type RunConfig } from '../suite/run-config.js';
+import { lintSuites, loadSuites } from '../suite/suite-loader.js';
+import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
+import { readWorldTokens } from '../suite/world-tokens.js';
+import { startReferenceService, type RunningService } from './embedded-reference.js';
+
+export interface RunOptions {
+  target?: string;
+  tokens?: string;
+  suite: string[];
+  out?: string;
+  strict: boolean;
+  baseline?: string;
+}
+
+export const runCommand = {
+  command: 'run',
+  describe: 'Run the service conformance suites against a target (default: the embedded reference)',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('target', { type: 'string', describe: 'base URL of the implementation under test' })
+      .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
+      .option('suite', { type: 'array', string: true, default: [] as string[], describe: 'run only these suites (file names under suites/service)' })
+      .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
+      .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
+      .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' }),
+  handler: async (argv: RunOptions) => {
+    process.exitCode = await run(argv);
+  },
+};
+
+const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+
+export async function run(options: RunOptions): Promise<number> {
+  let service: RunningService | undefined;
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-run-'));
+  try {
+    const registry = loadRequirementRegistry(suitePaths.requirements);
+    const worldTokens = readWorldTokens();
+    const suites = loadSuites(suitePaths.service, options.suite);
+    if (options.tokens && !options.target) throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
+    const tokens = options.target ? (options.tokens ? readTokensFile(options.tokens) : {}) : worldTokens;
+    const problems = lintSuites(suites, { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', ...Object.keys(worldTokens)]) });
+    if (problems.length) throw new HarnessError('CONFIG', `the suites do not pass the lint:\n  ${problems.join('\n  ')}`);
+
+    if (!options.target) service = await startReferenceService();
+    const targetUrl = normaliseTarget(options.target ?? service!.url);
+    const capabilities = await probeTarget(targetUrl);
+
+    const startedAt = new Date();
+    const outDir = path.resolve(options.out ?? path.join('reports', timestamp(startedAt)));
+    const config: RunConfig = {
+      targetUrl, embedded: !options.target, tokens, suites: options.suite, outDir, strict: options.strict,
+      capabilities: [...capabilities], baselineFile: options.baseline && path.resolve(options.baseline), startedAt: startedAt.toISOString(),
+    };
+    const configFile = path.join(scratch, 'run.json');
+    writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
+    rmSync(path.join(outDir, REPORT_FILES.results), { force: true });
+    await runPlaywright(configFile);
+
+    let results: Results;
+    try {
+      results = JSON.parse(readFileSync(path.join(outDir, REPORT_FILES.results), 'utf8'));
+    } catch {
+      throw new HarnessError('CONFIG', `the run ended without writing ${REPORT_FILES.results}; see the output above`);
+    }
+    return results.summary.FAIL + results.summary.ERROR > 0 ? EXIT.failed : EXIT.conforming;
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    process.stderr.write(`touchstone: ${error.message}\n`);
+    return error.exitCode;
+  } finally {
+    await service?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function normaliseTarget(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new HarnessError('USAGE', `--target ${target} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** Any HTTP answer proves the target is there; no answer at all is exit 3. */
+async function probeTarget(targetUrl: string): Promise<Set<string>> {
+  const transport = createHttpTransport({ timeoutMs: 10_000 });
+  try {
+    const control = createTargetControl(targetUrl, transport.send, 'touchstone-conformance/0.1');
+    return await control.capabilities();
+  } catch (error) {
+    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
+  } finally {
+    transport.close();
+  }
+}
+
+function runPlaywright(configFile: string): Promise<void> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const child = spawn(process.execPath, [cli, 'test', '--config', path.join(PROJECT_ROOT, 'harness/suite/conformance.config.ts')], {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, [RUN_CONFIG_ENV]: configFile },
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => reject(new HarnessError('CONFIG', `cannot start Playwright: ${error.message}`)));
+    child.on('exit', () => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve();
+    });
+  });
+}

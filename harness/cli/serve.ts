@@ -1,0 +1,22 @@
+// `touchstone serve`: the reference service as a standalone server.
+import type { Argv } from 'yargs';
+import { startReferenceService } from './embedded-reference.js';
+
+export const serveCommand = {
+  command: 'serve',
+  describe: 'Serve the reference implementation of the service',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('port', { type: 'number', default: 8080, describe: 'port (0 picks a free one)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
+      .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' }),
+  handler: async (argv: { port: number; host: string; world?: string }) => {
+    const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world });
+    process.stdout.write(`touchstone: serving ${service.url}\n`);
+    const stop = async () => {
+      await service.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+  },
+};

@@ -1,0 +1,60 @@
+// Turns a wire exchange into the redacted, printable record that reports carry, and
+// into a curl command that reproduces it. Every token the run knows is replaced by
+// $TOKEN wherever it appears (headers, URL, body), so no report holds a secret.
+import type { ExchangeRecord, HeaderPairs } from '../report/results.js';
+import type { WireRequest, WireResponse } from './transport.js';
+
+const MAX_RECORDED_BODY = 256 * 1024;
+
+export type Redactor = (text: string) => string;
+
+export function createRedactor(secrets: Iterable<string>): Redactor {
+  const list = [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  if (list.length === 0) return (text) => text;
+  const pattern = new RegExp(list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return (text) => text.replace(pattern, '$$TOKEN');
+}
+
+function bodyText(body: Buffer | undefined): string | undefined {
+  if (!body || body.length === 0) return undefined;
+  const shown = body.subarray(0, MAX_RECORDED_BODY);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(shown);
+  const suffix = body.length > MAX_RECORDED_BODY ? `\n… (${body.length - MAX_RECORDED_BODY} more bytes)` : '';
+  return text + suffix;
+}
+
+const redactPairs = (pairs: HeaderPairs, redact: Redactor): HeaderPairs => pairs.map(([k, v]) => [k, redact(v)]);
+
+export function toExchangeRecord(request: WireRequest, response: WireResponse | undefined, redact: Redactor): ExchangeRecord {
+  const record: ExchangeRecord = {
+    request: { method: request.method, url: redact(request.url), headers: redactPairs(request.headers, redact) },
+  };
+  const requestBody = bodyText(request.body);
+  if (requestBody !== undefined) record.request.body = redact(requestBody);
+  if (response) {
+    record.response = { status: response.status, headers: redactPairs(response.headers, redact) };
+    const responseBody = bodyText(response.body);
+    if (responseBody !== undefined) record.response.body = redact(responseBody);
+  }
+  return record;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+// $TOKEN must expand in the user's shell, so values holding it are double-quoted.
+const headerArg = (name: string, value: string) =>
+  value.includes('$TOKEN') ? `"${`${name}: ${value}`.replace(/(["\\`])/g, '\\$1')}"` : shellQuote(`${name}: ${value}`);
+
+/** A curl command equivalent to a recorded request, for copy-paste reproduction. */
+export function toCurl(request: ExchangeRecord['request']): string {
+  const parts = ['curl', '-sS', '-i', '-X', request.method, shellQuote(request.url)];
+  const names = new Set(request.headers.map(([k]) => k.toLowerCase()));
+  for (const [name, value] of request.headers) {
+    if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'host') continue;
+    parts.push('-H', headerArg(name, value));
+  }
+  // curl adds these unless told not to; the recorded request had none.
+  if (!names.has('user-agent')) parts.push('-H', shellQuote('User-Agent:'));
+  if (!names.has('accept')) parts.push('-H', shellQuote('Accept:'));
+  if (request.body !== undefined) parts.push('--data-binary', shellQuote(request.body));
+  return parts.join(' ');
+}

@@ -1,0 +1,93 @@
+// Checks one response against a declarative expectation, in a fixed order (status,
+// headers, emptiness, schema, JSON subset, assertions) so the first failure reported
+// is the most basic one. Returns the values the step captures for later steps.
+import { ConformanceFailure } from '../errors.js';
+import type { Expectation, StatusRule } from '../suite/suite-format.js';
+import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
+import type { SchemaRegistry } from './schema-registry.js';
+import { headerValue, type WireResponse } from './transport.js';
+
+const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+export function parseJsonBody(response: WireResponse, requirement: string): unknown {
+  if (response.body.length === 0) return undefined;
+  try {
+    return JSON.parse(response.body.toString('utf8'));
+  } catch {
+    throw new ConformanceFailure(requirement, 'a JSON body', `${response.body.length} bytes that do not parse as JSON`);
+  }
+}
+
+export function expectStatus(response: WireResponse, status: StatusRule | StatusRule[], requirement: string): void {
+  const allowed = Array.isArray(status) ? status : [status];
+  const matches = (rule: StatusRule) => (typeof rule === 'number' ? rule === response.status : rule[0] === String(response.status)[0]);
+  if (!allowed.some(matches)) {
+    throw new ConformanceFailure(requirement, `status ${allowed.join(' or ')}`, `status ${response.status}`);
+  }
+}
+
+function checkAssertion(body: unknown, assertion: NonNullable<Expectation['assert']>[number], requirement: string): void {
+  const value = selectPath(body, assertion.path);
+  const fail = (expected: string) => {
+    throw new ConformanceFailure(requirement, `${assertion.path} ${expected}`, `${assertion.path} = ${show(value)}`);
+  };
+  if (assertion.equals !== undefined && !jsonEqual(value, assertion.equals)) fail(`equal to ${show(assertion.equals)}`);
+  const list = Array.isArray(value) ? value : undefined;
+  if (assertion.includes !== undefined && !list?.some((v) => jsonEqual(v, assertion.includes))) fail(`to include ${show(assertion.includes)}`);
+  if (assertion.excludes !== undefined && (!list || list.some((v) => jsonEqual(v, assertion.excludes)))) fail(`to exclude ${show(assertion.excludes)}`);
+  if (assertion.length !== undefined && list?.length !== assertion.length) fail(`to have ${assertion.length} items`);
+  if (assertion.max_length !== undefined && (!list || list.length > assertion.max_length)) fail(`to have at most ${assertion.max_length} items`);
+  if (assertion.matches !== undefined && (typeof value !== 'string' || !new RegExp(assertion.matches).test(value))) fail(`to match /${assertion.matches}/`);
+}
+
+export function checkExpectation(
+  response: WireResponse,
+  expect: Expectation,
+  context: { requirement: string; schemas: SchemaRegistry },
+): Record<string, string | number> {
+  const { requirement } = context;
+  if (expect.status !== undefined) expectStatus(response, expect.status, requirement);
+
+  for (const [name, rule] of Object.entries(expect.headers ?? {})) {
+    const value = headerValue(response.headers, name);
+    const actual = value === undefined ? `no ${name} header` : `${name}: ${value}`;
+    if (typeof rule === 'string') {
+      if (value !== rule) throw new ConformanceFailure(requirement, `${name}: ${rule}`, actual);
+      continue;
+    }
+    if (rule.present === true && value === undefined) throw new ConformanceFailure(requirement, `a ${name} header`, actual);
+    if (rule.present === false && value !== undefined) throw new ConformanceFailure(requirement, `no ${name} header`, actual);
+    if (rule.matches !== undefined && (value === undefined || !new RegExp(rule.matches).test(value))) {
+      throw new ConformanceFailure(requirement, `${name} matching /${rule.matches}/`, actual);
+    }
+  }
+
+  const needsJson = expect.schema !== undefined || expect.json !== undefined || expect.assert !== undefined || expect.capture !== undefined;
+  if (expect.empty) {
+    const text = response.body.toString('utf8').trim();
+    const empty = text === '' || (() => { try { return jsonEqual(JSON.parse(text), {}); } catch { return false; } })();
+    if (!empty) throw new ConformanceFailure(requirement, 'an empty body (no bytes or {})', `body ${text.slice(0, 200)}`);
+  }
+  if (!needsJson) return {};
+  const body = parseJsonBody(response, requirement);
+
+  if (expect.schema !== undefined) {
+    const problems = context.schemas.check(expect.schema, body);
+    if (problems) throw new ConformanceFailure(requirement, `a body matching schema ${expect.schema}`, problems);
+  }
+  if (expect.json !== undefined) {
+    const mismatch = findSubsetMismatch(body, expect.json);
+    if (mismatch) throw new ConformanceFailure(requirement, `${mismatch.path} = ${show(mismatch.expected)}`, `${mismatch.path} = ${show(mismatch.actual)}`);
+  }
+  for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, requirement);
+
+  const captures: Record<string, string | number> = {};
+  for (const [name, source] of Object.entries(expect.capture ?? {})) {
+    const value = source.startsWith('header.') ? headerValue(response.headers, source.slice('header.'.length)) : selectPath(body, source.replace(/^body\.?/, '$.'));
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${show(value)}`);
+    }
+    captures[name] = value;
+  }
+  return captures;
+}

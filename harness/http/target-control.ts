@@ -1,0 +1,40 @@
+// The optional control API of a target (/_conformance/*): capabilities, reset, clock.
+// A target without it simply has no capabilities; cases that need one are SKIP.
+import { HarnessError } from '../errors.js';
+import type { Transport } from './transport.js';
+
+export interface TargetControl {
+  capabilities(): Promise<Set<string>>;
+  reset(): Promise<void>;
+  clock(move: { advance_seconds?: number; set?: string }): Promise<void>;
+}
+
+export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {
+  const base = baseUrl.replace(/\/+$/, '');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const headers: [string, string][] = [['User-Agent', userAgent], ['Accept', 'application/json']];
+    if (body !== undefined) headers.push(['Content-Type', 'application/json']);
+    return transport({ method, url: base + path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) });
+  };
+  const expectOk = (what: string, status: number) => {
+    if (status >= 300) throw new HarnessError('TARGET_IO', `control API ${what} answered ${status}`);
+  };
+  return {
+    async capabilities() {
+      const response = await call('GET', '/_conformance/capabilities');
+      if (response.status !== 200) return new Set();
+      try {
+        const list = JSON.parse(response.body.toString('utf8')).capabilities;
+        return new Set(Array.isArray(list) ? list.filter((c: unknown) => typeof c === 'string') : []);
+      } catch {
+        return new Set();
+      }
+    },
+    async reset() {
+      expectOk('reset', (await call('POST', '/_conformance/reset')).status);
+    },
+    async clock(move) {
+      expectOk('clock', (await call('POST', '/_conformance/clock', move)).status);
+    },
+  };
+}

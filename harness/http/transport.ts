@@ -1,0 +1,80 @@
+// Sends one HTTP request with exact control over headers (node:http adds no User-Agent
+// or Accept of its own, so cases can omit them) and returns the raw answer.
+import http from 'node:http';
+import https from 'node:https';
+import { HarnessError } from '../errors.js';
+import type { HeaderPairs } from '../report/results.js';
+
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: HeaderPairs;
+  body?: Buffer;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: HeaderPairs;
+  body: Buffer;
+}
+
+/** The one seam between checks and the network: negative controls pass a fake. */
+export type Transport = (request: WireRequest) => Promise<WireResponse>;
+
+export interface HttpTransport {
+  send: Transport;
+  close(): void;
+}
+
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport {
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const send: Transport = (request) =>
+    new Promise((resolve, reject) => {
+      const url = new URL(request.url);
+      const secure = url.protocol === 'https:';
+      // With raw header pairs node:http adds no Host of its own.
+      const hasHost = request.headers.some(([k]) => k.toLowerCase() === 'host');
+      const headers = [...(hasHost ? [] : [['Host', url.host]]), ...request.headers, ...(request.body ? [['Content-Length', String(request.body.length)]] : [])];
+      const req = (secure ? https : http).request(url, {
+        method: request.method,
+        headers: headers.flat(),
+        agent: secure ? agents.https : agents.http,
+        timeout: timeoutMs,
+      });
+      req.on('timeout', () => req.destroy(new HarnessError('TARGET_IO', `no answer within ${timeoutMs} ms`)));
+      req.on('error', (error) =>
+        reject(error instanceof HarnessError ? error : new HarnessError('TARGET_IO', `${request.method} ${request.url}: ${error.message}`)),
+      );
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_BODY_BYTES) req.destroy(new HarnessError('TARGET_IO', `response body over ${MAX_BODY_BYTES} bytes`));
+          else chunks.push(chunk);
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          const pairs: HeaderPairs = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+          resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+        });
+      });
+      req.end(request.body);
+    });
+  return {
+    send,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+export function headerValue(headers: HeaderPairs, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const values = headers.filter(([k]) => k.toLowerCase() === lower).map(([, v]) => v);
+  return values.length ? values.join(', ') : undefined;
+}

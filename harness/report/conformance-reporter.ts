@@ -1,0 +1,82 @@
+// Playwright reporter of `touchstone run`: collects each case's outcome (handed over as
+// an attachment by conformance.spec.ts), prints progress and a one-screen summary, and
+// writes results.json, junit.xml, report.html and summary.md.
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { readFileSync } from 'node:fs';
+import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../suite/run-config.js';
+import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
+import type { CaseOutcome } from '../suite/case-runner.js';
+import { applyBaseline, readBaseline } from './baseline.js';
+import { buildResults } from './build-results.js';
+import { formatSummary } from './console-summary.js';
+import type { Aspect, CaseResult, Level } from './results.js';
+import { writeReports } from './write-reports.js';
+
+const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+
+function readOutcome(result: TestResult): CaseOutcome {
+  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT);
+  if (attachment?.body) return JSON.parse(attachment.body.toString('utf8')) as CaseOutcome;
+  // No outcome means the test never finished: a timeout or a crash of the harness.
+  const reason = result.error?.message?.split('\n')[0] ?? `the test ended ${result.status} without an outcome`;
+  return { outcome: 'ERROR', message: reason };
+}
+
+export default class ConformanceReporter implements Reporter {
+  private readonly config: RunConfig = readRunConfig();
+  private readonly cases: CaseResult[] = [];
+  private readonly startedAt = new Date();
+  private total = 0;
+
+  printsToStdio() {
+    return true;
+  }
+
+  onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
+    this.total = suite.allTests().length;
+    process.stdout.write(`touchstone: running ${this.total} cases against ${this.config.targetUrl}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult) {
+    const outcome = readOutcome(result);
+    const [id] = annotations(test, 'case');
+    const record: CaseResult = {
+      id,
+      suite: id.split('/')[0],
+      title: test.title,
+      outcome: outcome.outcome,
+      level: annotations(test, 'level')[0] as Level,
+      requirements: annotations(test, 'requirement'),
+      endpoints: annotations(test, 'endpoint'),
+      aspects: annotations(test, 'aspect') as Aspect[],
+      role: annotations(test, 'role')[0],
+      duration_ms: result.duration,
+    };
+    if (outcome.message) record.message = outcome.message;
+    if (outcome.failure) record.failure = outcome.failure;
+    this.cases.push(record);
+    const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
+    process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
+  }
+
+  onEnd(result: FullResult) {
+    const registry = loadRequirementRegistry(suitePaths.requirements);
+    const version = JSON.parse(readFileSync(`${PROJECT_ROOT}/package.json`, 'utf8')).version as string;
+    let cases = this.cases;
+    if (this.config.baselineFile) cases = applyBaseline(cases, readBaseline(this.config.baselineFile), this.config.baselineFile);
+    if (result.status === 'interrupted' || result.status === 'timedout') {
+      process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
+    }
+    const results = buildResults(cases, registry.values(), {
+      kind: 'service',
+      target: { url: this.config.targetUrl, embedded: this.config.embedded },
+      startedAt: this.startedAt,
+      finishedAt: new Date(),
+      strict: this.config.strict,
+      version,
+    });
+    writeReports(this.config.outDir, results);
+    process.stdout.write(formatSummary(results, this.config.outDir));
+  }
+}

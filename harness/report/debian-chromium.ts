@@ -1,0 +1,30 @@
+// Browser tests of the reports run in Debian's Chromium through Playwright: browsers cannot
+// be downloaded where touchstone is built. Without the package a developer gets a skip with
+// the reason; CI sets TOUCHSTONE_REQUIRE_BROWSER=1 so a missing browser fails instead of
+// silently passing.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright';
+
+export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+
+const MISSING = `${DEBIAN_CHROMIUM} not found: install Debian's chromium package to run the browser tests (CI sets TOUCHSTONE_REQUIRE_BROWSER=1 to fail here instead)`;
+
+function browserRequired(): boolean {
+  return process.env.TOUCHSTONE_REQUIRE_BROWSER === '1';
+}
+
+/** Call at the top of a browser test file: skips it, with the reason, when Chromium is absent and not required. */
+export function skipWithoutDebianChromium(test: { skip(condition: boolean, description: string): void }): void {
+  const skip = !existsSync(DEBIAN_CHROMIUM) && !browserRequired();
+  test.skip(skip, MISSING);
+  if (skip) console.warn(`skipping browser tests: ${MISSING}`);
+}
+
+export async function launchDebianChromium(): Promise<Browser> {
+  if (!existsSync(DEBIAN_CHROMIUM)) throw new Error(`TOUCHSTONE_REQUIRE_BROWSER=1 but ${MISSING}`);
+  return chromium.launch({
+    executablePath: DEBIAN_CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}

@@ -1,0 +1,45 @@
+// Every case in one table, with outcome filter buttons. The buttons start hidden and the
+// inline script reveals them, so where a CSP blocks the script the reader gets the full
+// table instead of buttons that do nothing.
+import { formatDuration } from './duration-format.js';
+import { levelBadge, outcomeBadge } from './html-badge.js';
+import { failureElementId } from './html-failure.js';
+import { html, type Markup } from './markup.js';
+import { OUTCOMES_WORST_FIRST } from './outcome-order.js';
+import type { CaseResult, Outcome, Results } from './results.js';
+
+/** The outcomes that get a block in the failures list; the case table links to it. */
+export const DETAILED_OUTCOMES: ReadonlySet<Outcome> = new Set(['FAIL', 'WARN', 'ERROR']);
+
+function renderRow(c: CaseResult, index: number): Markup {
+  const title = DETAILED_OUTCOMES.has(c.outcome)
+    ? html`<a href="#${failureElementId(index)}">${c.title}</a>`
+    : html`${c.title}`;
+  return html`<tr data-index="${index}" data-case="${c.id}" data-outcome="${c.outcome}">
+  <td>${outcomeBadge(c.outcome)}</td>
+  <td class="case-title">${title}<div class="case-facts-inline"><code>${c.id}</code>${c.role && html` · as ${c.role}`}</div></td>
+  <td>${levelBadge(c.level)}</td>
+  <td class="endpoints">${c.endpoints.map((e) => html`<code>${e}</code>`)}<div class="aspects">${c.aspects.join(' · ')}</div></td>
+  <td class="num">${formatDuration(c.duration_ms)}</td>
+  <td><div class="case-message" title="${c.message ?? ''}">${c.message ?? ''}</div></td>
+</tr>
+`;
+}
+
+export function renderCaseTable(results: Results): Markup {
+  const present = OUTCOMES_WORST_FIRST.filter((o) => results.summary[o] > 0);
+  return html`<div class="filters" data-testid="filters" hidden>
+  <span class="filter-label">Show</span>
+  <button type="button" data-filter-outcome="" aria-pressed="true">All <span class="n">${results.cases.length}</span></button>
+  ${present.map(
+    (o) => html`<button type="button" data-filter-outcome="${o}" data-outcome="${o}" aria-pressed="false">${o} <span class="n">${results.summary[o]}</span></button>`,
+  )}
+  <span class="cell-filter" data-testid="cell-filter" hidden>in <strong class="cell-filter-label"></strong> <button type="button" data-clear-cases>×&#xa0;clear</button></span>
+</div>
+<div class="table-scroll"><table class="cases" data-testid="cases">
+<thead><tr><th>Outcome</th><th>Case</th><th>Level</th><th>Endpoints · aspects</th><th class="num">Time</th><th>Message</th></tr></thead>
+<tbody>
+${results.cases.map(renderRow)}</tbody>
+</table></div>
+<p class="note no-match" data-testid="no-match" hidden>No case matches this filter.</p>`;
+}

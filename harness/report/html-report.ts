@@ -1,0 +1,127 @@
+// report.html: one self-contained page a person opens to see whether a target conforms and,
+// when it does not, exactly why. No external resources, so it works offline and as a CI
+// artifact; the page's own CSP allows only its inline style and script (pinned by hash), so
+// even a mistake in escaping could not run a hostile target's script.
+import { createHash } from 'node:crypto';
+import { formatDuration } from './duration-format.js';
+import { DETAILED_OUTCOMES, renderCaseTable } from './html-case-table.js';
+import { renderFailure } from './html-failure.js';
+import { renderMatrix } from './html-matrix.js';
+import { REPORT_SCRIPT } from './html-report-script.js';
+import { REPORT_STYLE } from './html-report-style.js';
+import { renderRequirementTable } from './html-requirement-table.js';
+import { html, Markup } from './markup.js';
+import { compareWorstFirst, OUTCOMES_WORST_FIRST } from './outcome-order.js';
+import type { Results } from './results.js';
+
+function cspSource(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+function contentSecurityPolicy(): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource(REPORT_STYLE)}`,
+    `script-src ${cspSource(REPORT_SCRIPT)}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+// A fixed UTC rendering, so two renders of the same results are byte-identical wherever they run.
+function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+function renderBanner(results: Results): Markup {
+  const conforming = results.verdict === 'conforming';
+  const target = results.target.embedded ? `embedded reference · ${results.target.url}` : results.target.url;
+  const fact = (label: string, value: string, testId: string) =>
+    html`<div><dt>${label}</dt><dd data-testid="${testId}">${value}</dd></div>`;
+  return html`<header class="verdict-banner" data-verdict="${results.verdict}">
+  <div class="verdict-mark" aria-hidden="true">${conforming ? '✓' : '✗'}</div>
+  <div>
+    <p class="eyebrow">touchstone ${results.kind} conformance report</p>
+    <h1 data-testid="verdict" data-verdict="${results.verdict}">${conforming ? 'Conforming' : 'Non-conforming'}</h1>
+    <dl class="facts">
+      ${fact('Target', target, 'target')}
+      ${fact('Started', formatTimestamp(results.started_at), 'started')}
+      ${fact('Duration', formatDuration(results.duration_ms), 'duration')}
+      ${fact('Mode', results.strict ? 'strict (WARN fails)' : 'standard', 'mode')}
+      ${fact('Tool', `touchstone ${results.tool.version}`, 'tool')}
+    </dl>
+  </div>
+</header>`;
+}
+
+function renderCounts(results: Results): Markup {
+  return html`<ul class="counts" data-testid="counts">
+  <li><a href="#cases" data-filter-outcome="" data-testid="count-total"><span class="n">${results.summary.total}</span><span class="label">TOTAL</span></a></li>
+  ${OUTCOMES_WORST_FIRST.map(
+    (o) =>
+      html`<li><a href="#cases" data-filter-outcome="${o}" data-outcome="${o}" data-count="${results.summary[o]}" data-testid="count-${o}"><span class="n">${results.summary[o]}</span><span class="label">${o}</span></a></li>`,
+  )}
+</ul>`;
+}
+
+function renderFailures(results: Results): Markup {
+  const requirements = new Map(results.requirements.map((r) => [r.id, r]));
+  const failing = results.cases
+    .map((c, index) => ({ c, index }))
+    .filter(({ c }) => DETAILED_OUTCOMES.has(c.outcome))
+    .sort((a, b) => compareWorstFirst(a.c.outcome, b.c.outcome));
+  if (failing.length === 0) return html`<p class="note">No case failed, warned or errored.</p>`;
+  return html`<p class="note">Worst first. Open one for the requirement, the exchange and a curl to reproduce it.</p>
+${failing.map(({ c, index }) => renderFailure(c, index, requirements))}`;
+}
+
+export function renderHtmlReport(results: Results): string {
+  const failureCount = results.cases.filter((c) => DETAILED_OUTCOMES.has(c.outcome)).length;
+  const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;
+  const page = html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>touchstone: ${results.verdict} · ${results.target.url}</title>
+<style>${new Markup(REPORT_STYLE)}</style>
+</head>
+<body>
+${renderBanner(results)}
+<nav class="sections" aria-label="Sections"><ul>
+  <li><a href="#matrix">Matrix</a></li>
+  <li><a href="#failures">Failures (${failureCount})</a></li>
+  <li><a href="#cases">Cases (${results.cases.length})</a></li>
+  <li><a href="#requirements">Requirements (${results.requirements.length}${untested > 0 ? `, ${untested} untested` : ''})</a></li>
+</ul></nav>
+<main>
+${renderCounts(results)}
+<section id="matrix" aria-labelledby="matrix-heading">
+<h2 id="matrix-heading">Endpoints × aspects</h2>
+<p class="note">Each cell shows the worst outcome of the cases that exercise that endpoint for that aspect, and how many there are. Select one to list its cases.</p>
+${renderMatrix(results.cases)}
+</section>
+<section id="failures" aria-labelledby="failures-heading">
+<h2 id="failures-heading">Failures, warnings and errors (${failureCount})</h2>
+${renderFailures(results)}
+</section>
+<section id="cases" aria-labelledby="cases-heading">
+<h2 id="cases-heading">All cases (${results.cases.length})</h2>
+${renderCaseTable(results)}
+</section>
+<section id="requirements" aria-labelledby="requirements-heading">
+<h2 id="requirements-heading">Requirements (${results.requirements.length})</h2>
+${renderRequirementTable(results.requirements)}
+</section>
+<footer>Generated by touchstone ${results.tool.version} from results.json (${results.started_at} – ${results.finished_at}).</footer>
+</main>
+<script>${new Markup(REPORT_SCRIPT)}</script>
+</body>
+</html>
+`;
+  return page.text;
+}

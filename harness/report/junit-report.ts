@@ -1,0 +1,120 @@
+// JUnit XML for CI systems that only understand pass, failure, error and skipped. Our finer
+// outcomes survive as <properties> on every testcase, so a WARN or XFAIL (a pass in JUnit
+// terms) is still findable; their explanation goes to <system-out>, which CI shows beside
+// the test.
+import { escapeXmlText, xml, type Markup } from './markup.js';
+import type { CaseResult, Outcome, RequirementResult, Results } from './results.js';
+
+type JunitStatus = 'passed' | 'failure' | 'error' | 'skipped';
+
+// No --strict special case: under --strict the case runner already records a broken SHOULD
+// as FAIL, so a WARN here is always a pass.
+function junitStatus(outcome: Outcome): JunitStatus {
+  switch (outcome) {
+    case 'FAIL':
+      return 'failure';
+    case 'ERROR':
+      return 'error';
+    case 'SKIP':
+      return 'skipped';
+    case 'PASS':
+    case 'WARN':
+    case 'XFAIL':
+      return 'passed';
+  }
+}
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n', 1)[0]!.trim();
+}
+
+/** The plain-text story of a non-PASS case: what was required, what happened, how to reproduce. */
+function detailText(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const lines: string[] = [];
+  if (c.message) lines.push(c.message, '');
+  const cited = c.failure ? [c.failure.requirement] : c.requirements;
+  for (const id of cited) {
+    const req = requirements.get(id);
+    lines.push(req ? `requirement: ${id} (${req.level}, ${req.source})` : `requirement: ${id}`);
+    if (req) lines.push(`  "${req.quote}"`);
+  }
+  if (c.failure) {
+    lines.push(`expected: ${c.failure.expected}`, `actual: ${c.failure.actual}`);
+    if (c.failure.curl) lines.push(`curl: ${c.failure.curl}`);
+  }
+  return lines.join('\n');
+}
+
+function renderProperties(c: CaseResult): Markup {
+  const props: [string, string][] = [
+    ['outcome', c.outcome],
+    ['level', c.level],
+    ...c.requirements.map((r): [string, string] => ['requirement', r]),
+    ...c.endpoints.map((e): [string, string] => ['endpoint', e]),
+    ...c.aspects.map((a): [string, string] => ['aspect', a]),
+  ];
+  if (c.role) props.push(['role', c.role]);
+  return xml`      <properties>
+${props.map(([name, value]) => xml`        <property name="${name}" value="${value}"/>\n`)}      </properties>
+`;
+}
+
+function renderCase(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): Markup {
+  const status = junitStatus(c.outcome);
+  const body = c.outcome === 'PASS' ? undefined : escapeXmlText(detailText(c, requirements));
+  let result: Markup | string = '';
+  if (status === 'failure' || status === 'error') {
+    result = xml`      <${status} message="${firstLine(c.message)}" type="${c.outcome}">${body}</${status}>\n`;
+  } else if (status === 'skipped') {
+    result = xml`      <skipped message="${firstLine(c.message)}"/>\n`;
+  } else if (body) {
+    result = xml`      <system-out>${body}</system-out>\n`;
+  }
+  return xml`    <testcase name="${c.title}" classname="${c.suite}" time="${seconds(c.duration_ms)}">
+${renderProperties(c)}${result}    </testcase>
+`;
+}
+
+interface Tally {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+function tally(cases: readonly CaseResult[]): Tally {
+  const t: Tally = { tests: cases.length, failures: 0, errors: 0, skipped: 0 };
+  for (const c of cases) {
+    const status = junitStatus(c.outcome);
+    if (status === 'failure') t.failures++;
+    else if (status === 'error') t.errors++;
+    else if (status === 'skipped') t.skipped++;
+  }
+  return t;
+}
+
+function tallyAttributes(t: Tally): Markup {
+  return xml`tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}"`;
+}
+
+export function renderJunit(results: Results): string {
+  const requirements = new Map(results.requirements.map((r) => [r.id, r]));
+  const bySuite = new Map<string, CaseResult[]>();
+  for (const c of results.cases) {
+    const list = bySuite.get(c.suite) ?? [];
+    list.push(c);
+    bySuite.set(c.suite, list);
+  }
+  const suites = [...bySuite].map(([name, cases]) => {
+    const time = seconds(cases.reduce((sum, c) => sum + c.duration_ms, 0));
+    return xml`  <testsuite name="${name}" ${tallyAttributes(tally(cases))} time="${time}" timestamp="${results.started_at}">
+${cases.map((c) => renderCase(c, requirements))}  </testsuite>
+`;
+  });
+  const root = xml`<testsuites name="touchstone ${results.target.url}" ${tallyAttributes(tally(results.cases))} time="${seconds(results.duration_ms)}" timestamp="${results.started_at}">
+${suites}</testsuites>
+`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}`;
+}

@@ -1,0 +1,90 @@
+// A summary short enough for a CI pull-request comment (GitHub caps one at 65,536
+// characters): the verdict, the counts, the cases that did not pass, and the requirements no
+// case covers. The full story lives in report.html.
+//
+// Text a target can influence (messages) is put in code spans: GitHub renders raw HTML such
+// as <img> in comments, and turns @name into a notification, but leaves code spans alone.
+import { replaceControlCharacters } from './control-characters.js';
+import { formatDuration } from './duration-format.js';
+import { compareWorstFirst } from './outcome-order.js';
+import { OUTCOMES, type CaseResult, type Results } from './results.js';
+
+const MAX_CASE_ROWS = 50;
+const MAX_UNTESTED_IDS = 200;
+const MAX_MESSAGE_CHARS = 160;
+
+function oneLine(text: string): string {
+  return replaceControlCharacters(text).replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** Plain table-cell text: Markdown punctuation and pipes escaped, one line. */
+function cellText(text: string): string {
+  return oneLine(text).replace(/[\\`*_[\]<>|~&!]/g, (c) => `\\${c}`);
+}
+
+/** A code span that survives any backticks inside it; pipes stay escaped because GFM splits table cells before parsing spans. */
+function codeSpan(text: string): string {
+  const content = oneLine(text);
+  if (content === '') return '';
+  const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = content.startsWith('`') || content.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${content.replace(/\|/g, '\\|')}${pad}${fence}`;
+}
+
+function truncatedMessage(message: string | undefined): string {
+  const lines = (message ?? '').split('\n').filter((line) => line.trim() !== '');
+  let first = lines[0] ?? '';
+  let cut = lines.length > 1;
+  if (first.length > MAX_MESSAGE_CHARS) {
+    first = first.slice(0, MAX_MESSAGE_CHARS);
+    cut = true;
+  }
+  return codeSpan(first) + (cut ? ' …' : '');
+}
+
+function caseRow(c: CaseResult): string {
+  const requirements = c.failure ? [c.failure.requirement] : c.requirements;
+  return `| **${c.outcome}** | ${cellText(c.title)}<br>${codeSpan(c.id)} | ${requirements.map(codeSpan).join(' ')} | ${truncatedMessage(c.message)} |`;
+}
+
+function verdictLine(results: Results): string {
+  const mark = results.verdict === 'conforming' ? '✅' : '❌';
+  const target = results.target.embedded ? `embedded reference (${results.target.url})` : results.target.url;
+  const facts = [
+    `${results.kind} target ${codeSpan(target)}`,
+    `${results.summary.total} cases in ${formatDuration(results.duration_ms)}`,
+    results.strict ? 'strict (WARN counts as FAIL)' : undefined,
+    `touchstone ${cellText(results.tool.version)}`,
+  ];
+  return `## ${mark} touchstone: **${results.verdict}**\n\n${facts.filter(Boolean).join(' · ')}`;
+}
+
+function countsTable(results: Results): string {
+  const header = [...OUTCOMES, 'total'];
+  const values = [...OUTCOMES.map((o) => results.summary[o]), results.summary.total];
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---:').join('|')}|`, `| ${values.join(' | ')} |`].join('\n');
+}
+
+function notPassingSection(results: Results): string {
+  const cases = results.cases.filter((c) => c.outcome !== 'PASS').sort((a, b) => compareWorstFirst(a.outcome, b.outcome));
+  if (cases.length === 0) return '### Every case passed';
+  const shown = cases.slice(0, MAX_CASE_ROWS);
+  const rows = ['| outcome | case | requirement | message |', '|---|---|---|---|', ...shown.map(caseRow)];
+  const more = cases.length > shown.length ? `\n\n… and ${cases.length - shown.length} more; see the HTML report.` : '';
+  return `### Not passing (${cases.length})\n\n${rows.join('\n')}${more}`;
+}
+
+function untestedSection(results: Results): string {
+  const untested = results.requirements.filter((r) => r.status === 'UNTESTED').map((r) => r.id);
+  const heading = `### Untested requirements: ${untested.length} of ${results.requirements.length}`;
+  if (untested.length === 0) return heading;
+  const shown = untested.slice(0, MAX_UNTESTED_IDS).map(codeSpan).join(', ');
+  const more = untested.length > MAX_UNTESTED_IDS ? `, … and ${untested.length - MAX_UNTESTED_IDS} more` : '';
+  const noun = untested.length === 1 ? 'requirement has' : 'requirements have';
+  return `${heading}\n\n<details><summary>${untested.length} ${noun} no case</summary>\n\n${shown}${more}\n\n</details>`;
+}
+
+export function renderMarkdownSummary(results: Results): string {
+  return [verdictLine(results), countsTable(results), notPassingSection(results), untestedSection(results)].join('\n\n') + '\n';
+}

@@ -1,0 +1,34 @@
+// Writes the four report files of a run. results.json is validated against its schema
+// first: a harness bug must not produce a document CI systems then trust.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { HarnessError } from '../errors.js';
+import { compileSchemaFile, createAjv, describeAjvErrors } from '../suite/validated-file.js';
+import { renderHtmlReport } from './html-report.js';
+import { renderJunit } from './junit-report.js';
+import { renderMarkdownSummary } from './markdown-summary.js';
+import type { Results } from './results.js';
+
+export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'report.html', summary: 'summary.md' } as const;
+
+export function validateResults(results: Results): void {
+  const validate = compileSchemaFile(createAjv(), new URL('./results.schema.json', import.meta.url).pathname);
+  if (!validate(results)) throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeAjvErrors(validate.errors)}`);
+}
+
+/** Each file is written to a temp name and renamed, so a reader never sees half a report. */
+function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+export function writeReports(outDir: string, results: Results): void {
+  validateResults(results);
+  mkdirSync(outDir, { recursive: true });
+  writeAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
+  writeAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
+  writeAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
+  // Last: its presence tells the CLI the run completed.
+  writeAtomic(path.join(outDir, REPORT_FILES.results), JSON.stringify(results, null, 2) + '\n');
+}

@@ -1,0 +1,66 @@
+// What can be read off a case without running it: its level, the roles it acts as, the
+// endpoints it touches and the aspects it checks. Used by the lint, the test generator
+// and the report's endpoint × aspect matrix.
+import { ANONYMOUS } from '../http/target-client.js';
+import type { Aspect, Level } from '../report/results.js';
+import type { RequirementRegistry } from './requirement-registry.js';
+import type { Case, RequestSpec, RequestStep, Step, StepsCase } from './suite-format.js';
+
+export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
+export const isStepsCase = (c: Case): c is StepsCase => c.kind === undefined || c.kind === 'steps';
+
+const LEVEL_ORDER: Level[] = ['MAY', 'SHOULD', 'MUST'];
+
+/** The request steps of a case, cleanup excluded. */
+export function caseSteps(testCase: Case): RequestStep[] {
+  if (isStepsCase(testCase)) return testCase.steps.filter(isRequestStep);
+  if (testCase.kind === 'limits') return testCase.verify ?? [];
+  return [];
+}
+
+/** Every requirement a case checks: its own list, its steps' and its page-size rules'. */
+export function caseRequirements(testCase: Case): string[] {
+  const ids = [...testCase.requirements];
+  for (const step of [...caseSteps(testCase), ...(testCase.cleanup ?? [])]) if (step.requirement) ids.push(step.requirement);
+  if (testCase.kind === 'pagination') {
+    if (testCase.per_page.default_requirement) ids.push(testCase.per_page.default_requirement);
+    if (testCase.per_page.max_requirement) ids.push(testCase.per_page.max_requirement);
+  }
+  return [...new Set(ids)];
+}
+
+/** A case is as strong as the strongest requirement it cites. */
+export function caseLevel(testCase: Case, registry: RequirementRegistry): Level {
+  const levels = caseRequirements(testCase).map((id) => registry.get(id)?.level ?? 'MUST');
+  return LEVEL_ORDER[Math.max(...levels.map((l) => LEVEL_ORDER.indexOf(l)))];
+}
+
+/** The requests a case makes, cleanup excluded. */
+function caseRequests(testCase: Case): RequestSpec[] {
+  if (isStepsCase(testCase)) return testCase.steps.filter(isRequestStep).map((s) => s.request);
+  if (testCase.kind === 'limits') return [testCase.request, ...(testCase.verify ?? []).map((s) => s.request)];
+  return [testCase.request];
+}
+
+/** Every role a case acts as, cleanup included. */
+export function caseRoles(testCase: Case): string[] {
+  const requests = [...caseRequests(testCase), ...(testCase.cleanup ?? []).map((s) => s.request)];
+  const roles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
+  roles.push(...requests.filter((r) => testCase.kind !== 'auth-matrix' || r !== testCase.request).map((r) => r.as ?? testCase.as ?? ANONYMOUS));
+  return [...new Set(roles)];
+}
+
+/** "METHOD /template" of each distinct endpoint the case exercises. */
+export function caseEndpoints(testCase: Case): string[] {
+  return [...new Set(caseRequests(testCase).map((r) => `${r.method} ${r.path}`))];
+}
+
+export function caseAspects(testCase: Case): Aspect[] {
+  const aspects = new Set<Aspect>();
+  if (testCase.kind === 'pagination') aspects.add('pagination');
+  else if (testCase.kind === 'auth-matrix') aspects.add('auth');
+  else if (testCase.kind === 'limits') aspects.add('limits');
+  for (const aspect of testCase.aspects ?? (isStepsCase(testCase) ? ['status'] : [])) aspects.add(aspect);
+  if (caseSteps(testCase).some((s) => s.expect.schema)) aspects.add('schema');
+  return [...aspects];
+}

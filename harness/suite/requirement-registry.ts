@@ -1,0 +1,32 @@
+// The requirement registry: every requirement the spec states, loaded from
+// suites/requirements/*.yaml and validated. Ids are unique across all files.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { HarnessError } from '../errors.js';
+import type { Requirement } from './suite-format.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
+
+export type RequirementRegistry = ReadonlyMap<string, Requirement>;
+
+const SCHEMA = new URL('./requirement.schema.json', import.meta.url);
+
+export function listYamlFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export function loadRequirementRegistry(dir: string): RequirementRegistry {
+  const validate = compileSchemaFile(createAjv(), SCHEMA.pathname);
+  const registry = new Map<string, Requirement>();
+  for (const file of listYamlFiles(dir)) {
+    for (const requirement of readValidatedFile<Requirement[]>(file, validate)) {
+      if (registry.has(requirement.id)) {
+        throw new HarnessError('CONFIG', `${file}: requirement ${requirement.id} is defined twice`);
+      }
+      registry.set(requirement.id, requirement);
+    }
+  }
+  return registry;
+}
