@@ -1,0 +1,166 @@
+import { expect, test } from '@playwright/test';
+import { createRedactor } from '../http/exchange-record.js';
+import { loadSchemaRegistry } from '../http/schema-registry.js';
+import { createTargetClient } from '../http/target-client.js';
+import type { TargetControl } from '../http/target-control.js';
+import type { Transport, WireRequest, WireResponse } from '../http/transport.js';
+import { HarnessError } from '../errors.js';
+import { runCase, type CaseContext } from './case-runner.js';
+import type { Case, Expectation, Requirement } from './suite-format.js';
+import { suitePaths } from './suite-paths.js';
+
+const TOKEN = 'ts_secret_canary_token_42';
+const registry = new Map<string, Requirement>(
+  (['MUST', 'SHOULD', 'MAY'] as const).map((level) => [`test.${level.toLowerCase()}`, { id: `test.${level.toLowerCase()}`, source: 's', quote: 'q', level }]),
+);
+const schemas = loadSchemaRegistry(suitePaths.schemas);
+
+type Route = (request: WireRequest) => WireResponse | Promise<WireResponse>;
+const respond = (status: number, body?: unknown, headers: [string, string][] = []): WireResponse => ({
+  status,
+  headers: [['Content-Type', 'application/json; charset=utf-8'], ...headers],
+  body: body === undefined ? Buffer.alloc(0) : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+});
+
+function context(route: Route, options: { capabilities?: string[]; strict?: boolean; control?: Partial<TargetControl> } = {}) {
+  const sent: WireRequest[] = [];
+  const transport: Transport = async (request) => {
+    sent.push(request);
+    return route(request);
+  };
+  const attached: string[] = [];
+  const ctx: CaseContext = {
+    client: createTargetClient({ baseUrl: 'http://target.test', tokens: { admin: TOKEN }, transport, userAgent: 'test' }),
+    control: { capabilities: async () => new Set(), reset: async () => {}, clock: async () => {}, ...options.control },
+    capabilities: new Set(options.capabilities ?? []),
+    schemas, registry, redact: createRedactor([TOKEN]), strict: options.strict ?? false,
+    hooks: { step: (_title, body) => body(), attach: async (_name, record) => void attached.push(JSON.stringify(record)) },
+  };
+  return { ctx, sent, attached };
+}
+
+const oneStep = (expectation: Expectation, requirement = 'test.must'): Case => ({
+  id: 'c', title: 'a one-step case', requirements: [requirement], as: 'admin',
+  steps: [{ request: { method: 'GET', path: '/thing' }, expect: expectation }],
+});
+
+const user = { login: 'a', id: 1, node_id: 'n', avatar_url: '', gravatar_id: '', url: '', html_url: '', followers_url: '', following_url: '', gists_url: '', starred_url: '', subscriptions_url: '', organizations_url: '', repos_url: '', events_url: '', received_events_url: '', type: 'User', site_admin: false };
+
+// Each expectation kind: a response that obeys it passes, one that breaks it fails.
+const expectationControls: [string, Expectation, WireResponse, WireResponse][] = [
+  ['status', { status: 200 }, respond(200, {}), respond(500, {})],
+  ['status class', { status: '4xx' }, respond(422, {}), respond(201, {})],
+  ['header present', { headers: { etag: { present: true } } }, respond(200, {}, [['ETag', '"x"']]), respond(200, {})],
+  ['header absent', { headers: { link: { present: false } } }, respond(200, {}), respond(200, {}, [['Link', '<x>; rel="next"']])],
+  ['header exact', { headers: { 'content-type': 'application/json; charset=utf-8' } }, respond(200, {}), { ...respond(200, {}), headers: [['Content-Type', 'text/plain']] }],
+  ['header pattern', { headers: { 'content-type': { matches: '^application/json' } } }, respond(200, {}), { ...respond(200, {}), headers: [['Content-Type', 'text/html']] }],
+  ['empty body', { empty: true }, respond(200, {}), respond(200, { limit: 'x' })],
+  ['schema', { schema: 'user' }, respond(200, user), respond(200, { ...user, id: 'one' })],
+  ['schema of an array', { schema: 'user[]' }, respond(200, [user]), respond(200, user)],
+  ['JSON subset', { json: { a: { b: 1 } } }, respond(200, { a: { b: 1, c: 2 }, d: 3 }), respond(200, { a: { b: 2 } })],
+  ['equals', { assert: [{ path: 'xs[*].n', equals: [1, 2] }] }, respond(200, { xs: [{ n: 1 }, { n: 2 }] }), respond(200, { xs: [{ n: 2 }, { n: 1 }] })],
+  ['includes', { assert: [{ path: 'xs', includes: 'a' }] }, respond(200, { xs: ['a', 'b'] }), respond(200, { xs: ['b'] })],
+  ['excludes', { assert: [{ path: 'xs', excludes: 'a' }] }, respond(200, { xs: ['b'] }), respond(200, { xs: ['a'] })],
+  ['length', { assert: [{ path: '$', length: 2 }] }, respond(200, [1, 2]), respond(200, [1, 2, 3])],
+  ['max_length', { assert: [{ path: 'xs', max_length: 2 }] }, respond(200, { xs: [1, 2] }), respond(200, { xs: [1, 2, 3] })],
+  ['matches', { assert: [{ path: 't', matches: 'Z$' }] }, respond(200, { t: '2026-01-01T00:00:00Z' }), respond(200, { t: '2026-01-01T00:00:00+02:00' })],
+  ['capture needs the value', { capture: { id: 'body.id' } }, respond(200, { id: 7 }), respond(200, {})],
+  ['body must be JSON', { json: {} }, respond(200, {}), respond(200, 'not json')],
+];
+
+for (const [name, expectation, good, bad] of expectationControls) {
+  test(`negative control: ${name}`, async () => {
+    expect((await runCase(oneStep(expectation), context(() => good).ctx)).outcome).toBe('PASS');
+    const failed = await runCase(oneStep(expectation), context(() => bad).ctx);
+    expect(failed.outcome).toBe('FAIL');
+    expect(failed.failure?.requirement).toBe('test.must');
+  });
+}
+
+test('the outcome follows the level of the requirement that failed; --strict hardens SHOULD only', async () => {
+  const fail = () => respond(500, {});
+  expect((await runCase(oneStep({ status: 200 }, 'test.should'), context(fail).ctx)).outcome).toBe('WARN');
+  expect((await runCase(oneStep({ status: 200 }, 'test.should'), context(fail, { strict: true }).ctx)).outcome).toBe('FAIL');
+  expect((await runCase(oneStep({ status: 200 }, 'test.may'), context(fail, { strict: true }).ctx)).outcome).toBe('WARN');
+  const stepLevel: Case = { ...oneStep({ status: 200 }), steps: [{ requirement: 'test.may', request: { method: 'GET', path: '/x' }, expect: { status: 200 } }] };
+  expect((await runCase(stepLevel, context(fail).ctx)).failure?.requirement).toBe('test.may');
+});
+
+test('captures flow into later requests and expectations', async () => {
+  const testCase: Case = {
+    id: 'c', title: 'captures flow', requirements: ['test.must'],
+    steps: [
+      { request: { method: 'GET', path: '/a' }, expect: { capture: { tag: 'header.etag', id: 'body.id' } } },
+      { request: { method: 'GET', path: '/b/{id}', params: { id: '${id}' }, headers: { 'If-None-Match': '${tag}' } }, expect: { json: { seen: '${tag}' } } },
+    ],
+  };
+  const { ctx, sent } = context((r) => (r.url.endsWith('/a') ? respond(200, { id: 9 }, [['ETag', '"v1"']]) : respond(200, { seen: '"v1"' })));
+  expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
+  expect(sent[1].url).toBe('http://target.test/b/9');
+  expect(sent[1].headers).toContainEqual(['If-None-Match', '"v1"']);
+});
+
+test('auth matrix: each role gets its expected status, and one wrong answer fails', async () => {
+  const matrix: Case = {
+    id: 'm', title: 'an auth matrix', kind: 'auth-matrix', requirements: ['test.must'],
+    request: { method: 'GET', path: '/x' }, expect_by_role: { anonymous: 401, admin: 200 },
+  };
+  const correct = (r: WireRequest) => respond(r.headers.some(([k]) => k === 'Authorization') ? 200 : 401, {});
+  expect((await runCase(matrix, context(correct).ctx)).outcome).toBe('PASS');
+  const leaky = () => respond(200, {});
+  const failed = await runCase(matrix, context(leaky).ctx);
+  expect(failed.outcome).toBe('FAIL');
+  expect(failed.failure?.actual).toBe('status 200');
+});
+
+test('limits: below, at and above are sent with n-1, n and n+1 values, and a breach above the limit fails', async () => {
+  const limits: Case = {
+    id: 'l', title: 'a limits case', kind: 'limits', requirements: ['test.must'], as: 'admin', limit: 3, list: ['a', 'b', 'c', 'd'],
+    request: { method: 'POST', path: '/add', body: { names: '$list' } },
+    expect: { below: { status: 201 }, at: { status: 201 }, above: { status: 422 } },
+  };
+  const obeys = (r: WireRequest) => respond(JSON.parse(r.body!.toString()).names.length > 3 ? 422 : 201, {});
+  const { ctx, sent } = context(obeys);
+  expect((await runCase(limits, ctx)).outcome).toBe('PASS');
+  expect(sent.map((r) => JSON.parse(r.body!.toString()).names.length)).toEqual([2, 3, 4]);
+  expect((await runCase(limits, context(() => respond(201, {})).ctx)).outcome).toBe('FAIL');
+});
+
+test('a case needing a capability or a role the run lacks is SKIP, with the reason', async () => {
+  const needsClock: Case = { ...oneStep({ status: 200 }), requires: ['control.clock'] };
+  expect(await runCase(needsClock, context(() => respond(200, {})).ctx)).toEqual({ outcome: 'SKIP', message: 'the target lacks capability control.clock' });
+  const otherRole: Case = { ...oneStep({ status: 200 }), as: 'org-owner' };
+  expect((await runCase(otherRole, context(() => respond(200, {})).ctx)).message).toContain('no token for role org-owner');
+});
+
+test('a transport failure is ERROR, not a conformance failure', async () => {
+  const broken = () => { throw new HarnessError('TARGET_IO', 'connection reset'); };
+  expect(await runCase(oneStep({ status: 200 }), context(broken).ctx)).toEqual({ outcome: 'ERROR', message: 'HarnessError: connection reset' });
+});
+
+test('cleanup runs after a failure too, and a failed cleanup of a passing case is ERROR', async () => {
+  const withCleanup: Case = { ...oneStep({ status: 200 }), cleanup: [{ request: { method: 'DELETE', path: '/thing' }, expect: { status: 204 } }] };
+  const { ctx, sent } = context((r) => respond(r.method === 'DELETE' ? 204 : 500, {}));
+  expect((await runCase(withCleanup, ctx)).outcome).toBe('FAIL');
+  expect(sent.map((r) => r.method)).toEqual(['GET', 'DELETE']);
+  const dirty = await runCase(withCleanup, context((r) => respond(r.method === 'DELETE' ? 500 : 200, {})).ctx);
+  expect(dirty.outcome).toBe('ERROR');
+  expect(dirty.message).toContain('cleanup failed');
+});
+
+test('the world is reset before each case when the target can reset', async () => {
+  let resets = 0;
+  const { ctx } = context(() => respond(200, {}), { capabilities: ['control.reset'], control: { reset: async () => void resets++ } });
+  await runCase(oneStep({ status: 200 }), ctx);
+  expect(resets).toBe(1);
+});
+
+test('a failure record holds no token: the exchange, the curl and the message say $TOKEN', async () => {
+  const echo = (r: WireRequest) => respond(500, { echoed: r.headers.find(([k]) => k === 'Authorization')?.[1] });
+  const { ctx, attached } = context(echo);
+  const result = await runCase(oneStep({ json: { ok: true } }), ctx);
+  const text = JSON.stringify(result) + attached.join('');
+  expect(text).not.toContain(TOKEN);
+  expect(result.failure?.curl).toContain('"Authorization: Bearer $TOKEN"');
+  expect(result.failure?.exchange?.response?.body).toContain('Bearer $TOKEN');
+});
