@@ -3,19 +3,16 @@
 // the reason; CI sets TOUCHSTONE_REQUIRE_BROWSER=1 so a missing browser fails instead of
 // silently passing.
 import { existsSync } from 'node:fs';
+import { test as base } from '@playwright/test';
 import { chromium, type Browser } from 'playwright';
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 const MISSING = `${DEBIAN_CHROMIUM} not found: install Debian's chromium package to run the browser tests (CI sets TOUCHSTONE_REQUIRE_BROWSER=1 to fail here instead)`;
 
-function browserRequired(): boolean {
-  return process.env.TOUCHSTONE_REQUIRE_BROWSER === '1';
-}
-
 /** Call at the top of a browser test file: skips it, with the reason, when Chromium is absent and not required. */
 export function skipWithoutDebianChromium(test: { skip(condition: boolean, description: string): void }): void {
-  const skip = !existsSync(DEBIAN_CHROMIUM) && !browserRequired();
+  const skip = !existsSync(DEBIAN_CHROMIUM) && process.env.TOUCHSTONE_REQUIRE_BROWSER !== '1';
   test.skip(skip, MISSING);
   if (skip) console.warn(`skipping browser tests: ${MISSING}`);
 }
@@ -28,3 +25,18 @@ export async function launchDebianChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
+
+/** Playwright's test with one Debian Chromium per worker, launched only when a test asks for it. */
+export const test = base.extend<object, { debianChromium: Browser }>({
+  debianChromium: [
+    // Playwright reads which fixtures this one needs from the first parameter, so it must be a pattern.
+    async ({}, use) => {
+      const browser = await launchDebianChromium();
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';

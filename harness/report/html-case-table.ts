@@ -3,13 +3,10 @@
 // table instead of buttons that do nothing.
 import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
-import { failureElementId } from './html-failure.js';
+import { DETAILED_OUTCOMES, failureElementId } from './html-failure.js';
 import { html, type Markup } from './markup.js';
 import { OUTCOMES_WORST_FIRST } from './outcome-order.js';
-import type { CaseResult, Outcome, Results } from './results.js';
-
-/** The outcomes that get a block in the failures list; the case table links to it. */
-export const DETAILED_OUTCOMES: ReadonlySet<Outcome> = new Set(['FAIL', 'WARN', 'ERROR']);
+import type { CaseResult, Results } from './results.js';
 
 function renderRow(c: CaseResult, index: number): Markup {
   const title = DETAILED_OUTCOMES.has(c.outcome)

@@ -1,66 +1,53 @@
-// What a person sees: the report opened from disk in a real browser, as someone would open
-// report.html from a CI artifact.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// What a person sees: the report opened in a real browser.
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
-import type { Browser, BrowserContext } from 'playwright';
-import { launchDebianChromium, skipWithoutDebianChromium } from './debian-chromium.js';
+import type { Page } from '@playwright/test';
+import { test as chromiumTest, expect, skipWithoutDebianChromium } from './debian-chromium.js';
 import { renderHtmlReport } from './html-report.js';
 import { createResultsFixture } from './results-fixture.js';
 import type { Results } from './results.js';
+
+interface OpenedReport {
+  page: Page;
+  /** Script errors, console errors (a CSP violation is one) and dialogs seen so far. */
+  problems: string[];
+}
+
+const test = chromiumTest.extend<{ openReport: (results: Results) => Promise<OpenedReport> }>({
+  // Writes the report into the test's output directory (kept there when a test fails) and
+  // opens it from disk, as someone opens report.html from a CI artifact.
+  openReport: async ({ debianChromium }, use, testInfo) => {
+    const context = await debianChromium.newContext({ viewport: { width: 1280, height: 900 } });
+    await use(async (results) => {
+      const file = testInfo.outputPath('report.html');
+      writeFileSync(file, renderHtmlReport(results));
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+      });
+      page.on('dialog', (dialog) => {
+        problems.push(`dialog: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await page.goto(pathToFileURL(file).href);
+      return { page, problems };
+    });
+    await context.close();
+  },
+});
 
 skipWithoutDebianChromium(test);
 
 const ASSIGNEES = 'GET /repos/{owner}/{repo}/assignees';
 
-let browser: Browser;
-let context: BrowserContext;
-let dir: string;
-
-test.beforeAll(async () => {
-  browser = await launchDebianChromium();
-  dir = mkdtempSync(join(tmpdir(), 'touchstone-report-'));
-});
-
-test.afterAll(async () => {
-  await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-test.beforeEach(async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-});
-
-test.afterEach(async () => {
-  await context.close();
-});
-
-/** Writes the report to a file and opens it; fails the test on any script error or CSP violation. */
-async function openReport(results: Results, name: string): Promise<{ page: Page; problems: string[] }> {
-  const file = join(dir, `${name}.html`);
-  writeFileSync(file, renderHtmlReport(results));
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('dialog', (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  await page.goto(pathToFileURL(file).href);
-  return { page, problems };
-}
-
 function visibleCaseRows(page: Page) {
   return page.locator('[data-testid="cases"] tbody tr:visible');
 }
 
-test('a person sees the verdict, the target and the counts', async () => {
-  const { page, problems } = await openReport(createResultsFixture(), 'verdict');
+test('a person sees the verdict, the target and the counts', async ({ openReport }) => {
+  const { page, problems } = await openReport(createResultsFixture());
   await expect(page.getByTestId('verdict')).toBeVisible();
   await expect(page.getByTestId('verdict')).toHaveText('Non-conforming');
   await expect(page.getByTestId('target')).toHaveText('https://impl.example');
@@ -71,8 +58,8 @@ test('a person sees the verdict, the target and the counts', async () => {
   expect(problems).toEqual([]);
 });
 
-test('the matrix shows the worst outcome and case count per endpoint and aspect, and filters the cases', async () => {
-  const { page, problems } = await openReport(createResultsFixture(), 'matrix');
+test('the matrix shows the worst outcome and case count per endpoint and aspect, and filters the cases', async ({ openReport }) => {
+  const { page, problems } = await openReport(createResultsFixture());
   const matrix = page.getByTestId('matrix');
   await expect(matrix).toBeVisible();
   const cell = (key: string) => matrix.locator(`[data-cell="${key}"]`);
@@ -101,8 +88,8 @@ test('the matrix shows the worst outcome and case count per endpoint and aspect,
   expect(problems).toEqual([]);
 });
 
-test('a person can open a failure and see requirement, spec text, expected vs actual, the exchange and the curl', async () => {
-  const { page, problems } = await openReport(createResultsFixture(), 'failure');
+test('a person can open a failure and see requirement, spec text, expected vs actual, the exchange and the curl', async ({ openReport }) => {
+  const { page, problems } = await openReport(createResultsFixture());
   await expect(page.getByTestId('failure')).toHaveCount(3);
   const failure = page.locator('[data-testid="failure"][data-case="assignees/single-page-omits-link"]');
   await expect(failure.getByTestId('spec-quote')).toBeHidden();
@@ -138,13 +125,13 @@ test('a person can open a failure and see requirement, spec text, expected vs ac
   expect(problems).toEqual([]);
 });
 
-test('script a hostile target put in a response body, a header or a message does not run and shows as text', async () => {
+test('script a hostile target put in a response body, a header or a message does not run and shows as text', async ({ openReport }) => {
   const results = createResultsFixture();
   const failing = results.cases[1]!;
   failing.failure!.exchange!.response!.headers.push(['x-evil', '<script>window.__pwned = "header"; alert(1)</script>']);
   failing.failure!.exchange!.response!.body = '<script>window.__pwned = "body"; alert(2)</script><img src=x onerror="window.__pwned = 1">';
   failing.message = '</summary></details><script>window.__pwned = "message"</script>';
-  const { page, problems } = await openReport(results, 'hostile');
+  const { page, problems } = await openReport(results);
   const failure = page.locator('[data-testid="failure"][data-case="assignees/single-page-omits-link"]');
   await failure.locator('summary').click();
   await expect(failure.getByTestId('response')).toContainText('x-evil: <script>window.__pwned = "header"; alert(1)</script>');

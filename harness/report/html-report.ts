@@ -4,8 +4,8 @@
 // even a mistake in escaping could not run a hostile target's script.
 import { createHash } from 'node:crypto';
 import { formatDuration } from './duration-format.js';
-import { DETAILED_OUTCOMES, renderCaseTable } from './html-case-table.js';
-import { renderFailure } from './html-failure.js';
+import { renderCaseTable } from './html-case-table.js';
+import { DETAILED_OUTCOMES, renderFailure } from './html-failure.js';
 import { renderMatrix } from './html-matrix.js';
 import { REPORT_SCRIPT } from './html-report-script.js';
 import { REPORT_STYLE } from './html-report-style.js';

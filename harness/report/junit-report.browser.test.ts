@@ -1,34 +1,23 @@
 // junit-report.test.ts checks the text; this checks that a real XML parser (Chromium's)
 // accepts the file and reads back what we meant, even when a target sent bytes XML forbids.
-import { expect, test } from '@playwright/test';
-import type { Browser } from 'playwright';
-import { launchDebianChromium, skipWithoutDebianChromium } from './debian-chromium.js';
+import { expect, skipWithoutDebianChromium, test } from './debian-chromium.js';
 import { renderJunit } from './junit-report.js';
 import { createResultsFixture } from './results-fixture.js';
 
 skipWithoutDebianChromium(test);
 
-let browser: Browser;
-test.beforeAll(async () => {
-  browser = await launchDebianChromium();
-});
-test.afterAll(async () => {
-  await browser?.close();
-});
-
-test('the JUnit file is well-formed XML and round-trips names, messages and bodies', async () => {
+test('the JUnit file is well-formed XML and round-trips names, messages and bodies', async ({ debianChromium }) => {
   const results = createResultsFixture();
   const c = results.cases[1]!;
   c.title = 'a "quoted" <title> & \'more\'\twith tab';
   c.message = 'first line \u0000\u001b[31mred\u001b[0m ]]>\nsecond line';
   c.failure!.actual = 'body \u0007</failure><![CDATA[ x ]]>';
-  const page = await browser.newPage();
+  const page = await debianChromium.newPage();
   const parsed = await page.evaluate((xml) => {
     const doc = new DOMParser().parseFromString(xml, 'application/xml');
-    const error = doc.querySelector('parsererror');
     const failure = doc.querySelector('failure');
     return {
-      error: error?.textContent ?? null,
+      error: doc.querySelector('parsererror')?.textContent ?? null,
       testcases: doc.querySelectorAll('testsuite > testcase').length,
       name: failure?.parentElement?.getAttribute('name'),
       message: failure?.getAttribute('message'),
@@ -36,6 +25,7 @@ test('the JUnit file is well-formed XML and round-trips names, messages and bodi
       warnOutcome: doc.querySelector('testsuite[name="conventions"] property[name="outcome"]')?.getAttribute('value'),
     };
   }, renderJunit(results));
+  await page.close();
   expect(parsed.error).toBeNull();
   expect(parsed.testcases).toBe(8);
   expect(parsed.name).toBe('a "quoted" <title> & \'more\'\twith tab');

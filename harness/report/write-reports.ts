@@ -1,5 +1,6 @@
 // Writes the four report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
+import { fileURLToPath } from 'node:url';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
@@ -12,7 +13,7 @@ import type { Results } from './results.js';
 export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'report.html', summary: 'summary.md' } as const;
 
 export function validateResults(results: Results): void {
-  const validate = compileSchemaFile(createAjv(), new URL('./results.schema.json', import.meta.url).pathname);
+  const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./results.schema.json', import.meta.url)));
   if (!validate(results)) throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeAjvErrors(validate.errors)}`);
 }
 

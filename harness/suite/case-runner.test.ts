@@ -6,7 +6,7 @@ import type { TargetControl } from '../http/target-control.js';
 import type { Transport, WireRequest, WireResponse } from '../http/transport.js';
 import { HarnessError } from '../errors.js';
 import { runCase, type CaseContext } from './case-runner.js';
-import type { Case, Expectation, Requirement } from './suite-format.js';
+import type { Case, Expectation, Requirement, StepsCase } from './suite-format.js';
 import { suitePaths } from './suite-paths.js';
 
 const TOKEN = 'ts_secret_canary_token_42';
@@ -39,7 +39,7 @@ function context(route: Route, options: { capabilities?: string[]; strict?: bool
   return { ctx, sent, attached };
 }
 
-const oneStep = (expectation: Expectation, requirement = 'test.must'): Case => ({
+const oneStep = (expectation: Expectation, requirement = 'test.must'): StepsCase => ({
   id: 'c', title: 'a one-step case', requirements: [requirement], as: 'admin',
   steps: [{ request: { method: 'GET', path: '/thing' }, expect: expectation }],
 });

@@ -1,5 +1,6 @@
 // The requirement registry: every requirement the spec states, loaded from
 // suites/requirements/*.yaml and validated. Ids are unique across all files.
+import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
@@ -8,7 +9,7 @@ import { compileSchemaFile, createAjv, readValidatedFile } from './validated-fil
 
 export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 
-const SCHEMA = new URL('./requirement.schema.json', import.meta.url);
+const SCHEMA = fileURLToPath(new URL('./requirement.schema.json', import.meta.url));
 
 export function listYamlFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -18,7 +19,7 @@ export function listYamlFiles(dir: string): string[] {
 }
 
 export function loadRequirementRegistry(dir: string): RequirementRegistry {
-  const validate = compileSchemaFile(createAjv(), SCHEMA.pathname);
+  const validate = compileSchemaFile(createAjv(), SCHEMA);
   const registry = new Map<string, Requirement>();
   for (const file of listYamlFiles(dir)) {
     for (const requirement of readValidatedFile<Requirement[]>(file, validate)) {

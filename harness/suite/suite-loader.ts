@@ -1,6 +1,7 @@
 // Loads suites/service/*.yaml, validates each against suite.schema.json, then lints what
 // a schema cannot express: every requirement id is known, schema names exist, roles
 // exist in the world, ids and titles are unique, clock steps declare control.clock.
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
@@ -10,7 +11,7 @@ import { listYamlFiles, type RequirementRegistry } from './requirement-registry.
 import type { Case, Expectation, Suite } from './suite-format.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
 
-const SCHEMA = new URL('./suite.schema.json', import.meta.url);
+const SCHEMA = fileURLToPath(new URL('./suite.schema.json', import.meta.url));
 
 export interface LintContext {
   registry: RequirementRegistry;
@@ -20,7 +21,7 @@ export interface LintContext {
 }
 
 export function loadSuites(dir: string, only: string[] = []): Suite[] {
-  const validate = compileSchemaFile(createAjv(), SCHEMA.pathname);
+  const validate = compileSchemaFile(createAjv(), SCHEMA);
   const files = listYamlFiles(dir);
   const suites = files.map((file) => {
     const data = readValidatedFile<{ description?: string; cases: Case[] }>(file, validate);

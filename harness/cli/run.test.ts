@@ -1,0 +1,165 @@
+// End-to-end checks of `touchstone run` and `touchstone serve`, through the real command.
+import { expect, test } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Results } from '../report/results.js';
+import { launchDebianChromium, skipWithoutDebianChromium } from '../report/debian-chromium.js';
+import { validateResults } from '../report/write-reports.js';
+import { readWorldTokens } from '../suite/world-tokens.js';
+import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
+import { startReferenceService } from './embedded-reference.js';
+
+const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-cli-test-'));
+const readResults = (dir: string): Results => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
+const outcomes = (r: Results) => Object.fromEntries(r.cases.map((c) => [c.id, c.outcome]));
+
+function tokensFile(dir: string): string {
+  const tokens = readWorldTokens();
+  // One role read from the environment, as CI would keep it.
+  const lines = Object.entries(tokens).map(([role, token]) => (role === 'repo-admin' ? `${role}: \${ADMIN_TOKEN}` : `${role}: ${token}`));
+  const file = path.join(dir, 'tokens.yaml');
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+test('self-check: every suite passes against the embedded reference, and no requirement is untested', async () => {
+  const out = scratch();
+  const result = await runCli(['run', '--out', out]);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const results = readResults(out);
+  validateResults(results);
+  const notPassing = results.cases.filter((c) => c.outcome !== 'PASS').map((c) => `${c.id}: ${c.outcome} ${c.message}`);
+  expect(notPassing).toEqual([]);
+  expect(results.requirements.filter((r) => r.status === 'UNTESTED').map((r) => r.id)).toEqual([]);
+  expect(results.summary.total).toBeGreaterThan(60);
+  expect(result.stdout).toContain('touchstone: CONFORMING');
+  for (const file of ['junit.xml', 'report.html', 'summary.md']) expect(readFileSync(path.join(out, file), 'utf8').length).toBeGreaterThan(100);
+  expect(readFileSync(path.join(out, 'report.html'), 'utf8')).not.toContain(readWorldTokens()['repo-admin']);
+});
+
+test('run --target against a separately served reference gives the same verdicts as the embedded run', async () => {
+  const dir = scratch();
+  const server = spawn(process.execPath, [TOUCHSTONE_BIN, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout!.once('data', (d: Buffer) => {
+        const match = /^touchstone: serving (http:\/\/127\.0\.0\.1:\d+)\n/.exec(d.toString());
+        if (match) resolve(match[1]);
+        else reject(new Error(`unexpected first line: ${d}`));
+      });
+    });
+    const [embedded, remote] = await Promise.all([
+      runCli(['run', '--out', path.join(dir, 'embedded')]),
+      runCli(['run', '--target', url, '--tokens', tokensFile(dir), '--out', path.join(dir, 'remote')], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] }),
+    ]);
+    expect(remote.code, remote.stdout + remote.stderr).toBe(0);
+    expect(embedded.code).toBe(0);
+    expect(outcomes(readResults(path.join(dir, 'remote')))).toEqual(outcomes(readResults(path.join(dir, 'embedded'))));
+    expect(readResults(path.join(dir, 'remote')).target).toEqual({ url, embedded: false });
+  } finally {
+    server.kill('SIGTERM');
+  }
+  const [code] = await new Promise<[number | null]>((resolve) => server.once('exit', (c) => resolve([c])));
+  expect(code, 'serve stops cleanly on SIGTERM').toBe(0);
+});
+
+test('a target where nothing listens exits 3 with a clear message', async () => {
+  const probe = http.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  const result = await runCli(['run', '--target', `http://127.0.0.1:${port}`, '--out', scratch()]);
+  expect(result.code).toBe(3);
+  expect(result.stderr).toContain(`target http://127.0.0.1:${port} is unreachable`);
+});
+
+test('usage and configuration errors exit 2 with a message naming the problem', async () => {
+  const unknownSuite = await runCli(['run', '--suite', 'no-such-suite', '--out', scratch()]);
+  expect(unknownSuite.code).toBe(2);
+  expect(unknownSuite.stderr).toContain('unknown suite no-such-suite');
+  const missingTokens = await runCli(['run', '--target', 'http://127.0.0.1:9', '--tokens', '/nonexistent/tokens.yaml']);
+  expect(missingTokens.code).toBe(2);
+  expect(missingTokens.stderr).toContain('--tokens /nonexistent/tokens.yaml');
+  const badTarget = await runCli(['run', '--target', 'ftp://example']);
+  expect(badTarget.code).toBe(2);
+  const unknownFlag = await runCli(['run', '--nonsense']);
+  expect(unknownFlag.code).toBe(2);
+});
+
+/** A reference behind a proxy that breaks two rules: no link header, and 409 turned into 200. */
+async function startMutantTarget() {
+  const reference = await startReferenceService();
+  const upstream = new URL(reference.url);
+  const proxy = http.createServer((req, res) => {
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const headers = { ...answer.headers };
+      delete headers.link;
+      res.writeHead(answer.statusCode === 409 ? 200 : answer.statusCode!, headers);
+      answer.pipe(res);
+    });
+    // The reference may answer (413) before reading a whole oversized body.
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return { url, close: async () => { proxy.close(); await reference.close(); } };
+}
+
+test.describe('a target that breaks two rules', () => {
+  test.describe.configure({ mode: 'serial' });
+  let dir: string;
+  let result: Awaited<ReturnType<typeof runCli>>;
+
+  test.beforeAll(async () => {
+    dir = scratch();
+    const mutant = await startMutantTarget();
+    try {
+      result = await runCli(['run', '--target', mutant.url, '--tokens', tokensFile(dir), '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
+    } finally {
+      await mutant.close();
+    }
+  });
+
+  test('fails exactly the cases it breaks, cites their requirements, and exits 1', () => {
+    expect(result.code).toBe(1);
+    const results = readResults(dir);
+    const failed = Object.fromEntries(results.cases.filter((c) => c.outcome === 'FAIL').map((c) => [c.id, c.failure?.requirement]));
+    expect(failed).toEqual({
+      'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
+      'assignees/list-small-repository': 'pagination.link-relations',
+      'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
+      'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
+    });
+    const conflict = results.cases.find((c) => c.id === 'interaction-limits/repo-conflict-with-user-limit')!;
+    expect(conflict.failure?.curl).toMatch(/^curl .* -X PUT 'http:\/\/127\.0\.0\.1:\d+\/repos\/sheriff\/town\/interaction-limits' .*"Authorization: Bearer \$TOKEN"/);
+    expect(JSON.stringify(results)).not.toContain(readWorldTokens()['limited-user-owner']);
+    expect(result.stdout).toContain('touchstone: NON-CONFORMING');
+  });
+
+  test('its report.html, opened in Chromium, shows the failing matrix cells and the failure details', async () => {
+    skipWithoutDebianChromium(test);
+    const browser = await launchDebianChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(pathToFileURL(path.join(dir, 'report.html')).href);
+      await expect(page.getByTestId('verdict')).toHaveText('Non-conforming');
+      const cell = page.locator('[data-cell="PUT /repos/{owner}/{repo}/interaction-limits|state"]');
+      await expect(cell).toContainText('FAIL');
+      const failure = page.getByTestId('failure').filter({ hasText: 'repo-conflict-with-user-limit' });
+      await expect(failure).toContainText('interaction-limits.repo-conflict-409');
+      await expect(failure).toContainText('409 on 28 and 29 arises when a limit is set on the owning user or organization.');
+      await expect(failure).toContainText('status 409');
+      await expect(failure.getByTestId('curl')).toContainText('/repos/sheriff/town/interaction-limits');
+    } finally {
+      await browser.close();
+    }
+  });
+});
