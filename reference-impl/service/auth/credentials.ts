@@ -1,0 +1,59 @@
+// Turns the Authorization header into the caller a request acts as. A header that is
+// present but not a known token is always 401, even where anonymous access is allowed:
+// a client with a broken token should hear about it rather than silently see less.
+import type { Directory } from '../directory.js';
+import { ApiError } from '../errors.js';
+import type { PermissionLevel, WorldToken, WorldUser } from '../world-model.js';
+
+export type Permissions = Readonly<Record<string, PermissionLevel>>;
+/** `all`, or lower-cased `owner/name` entries. */
+export type RepositorySelection = 'all' | ReadonlySet<string>;
+
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'classic' | 'oauth'; token: WorldToken; user: WorldUser; scopes: ReadonlySet<string> }
+  | { kind: 'fine-grained'; token: WorldToken; user: WorldUser; repositories: RepositorySelection; permissions: Permissions }
+  | { kind: 'app-user'; token: WorldToken; user: WorldUser; permissions: Permissions }
+  | { kind: 'app-installation'; token: WorldToken; account: string; repositories: RepositorySelection; permissions: Permissions }
+  | { kind: 'workflow'; token: WorldToken; repository: string; permissions: Permissions };
+
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+const badCredentials = () => new ApiError(401, 'BAD_CREDENTIALS', 'Bad credentials');
+
+export function parseAuthorization(header: string | undefined, directory: Directory): Caller {
+  if (header === undefined) return ANONYMOUS;
+  const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
+  if (match === null) throw badCredentials();
+  const [, scheme, value] = match;
+  if (!['bearer', 'token'].includes(scheme.toLowerCase())) throw badCredentials();
+  const token = directory.token(value);
+  if (token === undefined) throw badCredentials();
+  return callerOf(token, directory);
+}
+
+function callerOf(token: WorldToken, directory: Directory): Caller {
+  const user = token.user === undefined ? undefined : directory.user(token.user);
+  const permissions = token.permissions ?? {};
+  const selection = (): RepositorySelection =>
+    Array.isArray(token.repositories) ? new Set(token.repositories.map((name) => name.toLowerCase())) : 'all';
+  switch (token.kind) {
+    case 'classic':
+    case 'oauth':
+      return { kind: token.kind, token, user: requireUser(user), scopes: new Set(token.scopes ?? []) };
+    case 'fine-grained':
+      return { kind: 'fine-grained', token, user: requireUser(user), repositories: selection(), permissions };
+    case 'app-user':
+      return { kind: 'app-user', token, user: requireUser(user), permissions };
+    case 'app-installation':
+      return { kind: 'app-installation', token, account: token.account ?? '', repositories: selection(), permissions };
+    case 'workflow':
+      return { kind: 'workflow', token, repository: (token.repository ?? '').toLowerCase(), permissions };
+  }
+}
+
+/** The world loader guarantees user tokens name a known user; this only narrows the type. */
+function requireUser(user: WorldUser | undefined): WorldUser {
+  if (user === undefined) throw badCredentials();
+  return user;
+}

@@ -1,0 +1,39 @@
+// The service's only source of time. It is frozen at the world's start and moves only
+// when the control API says so, so every expiry and every ETag is reproducible.
+
+export interface Clock {
+  now(): number;
+  set(epochMs: number): void;
+  advance(seconds: number): void;
+  reset(): void;
+}
+
+/** Latest instant the clock may show: far enough from Date's limit that now + any duration stays valid. */
+export const CLOCK_MAX_MS = Date.UTC(9000, 0, 1);
+
+export function createClock(startIso: string): Clock {
+  const start = wholeSeconds(Date.parse(startIso));
+  let current = start;
+  return {
+    now: () => current,
+    set(epochMs) {
+      current = wholeSeconds(epochMs);
+    },
+    advance(seconds) {
+      current = wholeSeconds(current + seconds * 1000);
+    },
+    reset() {
+      current = start;
+    },
+  };
+}
+
+/** Timestamps are shown with whole seconds, so the clock keeps whole seconds too: what you see is what is compared. */
+function wholeSeconds(epochMs: number): number {
+  return Math.floor(epochMs / 1000) * 1000;
+}
+
+/** ISO 8601 UTC with seconds and no fraction, e.g. 2026-06-02T12:00:00Z. */
+export function formatTimestamp(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,48 @@
+import { expect, test } from './test-fixture.js';
+
+const ASSIGNEES = '/repos/octo-org/widgets/assignees';
+const LIMITS = '/repos/octo-org/widgets/interaction-limits';
+
+test('a 200 GET carries a strong, stable ETag', async ({ api }) => {
+  const first = await api.get(ASSIGNEES);
+  const second = await api.get(ASSIGNEES);
+  expect(first.headers.etag).toMatch(/^"[0-9a-f]+"$/);
+  expect(second.headers.etag).toBe(first.headers.etag);
+});
+
+test('If-None-Match with the tag: 304, no body, same ETag', async ({ api }) => {
+  const { etag } = (await api.get(ASSIGNEES)).headers;
+  for (const header of [String(etag), `W/${String(etag)}`, `"other", ${String(etag)}`, '*']) {
+    const response = await api.get(ASSIGNEES, { headers: { 'if-none-match': header } });
+    expect(response.statusCode, header).toBe(304);
+    expect(response.body).toBe('');
+    expect(response.headers.etag).toBe(etag);
+  }
+});
+
+test('If-None-Match with another tag: 200 with the body', async ({ api }) => {
+  const response = await api.get(ASSIGNEES, { headers: { 'if-none-match': '"not-it"' } });
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toHaveLength(4);
+});
+
+test('the tag changes when the representation changes', async ({ api }) => {
+  const before = await api.get(LIMITS, { as: 'repo-admin' });
+  await api.call('PUT', LIMITS, { as: 'repo-admin', body: { limit: 'existing_users' } });
+  const after = await api.get(LIMITS, { as: 'repo-admin', headers: { 'if-none-match': String(before.headers.etag) } });
+  expect(after.statusCode).toBe(200);
+  expect(after.headers.etag).not.toBe(before.headers.etag);
+});
+
+test('no ETag on writes, 204s or errors', async ({ api }) => {
+  const put = await api.call('PUT', LIMITS, { as: 'repo-admin', body: { limit: 'existing_users' } });
+  expect(put.statusCode).toBe(200);
+  expect(put.headers.etag).toBeUndefined();
+  expect((await api.get(`${ASSIGNEES}/hubot`)).headers.etag).toBeUndefined();
+  expect((await api.get('/nothing')).headers.etag).toBeUndefined();
+});
+
+test('an If-None-Match does not turn an error into a 304', async ({ api }) => {
+  const response = await api.get('/repos/octo-org/vault/assignees', { headers: { 'if-none-match': '*' } });
+  expect(response.statusCode).toBe(404);
+});

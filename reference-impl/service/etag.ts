@@ -1,0 +1,30 @@
+// Strong ETags on every successful GET with a body, and 304 when the client already
+// has it. The tag is a hash of the exact bytes sent, so equal bodies share a tag and
+// any change in state changes it.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export function entityTag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('hex').slice(0, 40)}"`;
+}
+
+/** If-None-Match uses weak comparison: W/ prefixes are ignored, `*` matches any tag. */
+export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  return header
+    .split(',')
+    .map((entry) => entry.trim().replace(/^W\//, ''))
+    .some((entry) => entry === '*' || entry === tag);
+}
+
+export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
+  if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+  const tag = entityTag(payload);
+  reply.header('etag', tag);
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
+  reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  return null;
+}

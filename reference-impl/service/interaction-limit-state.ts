@@ -1,0 +1,109 @@
+// Interaction restrictions of users, organizations and repositories, with the state
+// table of the spec: set/replace, delete, expiry on the service clock (checked lazily
+// on every read), and organization limits copied onto the organization's repositories.
+import type { Clock } from './clock.js';
+import type { Directory } from './directory.js';
+import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from './world-model.js';
+
+export const LIMIT_VALUES: readonly LimitValue[] = ['existing_users', 'contributors_only', 'collaborators_only'];
+
+const HOUR_MS = 3_600_000;
+export const EXPIRY_DURATIONS_MS: Readonly<Record<LimitExpiry, number>> = {
+  one_day: 24 * HOUR_MS,
+  three_days: 72 * HOUR_MS,
+  one_week: 7 * 24 * HOUR_MS,
+  one_month: 30 * 24 * HOUR_MS,
+  six_months: 180 * 24 * HOUR_MS,
+};
+
+export type LimitOrigin = 'repository' | 'organization' | 'user';
+
+export interface ActiveLimit {
+  limit: LimitValue;
+  origin: LimitOrigin;
+  expiresAt: number;
+}
+
+export interface InteractionLimitState {
+  ofUser(user: WorldUser): ActiveLimit | null;
+  ofOrganization(org: WorldOrganization): ActiveLimit | null;
+  ofRepository(repository: WorldRepository): ActiveLimit | null;
+  /** The level ('organization' or 'user') whose active limit blocks repository changes, if any. */
+  ownerLevelBlocking(repository: WorldRepository): 'organization' | 'user' | null;
+  setRepository(repository: WorldRepository, setting: LimitSetting): ActiveLimit;
+  clearRepository(repository: WorldRepository): void;
+  setOrganization(org: WorldOrganization, setting: LimitSetting): ActiveLimit;
+  clearOrganization(org: WorldOrganization): void;
+  /** Back to the world's limits, as if each were set when the (already reset) clock reads now. */
+  reset(): void;
+}
+
+export function createInteractionLimitState(directory: Directory, clock: Clock): InteractionLimitState {
+  const users = new Map<number, ActiveLimit>();
+  const organizations = new Map<number, ActiveLimit>();
+  const repositories = new Map<number, ActiveLimit>();
+
+  const activeIn = (map: Map<number, ActiveLimit>, id: number): ActiveLimit | null => {
+    const found = map.get(id);
+    if (found === undefined) return null;
+    if (found.expiresAt <= clock.now()) {
+      map.delete(id);
+      return null;
+    }
+    return found;
+  };
+  const make = (setting: LimitSetting, origin: LimitOrigin): ActiveLimit => ({
+    limit: setting.limit,
+    origin,
+    expiresAt: clock.now() + EXPIRY_DURATIONS_MS[setting.expiry],
+  });
+
+  const state: InteractionLimitState = {
+    ofUser: (user) => activeIn(users, user.id),
+    ofOrganization: (org) => activeIn(organizations, org.id),
+    ofRepository: (repository) => activeIn(repositories, repository.id),
+    ownerLevelBlocking(repository) {
+      const org = directory.organization(repository.owner);
+      if (org !== undefined) return state.ofOrganization(org) ? 'organization' : null;
+      const owner = directory.user(repository.owner);
+      return owner !== undefined && state.ofUser(owner) ? 'user' : null;
+    },
+    setRepository(repository, setting) {
+      const limit = make(setting, 'repository');
+      repositories.set(repository.id, limit);
+      return limit;
+    },
+    clearRepository(repository) {
+      repositories.delete(repository.id);
+    },
+    setOrganization(org, setting) {
+      const limit = make(setting, 'organization');
+      organizations.set(org.id, limit);
+      for (const repository of directory.repositoriesOwnedBy(org.login)) repositories.set(repository.id, { ...limit });
+      return limit;
+    },
+    clearOrganization(org) {
+      organizations.delete(org.id);
+      for (const repository of directory.repositoriesOwnedBy(org.login)) {
+        if (repositories.get(repository.id)?.origin === 'organization') repositories.delete(repository.id);
+      }
+    },
+    reset() {
+      users.clear();
+      organizations.clear();
+      repositories.clear();
+      const { world } = directory;
+      for (const user of world.users) if (user.interaction_limit) users.set(user.id, make(user.interaction_limit, 'user'));
+      for (const repository of world.repositories) {
+        if (repository.interaction_limit) repositories.set(repository.id, make(repository.interaction_limit, 'repository'));
+      }
+      // Organization limits last: like an organization PUT, they overwrite repository limits.
+      for (const org of world.organizations) {
+        const known = directory.organization(org.login);
+        if (known && org.interaction_limit) state.setOrganization(known, org.interaction_limit);
+      }
+    },
+  };
+  state.reset();
+  return state;
+}

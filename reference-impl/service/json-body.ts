@@ -1,0 +1,33 @@
+// Request body parsing: JSON only, at most 1 MiB. A body without Content-Type is read as
+// JSON (clients like curl often omit it); any other declared type is 415.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const JSON_TYPES = ['application/json', 'application/vnd.service+json'];
+const SERVICE_PARAM_JSON = /^application\/vnd\.service\.[a-z0-9._-]+\+json(?:;|$)/;
+
+function parseJson(text: string): unknown {
+  // An empty body is no body: the route's validation then reports what is missing.
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, 'BAD_JSON', 'Problems parsing JSON');
+  }
+}
+
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const options = { parseAs: 'string' as const, bodyLimit: BODY_LIMIT_BYTES };
+  const parser = async (_request: FastifyRequest, body: string | Buffer) => parseJson(body.toString());
+  app.addContentTypeParser(JSON_TYPES, options, parser);
+  app.addContentTypeParser(SERVICE_PARAM_JSON, options, parser);
+  app.addContentTypeParser('*', options, async (request: FastifyRequest, body: string | Buffer) => {
+    if (request.headers['content-type'] !== undefined) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Content-Type' header");
+    }
+    return parseJson(body.toString());
+  });
+}

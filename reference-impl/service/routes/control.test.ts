@@ -1,0 +1,82 @@
+import { expect, expectErrorBody, test } from '../test-fixture.js';
+
+// The control API: no User-Agent, version or auth rules; reset, clock, capabilities.
+
+const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } };
+
+test('capabilities', async ({ api }) => {
+  const response = await api.get('/_conformance/capabilities', bare);
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ capabilities: ['control.reset', 'control.clock'] });
+});
+
+test('GET clock: the world start', async ({ api }) => {
+  expect((await api.get('/_conformance/clock', bare)).json()).toEqual({ now: '2026-06-01T12:00:00Z' });
+});
+
+test('POST clock advance_seconds moves it forward', async ({ api }) => {
+  const response = await api.call('POST', '/_conformance/clock', { ...bare, body: { advance_seconds: 90 } });
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ now: '2026-06-01T12:01:30Z' });
+  expect((await api.get('/_conformance/clock', bare)).json()).toEqual({ now: '2026-06-01T12:01:30Z' });
+});
+
+test('POST clock set jumps to a time, normalised to UTC and whole seconds', async ({ api }) => {
+  for (const [set, now] of [
+    ['2027-01-02T03:04:05Z', '2027-01-02T03:04:05Z'],
+    ['2027-01-02T05:04:05+02:00', '2027-01-02T03:04:05Z'],
+    ['2027-01-02T03:04:05.999Z', '2027-01-02T03:04:05Z'],
+    ['2020-01-01T00:00:00Z', '2020-01-01T00:00:00Z'],
+  ]) {
+    expect((await api.call('POST', '/_conformance/clock', { ...bare, body: { set } })).json(), set).toEqual({ now });
+  }
+});
+
+for (const [name, body, field] of [
+  ['an empty object', {}, ''],
+  ['both set and advance_seconds', { set: '2027-01-01T00:00:00Z', advance_seconds: 1 }, ''],
+  ['a negative advance', { advance_seconds: -1 }, 'advance_seconds'],
+  ['a fractional advance', { advance_seconds: 1.5 }, 'advance_seconds'],
+  ['an advance as a string', { advance_seconds: '60' }, 'advance_seconds'],
+  ['an advance past the representable range', { advance_seconds: 1e15 }, 'advance_seconds'],
+  ['a set that is not a date-time', { set: 'tomorrow' }, 'set'],
+  ['a date without time', { set: '2027-01-01' }, 'set'],
+  ['an impossible date', { set: '2027-02-30T00:00:00Z' }, 'set'],
+  ['a set before 1970', { set: '1969-12-31T23:59:59Z' }, 'set'],
+  ['an unknown field', { rewind: 1 }, 'rewind'],
+] as const) {
+  test(`POST clock with ${name}: 422, clock unchanged`, async ({ api }) => {
+    const error = expectErrorBody(await api.call('POST', '/_conformance/clock', { ...bare, body }), 422, 'Validation Failed');
+    expect((error.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+    expect((await api.get('/_conformance/clock', bare)).json()).toEqual({ now: '2026-06-01T12:00:00Z' });
+  });
+}
+
+test('reset: 204, back to the world, clock included', async ({ api }) => {
+  await api.call('PUT', '/orgs/octo-org/interaction-limits', { as: 'org-owner', body: { limit: 'existing_users' } });
+  await api.call('PUT', '/repos/octocat/hello-world/interaction-limits', { as: 'user-owner', body: { limit: 'existing_users' } });
+  await api.call('DELETE', '/repos/octo-org/widgets/issues/3/assignees', { as: 'repo-admin', body: { assignees: ['monalisa'] } });
+  await api.advance(180 * 24 * 3600);
+
+  const reset = await api.call('POST', '/_conformance/reset', bare);
+  expect(reset.statusCode).toBe(204);
+  expect(reset.body).toBe('');
+
+  expect((await api.get('/_conformance/clock', bare)).json()).toEqual({ now: '2026-06-01T12:00:00Z' });
+  expect((await api.get('/orgs/octo-org/interaction-limits', { as: 'org-owner' })).json()).toEqual({});
+  expect((await api.get('/repos/octocat/hello-world/interaction-limits', { as: 'user-owner' })).json()).toEqual({});
+  const issue = await api.call('POST', '/repos/octo-org/widgets/issues/3/assignees', { as: 'repo-admin', body: { assignees: [] } });
+  expect(issue.json().assignees.map((u: { login: string }) => u.login)).toEqual(['monalisa', 'defunkt']);
+  expect(issue.json().updated_at).toBe('2026-05-03T09:00:00Z');
+  // The world's user-level limit is back too (it had expired after six months).
+  expect((await api.call('DELETE', '/repos/sheriff/town/interaction-limits', { as: 'limited-user-owner' })).statusCode).toBe(409);
+});
+
+test('reset refuses a body with fields', async ({ api }) => {
+  expectErrorBody(await api.call('POST', '/_conformance/reset', { ...bare, body: { hard: true } }), 422);
+});
+
+test('unknown control paths: 404', async ({ api }) => {
+  expectErrorBody(await api.get('/_conformance/nothing', bare), 404);
+  expectErrorBody(await api.call('PUT', '/_conformance/clock', { ...bare, body: { set: '2027-01-01T00:00:00Z' } }), 404);
+});

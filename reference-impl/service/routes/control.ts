@@ -1,0 +1,51 @@
+// The control API the harness uses for deterministic runs (not part of the spec):
+// reset to the world, read and move the clock, list capabilities.
+import type { FastifyInstance } from 'fastify';
+import type { BodySchema } from '../body-validation.js';
+import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
+import { validationFailed } from '../errors.js';
+import type { Store } from '../store.js';
+
+export const CAPABILITIES = ['control.reset', 'control.clock'] as const;
+
+const RESET_BODY: BodySchema = { title: 'Reset', type: 'object', additionalProperties: false };
+
+const CLOCK_BODY: BodySchema = {
+  title: 'Clock',
+  type: 'object',
+  properties: {
+    set: { type: 'string', format: 'date-time' },
+    advance_seconds: { type: 'integer', minimum: 0 },
+  },
+  minProperties: 1,
+  maxProperties: 1,
+  additionalProperties: false,
+};
+
+export function registerControlRoutes(app: FastifyInstance, store: Store): void {
+  const { clock } = store;
+  const clockInvalid = (field: string) => validationFailed([{ resource: 'Clock', field, code: 'invalid' }]);
+
+  app.post('/_conformance/reset', { schema: { body: RESET_BODY } }, async (_request, reply) => {
+    store.reset();
+    return reply.code(204).send();
+  });
+
+  app.get('/_conformance/clock', async () => ({ now: formatTimestamp(clock.now()) }));
+
+  app.post('/_conformance/clock', { schema: { body: CLOCK_BODY } }, async (request) => {
+    const body = request.body as { set?: string; advance_seconds?: number };
+    if (body.set !== undefined) {
+      const target = Date.parse(body.set);
+      // Bounded so that now plus the longest expiry is still a representable date.
+      if (!(target >= 0 && target <= CLOCK_MAX_MS)) throw clockInvalid('set');
+      clock.set(target);
+    } else if (body.advance_seconds !== undefined) {
+      if (clock.now() + body.advance_seconds * 1000 > CLOCK_MAX_MS) throw clockInvalid('advance_seconds');
+      clock.advance(body.advance_seconds);
+    }
+    return { now: formatTimestamp(clock.now()) };
+  });
+
+  app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES] }));
+}

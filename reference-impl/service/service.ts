@@ -1,0 +1,60 @@
+// The reference service: a Fastify app wired from the pieces beside this file. Entry
+// points (the CLI's `serve`, tests) call loadWorld + createReferenceService + listen.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createBodyValidatorCompiler } from './body-validation.js';
+import { createConventionsHook, versionOnSend } from './conventions.js';
+import { handleClientError, registerErrorHandling, sendError } from './error-handler.js';
+import { etagOnSend } from './etag.js';
+import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
+import { registerAssigneeRoutes } from './routes/assignees.js';
+import { registerControlRoutes } from './routes/control.js';
+import { registerInteractionLimitRoutes } from './routes/interaction-limits.js';
+import { createStore } from './store.js';
+import type { World } from './world-model.js';
+import './request-context.js';
+
+export { WorldError } from './errors.js';
+export { DEFAULT_WORLD_PATH, loadWorld } from './world-loader.js';
+export type { World } from './world-model.js';
+
+export interface ReferenceServiceOptions {
+  world: World;
+  /** Fastify's logger setting; off unless asked, so the service never writes to stdout by itself. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface ReferenceService {
+  app: FastifyInstance;
+  /** Starts listening (host defaults to 127.0.0.1) and resolves to the base URL. */
+  listen(options: { port: number; host?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function createReferenceService({ world, logger = false }: ReferenceServiceOptions): ReferenceService {
+  const store = createStore(world);
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Errors raised before routing (malformed URL encoding, overlong segments) get the same body as the rest.
+    frameworkErrors: sendError,
+    clientErrorHandler: handleClientError,
+  });
+  app.decorateRequest('caller', null);
+  app.decorateRequest('grant', null);
+  app.setValidatorCompiler(createBodyValidatorCompiler());
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+  app.addHook('onRequest', createConventionsHook(store.directory));
+  app.addHook('onSend', versionOnSend);
+  app.addHook('onSend', etagOnSend);
+
+  registerAssigneeRoutes(app, store);
+  registerInteractionLimitRoutes(app, store);
+  registerControlRoutes(app, store);
+
+  return {
+    app,
+    listen: ({ port, host = '127.0.0.1' }) => app.listen({ port, host }),
+    close: () => app.close(),
+  };
+}

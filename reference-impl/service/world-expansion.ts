@@ -1,0 +1,61 @@
+// Turns the compact forms of the world into explicit data: user series into users,
+// collaborator globs (`dev-*`) into the logins they match.
+import { WorldError } from './errors.js';
+import type { Permission, UserSeries, WorldDocument, WorldRepository, WorldUser } from './world-model.js';
+
+export function worldProblem(source: string, pointer: (string | number)[], message: string): WorldError {
+  const path = pointer.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  return new WorldError(`${source}: ${path || '/'}: ${message}`);
+}
+
+export function expandUsers(document: WorldDocument): WorldUser[] {
+  return document.users.flatMap((entry) => (isSeries(entry) ? seriesUsers(entry) : [entry]));
+}
+
+function isSeries(entry: WorldUser | UserSeries): entry is UserSeries {
+  return 'series' in entry;
+}
+
+function seriesUsers({ series }: UserSeries): WorldUser[] {
+  return Array.from({ length: series.count }, (_, index) => ({
+    login: `${series.prefix}${String(index + 1).padStart(3, '0')}`,
+    id: series.first_id + index,
+  }));
+}
+
+/**
+ * Globs are resolved first and explicit logins after, so a login named on its own
+ * overrides what a glob gave it. A glob that matches nobody is an error: it is
+ * almost certainly a typo in the world.
+ */
+export function resolveCollaborators(document: WorldDocument, users: WorldUser[], source: string): WorldRepository[] {
+  const byLogin = new Map(users.map((user) => [user.login.toLowerCase(), user.login]));
+  return document.repositories.map((repository, index) => {
+    const resolved: Record<string, Permission> = {};
+    const entries = Object.entries(repository.collaborators ?? {});
+    for (const [pattern, permission] of entries.filter(([key]) => key.includes('*'))) {
+      const matcher = globMatcher(pattern);
+      const matches = users.filter((user) => matcher.test(user.login));
+      if (matches.length === 0) {
+        throw worldProblem(source, ['repositories', index, 'collaborators', pattern], 'the glob matches no user');
+      }
+      for (const user of matches) resolved[user.login] = permission;
+    }
+    for (const [login, permission] of entries.filter(([key]) => !key.includes('*'))) {
+      const canonical = byLogin.get(login.toLowerCase());
+      if (canonical === undefined) {
+        throw worldProblem(source, ['repositories', index, 'collaborators', login], `unknown user "${login}"`);
+      }
+      resolved[canonical] = permission;
+    }
+    return { ...repository, collaborators: resolved };
+  });
+}
+
+function globMatcher(pattern: string): RegExp {
+  const body = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${body}$`, 'i');
+}

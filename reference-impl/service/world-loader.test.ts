@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { WorldError } from './errors.js';
+import { DEFAULT_WORLD_PATH, loadWorld, parseWorld } from './world-loader.js';
+
+const text = readFileSync(DEFAULT_WORLD_PATH, 'utf8');
+
+/** The world with one textual change, which must be present. */
+function variant(from: string, to: string): string {
+  expect(text).toContain(from);
+  return text.replace(from, to);
+}
+
+function expectWorldError(source: string, pattern: RegExp) {
+  let error: unknown;
+  try {
+    parseWorld(source, 'bad-world.yaml');
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error).toBeInstanceOf(WorldError);
+  expect((error as WorldError).code).toBe('WORLD_INVALID');
+  expect((error as WorldError).message).toMatch(/^bad-world\.yaml: /);
+  expect((error as WorldError).message).toMatch(pattern);
+}
+
+test('DEFAULT_WORLD_PATH points at suites/world.yaml', () => {
+  expect(DEFAULT_WORLD_PATH).toMatch(/suites[\\/]world\.yaml$/);
+});
+
+test('the default world loads, with the user series expanded', () => {
+  const world = loadWorld();
+  const series = world.users.filter((user) => user.login.startsWith('dev-'));
+  expect(series).toHaveLength(105);
+  expect(series[0]).toEqual({ login: 'dev-001', id: 1001 });
+  expect(series[104]).toEqual({ login: 'dev-105', id: 1105 });
+  expect(world.source).toBe(DEFAULT_WORLD_PATH);
+});
+
+test('collaborator globs resolve to every matching user; explicit entries stay', () => {
+  const crowd = loadWorld().repositories.find((repository) => repository.name === 'crowd')!;
+  expect(Object.keys(crowd.collaborators)).toHaveLength(106);
+  expect(crowd.collaborators['dev-042']).toBe('write');
+  expect(crowd.collaborators.monalisa).toBe('admin');
+  expect(crowd.collaborators['dev-*']).toBeUndefined();
+});
+
+test('an unreadable file names the path', () => {
+  expect(() => loadWorld('/nonexistent/world.yaml')).toThrow(/\/nonexistent\/world\.yaml: cannot read/);
+});
+
+test('invalid YAML names the file', () => {
+  expectWorldError('users: [', /not valid YAML/);
+});
+
+test('a schema violation names the JSON path', () => {
+  expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: hubot, id: -2 }'), /\/users\/1\/id/);
+  expectWorldError(variant('private: true', 'private: "yes"'), /\/repositories\/1\/private/);
+  expectWorldError(variant('collaborators:\n      monalisa: admin\n      wanstrath', 'collaborators:\n      monalisa: boss\n      wanstrath'), /\/repositories\/0\/collaborators\/monalisa/);
+});
+
+test('an unknown collaborator login names the path', () => {
+  expectWorldError(variant('mojombo: read\n    labels', 'nobody: read\n    labels'), /\/repositories\/0\/collaborators\/nobody: unknown user "nobody"/);
+});
+
+test('a collaborator glob matching nobody is an error', () => {
+  expectWorldError(variant('"dev-*": write', '"ops-*": write'), /\/repositories\/2\/collaborators\/ops-\*: the glob matches no user/);
+});
+
+test('unknown logins in issues, organizations and tokens name their paths', () => {
+  expectWorldError(variant('user: mojombo, created_at', 'user: ghost, created_at'), /\/repositories\/0\/issues\/0\/user: unknown user "ghost"/);
+  expectWorldError(variant('assignees: [defunkt], labels', 'assignees: [ghost], labels'), /\/repositories\/0\/issues\/1\/assignees\/0/);
+  expectWorldError(variant('owners: [hubot]', 'owners: [ghost]'), /\/organizations\/0\/owners\/0: unknown user "ghost"/);
+  expectWorldError(variant('user: pjhyett, kind', 'user: ghost, kind'), /\/tokens\/5\/user: unknown user "ghost"/);
+  expectWorldError(variant('repositories: [octo-org/crowd]', 'repositories: [octo-org/none]'), /\/tokens\/15\/repositories\/0: unknown repository/);
+  expectWorldError(variant('repository: octo-org/widgets', 'repository: octo-org/none'), /\/tokens\/20\/repository/);
+});
+
+test('unknown labels and milestones of issues, unknown repository owners', () => {
+  expectWorldError(variant('labels: [bug]', 'labels: [feature]'), /\/repositories\/0\/issues\/1\/labels\/0: unknown label "feature"/);
+  expectWorldError(variant('milestone: 1, created_at', 'milestone: 7, created_at'), /\/repositories\/0\/issues\/1\/milestone: unknown milestone 7/);
+  expectWorldError(variant('owner: sheriff', 'owner: nobody'), /\/repositories\/4\/owner: unknown account "nobody"/);
+});
+
+test('duplicates are errors', () => {
+  expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: octocat, id: 2 }'), /duplicate login "octocat"/);
+  expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: hubot, id: 1 }'), /duplicate account id 1/);
+  expectWorldError(variant('name: vault', 'name: widgets'), /\/repositories\/1\/name: duplicate repository/);
+  expectWorldError(variant('role: repo-writer', 'role: repo-admin'), /\/tokens\/3\/role: duplicate role "repo-admin"/);
+});

@@ -1,0 +1,67 @@
+// Reads the fixture world: YAML, validated against suites/world.schema.json, then
+// expanded (user series, collaborator globs) and cross-checked. Every problem is a
+// WorldError naming the file and the JSON path, so a bad world fails before serving.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
+import { WorldError } from './errors.js';
+import { expandUsers, resolveCollaborators } from './world-expansion.js';
+import type { World, WorldDocument } from './world-model.js';
+import { checkReferences } from './world-references.js';
+
+export const DEFAULT_WORLD_PATH = fileURLToPath(new URL('../../suites/world.yaml', import.meta.url));
+const WORLD_SCHEMA_PATH = fileURLToPath(new URL('../../suites/world.schema.json', import.meta.url));
+
+// ajv-formats ships CommonJS typings that NodeNext sees as a namespace, not a function.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+export function loadWorld(path: string = DEFAULT_WORLD_PATH): World {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new WorldError(`${path}: cannot read the world: ${(error as Error).message}`);
+  }
+  return parseWorld(text, path);
+}
+
+/** `source` only names the text in messages; tests pass variations of the world this way. */
+export function parseWorld(text: string, source: string): World {
+  let data: unknown;
+  try {
+    data = parseYaml(text, { uniqueKeys: true });
+  } catch (error) {
+    throw new WorldError(`${source}: not valid YAML: ${(error as Error).message}`);
+  }
+  const validate = compileWorldSchema();
+  if (!validate(data)) throw new WorldError(`${source}: ${describeSchemaErrors(validate.errors)}`);
+  const document = data as WorldDocument;
+  const users = expandUsers(document);
+  const world: World = {
+    source,
+    clock: document.clock,
+    users,
+    organizations: document.organizations,
+    repositories: resolveCollaborators(document, users, source),
+    tokens: document.tokens,
+  };
+  checkReferences(world);
+  return world;
+}
+
+function compileWorldSchema(): ValidateFunction {
+  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  return ajv.compile(JSON.parse(readFileSync(WORLD_SCHEMA_PATH, 'utf8')) as object);
+}
+
+function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {
+  // A failing oneOf reports every branch; the deepest paths are the ones that say what is wrong.
+  const sorted = [...(errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
+  const lines = sorted.slice(0, 5).map((error) => {
+    const detail = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
+    return `${error.instancePath || '/'}: ${error.message ?? error.keyword}${detail}`;
+  });
+  return [...new Set(lines)].join('; ');
+}

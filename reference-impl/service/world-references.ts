@@ -1,0 +1,90 @@
+// Cross-reference checks the JSON Schema cannot express: every login, repository,
+// label and milestone a world names must exist, and identities must be unique.
+import { worldProblem } from './world-expansion.js';
+import type { World } from './world-model.js';
+
+export function checkReferences(world: World): void {
+  const { source } = world;
+  const users = new Set<string>();
+  const accounts = new Set<string>();
+  const accountIds = new Set<number>();
+  const claimAccount = (pointer: (string | number)[], login: string, id: number) => {
+    if (accounts.has(login.toLowerCase())) throw worldProblem(source, pointer, `duplicate login "${login}"`);
+    if (accountIds.has(id)) throw worldProblem(source, pointer, `duplicate account id ${id}`);
+    accounts.add(login.toLowerCase());
+    accountIds.add(id);
+  };
+  world.users.forEach((user) => {
+    claimAccount(['users'], user.login, user.id);
+    users.add(user.login.toLowerCase());
+  });
+  world.organizations.forEach((org, index) => claimAccount(['organizations', index, 'login'], org.login, org.id));
+
+  const requireUser = (pointer: (string | number)[], login: string) => {
+    if (!users.has(login.toLowerCase())) throw worldProblem(source, pointer, `unknown user "${login}"`);
+  };
+  world.organizations.forEach((org, o) => {
+    org.owners.forEach((login, i) => requireUser(['organizations', o, 'owners', i], login));
+    (org.members ?? []).forEach((login, i) => requireUser(['organizations', o, 'members', i], login));
+    (org.teams ?? []).forEach((team, t) =>
+      (team.members ?? []).forEach((login, i) => requireUser(['organizations', o, 'teams', t, 'members', i], login)),
+    );
+  });
+
+  const repositories = new Set<string>();
+  const repositoryIds = new Set<number>();
+  world.repositories.forEach((repository, r) => {
+    const at = (...rest: (string | number)[]) => ['repositories', r, ...rest];
+    if (!accounts.has(repository.owner.toLowerCase())) throw worldProblem(source, at('owner'), `unknown account "${repository.owner}"`);
+    const key = `${repository.owner}/${repository.name}`.toLowerCase();
+    if (repositories.has(key)) throw worldProblem(source, at('name'), `duplicate repository "${repository.owner}/${repository.name}"`);
+    if (repositoryIds.has(repository.id)) throw worldProblem(source, at('id'), `duplicate repository id ${repository.id}`);
+    repositories.add(key);
+    repositoryIds.add(repository.id);
+
+    const labels = new Set<string>();
+    (repository.labels ?? []).forEach((label, i) => {
+      if (labels.has(label.name.toLowerCase())) throw worldProblem(source, at('labels', i, 'name'), `duplicate label "${label.name}"`);
+      labels.add(label.name.toLowerCase());
+    });
+    const milestones = new Set<number>();
+    (repository.milestones ?? []).forEach((milestone, i) => {
+      if (milestones.has(milestone.number)) throw worldProblem(source, at('milestones', i, 'number'), `duplicate milestone number ${milestone.number}`);
+      milestones.add(milestone.number);
+      requireUser(at('milestones', i, 'creator'), milestone.creator);
+    });
+    const numbers = new Set<number>();
+    (repository.issues ?? []).forEach((issue, i) => {
+      if (numbers.has(issue.number)) throw worldProblem(source, at('issues', i, 'number'), `duplicate issue number ${issue.number}`);
+      numbers.add(issue.number);
+      requireUser(at('issues', i, 'user'), issue.user);
+      (issue.assignees ?? []).forEach((login, a) => requireUser(at('issues', i, 'assignees', a), login));
+      (issue.labels ?? []).forEach((name, l) => {
+        if (!labels.has(name.toLowerCase())) throw worldProblem(source, at('issues', i, 'labels', l), `unknown label "${name}"`);
+      });
+      if (issue.milestone !== undefined && !milestones.has(issue.milestone)) {
+        throw worldProblem(source, at('issues', i, 'milestone'), `unknown milestone ${issue.milestone}`);
+      }
+    });
+  });
+
+  const requireRepository = (pointer: (string | number)[], fullName: string) => {
+    if (!repositories.has(fullName.toLowerCase())) throw worldProblem(source, pointer, `unknown repository "${fullName}"`);
+  };
+  const roles = new Set<string>();
+  const values = new Set<string>();
+  world.tokens.forEach((token, t) => {
+    if (roles.has(token.role)) throw worldProblem(source, ['tokens', t, 'role'], `duplicate role "${token.role}"`);
+    if (values.has(token.value)) throw worldProblem(source, ['tokens', t, 'value'], 'duplicate token value');
+    roles.add(token.role);
+    values.add(token.value);
+    if (token.user !== undefined) requireUser(['tokens', t, 'user'], token.user);
+    if (token.account !== undefined && !accounts.has(token.account.toLowerCase())) {
+      throw worldProblem(source, ['tokens', t, 'account'], `unknown account "${token.account}"`);
+    }
+    if (token.repository !== undefined) requireRepository(['tokens', t, 'repository'], token.repository);
+    if (Array.isArray(token.repositories)) {
+      token.repositories.forEach((fullName, i) => requireRepository(['tokens', t, 'repositories', i], fullName));
+    }
+  });
+}
