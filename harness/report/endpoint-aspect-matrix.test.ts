@@ -32,3 +32,15 @@ test('a cell holds the worst outcome and every case with that endpoint and aspec
   expect(matrix.cell(assignees, 'limits')).toBeUndefined();
   expect(matrixCellKey(assignees, 'status')).toBe('GET /repos/{owner}/{repo}/assignees|status');
 });
+
+test('a failure counts only against the endpoint whose exchange showed it', () => {
+  const [base] = createResultsFixture().cases;
+  const failing = {
+    ...base, outcome: 'FAIL' as const, message: 'm', aspects: ['state' as const],
+    endpoints: ['PUT /orgs/{org}/interaction-limits', 'PUT /repos/{owner}/{repo}/interaction-limits'],
+    failure: { requirement: 'r', endpoint: 'PUT /repos/{owner}/{repo}/interaction-limits', expected: 'status 409', actual: 'status 200' },
+  };
+  const matrix = buildEndpointAspectMatrix([failing]);
+  expect(matrix.cell('PUT /repos/{owner}/{repo}/interaction-limits', 'state')?.worst).toBe('FAIL');
+  expect(matrix.cell('PUT /orgs/{org}/interaction-limits', 'state')?.worst).toBe('PASS');
+});

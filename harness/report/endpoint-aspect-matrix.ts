@@ -46,6 +46,12 @@ function compareEndpoints(a: string, b: string): number {
   return methodRank(x.method) - methodRank(y.method) || (x.method < y.method ? -1 : x.method > y.method ? 1 : 0);
 }
 
+// A case that failed at one endpoint says nothing bad about the others it touched on the way.
+function outcomeAt(c: CaseResult, endpoint: string): Outcome {
+  const failedElsewhere = c.failure?.endpoint !== undefined && c.failure.endpoint !== endpoint;
+  return failedElsewhere && (c.outcome === 'FAIL' || c.outcome === 'WARN' || c.outcome === 'XFAIL') ? 'PASS' : c.outcome;
+}
+
 export function buildEndpointAspectMatrix(cases: readonly CaseResult[]): EndpointAspectMatrix {
   const indexesByKey = new Map<string, number[]>();
   const endpoints = new Set<string>();
@@ -65,7 +71,7 @@ export function buildEndpointAspectMatrix(cases: readonly CaseResult[]): Endpoin
     cell(endpoint, aspect) {
       const caseIndexes = indexesByKey.get(matrixCellKey(endpoint, aspect));
       if (!caseIndexes) return undefined;
-      const outcomes = caseIndexes.map((i) => cases[i]!.outcome);
+      const outcomes = caseIndexes.map((i) => outcomeAt(cases[i]!, endpoint));
       const counts: Partial<Record<Outcome, number>> = {};
       for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
       return { endpoint, aspect, worst: worstOutcome(outcomes)!, caseIndexes, counts };

@@ -18,6 +18,8 @@ export interface ExchangeRecord {
 export interface FailureDetail {
   /** The requirement the failing check enforces. */
   requirement: string;
+  /** "METHOD /template" of the request that showed the failure; other endpoints of the case held. */
+  endpoint?: string;
   expected: string;
   actual: string;
   /** The exchange that showed the failure, already redacted. */

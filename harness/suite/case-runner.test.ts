@@ -163,4 +163,5 @@ test('a failure record holds no token: the exchange, the curl and the message sa
   expect(text).not.toContain(TOKEN);
   expect(result.failure?.curl).toContain('"Authorization: Bearer $TOKEN"');
   expect(result.failure?.exchange?.response?.body).toContain('Bearer $TOKEN');
+  expect(result.failure?.endpoint).toBe('GET /thing');
 });

@@ -44,10 +44,12 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
 
   const role = testCase.as ?? ANONYMOUS;
   let last: Exchange | undefined;
+  let lastEndpoint: string | undefined;
   const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
     const title = `${spec.method} ${spec.path} as ${spec.as ?? as}`;
     return context.hooks.step(title, async () => {
       last = undefined;
+      lastEndpoint = `${spec.method} ${spec.path}`;
       const exchange = await context.client.send(spec, as);
       last = exchange;
       await context.hooks.attach(`${title} → ${exchange.response.status}`, toExchangeRecord(exchange.request, exchange.response, context.redact));
@@ -65,7 +67,7 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
     if (context.capabilities.has('control.reset')) await context.control.reset();
     await runBody(testCase, context, { send, runRequestStep, bindings, role });
   } catch (error) {
-    result = classify(error, context, last);
+    result = classify(error, context, last, lastEndpoint);
   } finally {
     const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
     if (cleanupError && result.outcome === 'PASS') result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
@@ -123,13 +125,14 @@ async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRe
   }
 }
 
-function classify(error: unknown, context: CaseContext, last: Exchange | undefined): CaseOutcome {
+function classify(error: unknown, context: CaseContext, last: Exchange | undefined, endpoint: string | undefined): CaseOutcome {
   if (error instanceof ConformanceFailure) {
     const level = context.registry.get(error.requirement)?.level ?? 'MUST';
     const outcome: Outcome = level === 'MUST' || (level === 'SHOULD' && context.strict) ? 'FAIL' : 'WARN';
     const exchange = error.exchange ?? (last && toExchangeRecord(last.request, last.response, context.redact));
     const { redact } = context;
     const failure: FailureDetail = { requirement: error.requirement, expected: redact(error.expected), actual: redact(error.actual) };
+    if (endpoint) failure.endpoint = endpoint;
     if (exchange) {
       failure.exchange = exchange;
       failure.curl = toCurl(exchange.request);

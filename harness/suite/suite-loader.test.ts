@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HarnessError } from '../errors.js';
+import { loadSchemaRegistry } from '../http/schema-registry.js';
+import { loadRequirementRegistry } from './requirement-registry.js';
+import { lintSuites, loadSuites } from './suite-loader.js';
+import { suitePaths } from './suite-paths.js';
+import { readWorldTokens } from './world-tokens.js';
+
+const registry = loadRequirementRegistry(suitePaths.requirements);
+const lintContext = { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', 'repo-admin']) };
+
+function suiteDir(yaml: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-suite-'));
+  writeFileSync(path.join(dir, 'sample.yaml'), yaml);
+  return dir;
+}
+
+const GOOD_STEP = `      - request: { method: GET, path: /x }
+        expect: { status: 200 }`;
+
+test('the project suites load and lint clean', () => {
+  const suites = loadSuites(suitePaths.service);
+  expect(suites.map((s) => s.name).sort()).toEqual(['assignees', 'conventions', 'interaction-limits']);
+  const roles = new Set(['anonymous', ...Object.keys(readWorldTokens())]);
+  expect(lintSuites(suites, { ...lintContext, roles })).toEqual([]);
+});
+
+test('a case without requirements fails validation, naming the file and the path', () => {
+  const dir = suiteDir(`cases:\n  - id: a\n    title: a case without requirements\n    steps:\n${GOOD_STEP}\n`);
+  expect(() => loadSuites(dir)).toThrow(/sample\.yaml: invalid: .*\/cases\/0 must have required property 'requirements'/);
+  const empty = suiteDir(`cases:\n  - id: a\n    title: a case with an empty list\n    requirements: []\n    steps:\n${GOOD_STEP}\n`);
+  expect(() => loadSuites(empty)).toThrow(/\/cases\/0\/requirements must NOT have fewer than 1 items/);
+});
+
+test('the lint names unknown requirements, schemas and roles, duplicates and undeclared clock use', () => {
+  const dir = suiteDir(`cases:
+  - id: a
+    title: cites a requirement nobody wrote
+    requirements: [no.such-requirement]
+    as: ghost
+    steps:
+      - request: { method: GET, path: /x }
+        expect: { status: 200, schema: no-such-schema }
+      - clock: { advance_seconds: 5 }
+  - id: a
+    title: cites a requirement nobody wrote
+    requirements: [auth.bearer-scheme]
+    steps:
+${GOOD_STEP}
+`);
+  expect(lintSuites(loadSuites(dir), lintContext)).toEqual([
+    'sample.yaml case a: unknown requirement no.such-requirement',
+    'sample.yaml case a: unknown schema no-such-schema',
+    'sample.yaml case a: unknown role ghost',
+    'sample.yaml case a: moves the clock but does not declare requires: [control.clock]',
+    'sample.yaml case a: duplicate id',
+    'sample.yaml case a: duplicate title',
+  ]);
+});
+
+test('malformed YAML and an unknown suite name are clear errors, not crashes', () => {
+  expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(HarnessError);
+  expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(/sample\.yaml: not valid YAML/);
+  expect(() => loadSuites(suitePaths.service, ['nope'])).toThrow(/unknown suite nope; known: assignees, conventions, interaction-limits/);
+});
