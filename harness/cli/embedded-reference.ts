@@ -1,6 +1,7 @@
 // The one place the CLI reaches into reference-impl/: `serve` and `run` without --target
 // start the reference service. The engine (suite, http, report) never imports it, and the
 // import is dynamic so the engine's module graph stays free of it.
+import { HarnessError } from '../errors.js';
 import { suitePaths } from '../suite/suite-paths.js';
 
 export interface RunningService {
@@ -10,8 +11,21 @@ export interface RunningService {
 
 export async function startReferenceService(options: { port?: number; host?: string; worldFile?: string } = {}): Promise<RunningService> {
   const reference = await import('../../reference-impl/service/service.js');
-  const world = reference.loadWorld(options.worldFile ?? suitePaths.world);
+  let world;
+  try {
+    world = reference.loadWorld(options.worldFile ?? suitePaths.world);
+  } catch (error) {
+    if (error instanceof reference.WorldError) throw new HarnessError('CONFIG', error.message);
+    throw error;
+  }
   const service = reference.createReferenceService({ world });
-  const url = await service.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
-  return { url, close: () => service.close() };
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);
+  try {
+    const url = await service.listen({ port, host: options.host ?? '127.0.0.1' });
+    return { url, close: () => service.close() };
+  } catch (error) {
+    await service.close();
+    throw new HarnessError('USAGE', `cannot listen on ${options.host ?? '127.0.0.1'}:${port}: ${(error as Error).message}`);
+  }
 }

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Results } from '../report/results.js';
 import { launchDebianChromium, skipWithoutDebianChromium } from '../report/debian-chromium.js';
 import { validateResults } from '../report/write-reports.js';
+import { suitePaths } from '../suite/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
 import { startReferenceService } from './embedded-reference.js';
@@ -91,6 +92,14 @@ test('usage and configuration errors exit 2 with a message naming the problem', 
   expect(badTarget.code).toBe(2);
   const unknownFlag = await runCli(['run', '--nonsense']);
   expect(unknownFlag.code).toBe(2);
+  const badWorld = path.join(scratch(), 'world.yaml');
+  writeFileSync(badWorld, readFileSync(suitePaths.world, 'utf8').replace('private: true', 'private: maybe'));
+  const serveBadWorld = await runCli(['serve', '--port', '0', '--world', badWorld]);
+  expect(serveBadWorld.code).toBe(2);
+  expect(serveBadWorld.stderr).toBe(`touchstone: ${badWorld}: /repositories/1/private: must be boolean\n`);
+  const badPort = await runCli(['serve', '--port', '70000']);
+  expect(badPort.code).toBe(2);
+  expect(badPort.stderr).toContain('--port 70000 is not a port number');
 });
 
 /** A reference behind a proxy that breaks two rules: no link header, and 409 turned into 200. */
