@@ -1,18 +1,11 @@
 // The --tokens file: a YAML (or JSON) map of role -> token for a third-party target.
 // A value of the form ${NAME} is read from the environment, so CI can keep secrets in
 // its secret store instead of a file.
-import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.js';
-import { parseDataText } from '../suite/validated-file.js';
+import { readDataFile } from '../suite/validated-file.js';
 
 export function readTokensFile(file: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HarnessError('USAGE', `--tokens ${file}: ${(error as Error).message}`);
-  }
-  const data = parseDataText(text, file);
+  const data = readDataFile(file, '--tokens');
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw new HarnessError('CONFIG', `${file}: expected a map of role: token`);
   const tokens: Record<string, string> = {};
   for (const [role, value] of Object.entries(data)) {

@@ -1,8 +1,7 @@
 // Known failures (--baseline FILE): a listed case that fails or warns becomes XFAIL; a
 // listed case that passes fails the run as stale, so the list can only shrink honestly.
 import { HarnessError } from '../errors.js';
-import { parseDataText } from '../suite/validated-file.js';
-import { readFileSync } from 'node:fs';
+import { readDataFile } from '../suite/validated-file.js';
 import type { CaseResult } from './results.js';
 
 export interface BaselineEntry {
@@ -11,13 +10,7 @@ export interface BaselineEntry {
 }
 
 export function readBaseline(file: string): BaselineEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new HarnessError('USAGE', `--baseline ${file}: ${(error as Error).message}`);
-  }
-  const data = parseDataText(text, file);
+  const data = readDataFile(file, '--baseline');
   const valid = Array.isArray(data) && data.every((e) => e && typeof e.case === 'string' && typeof e.reason === 'string');
   if (!valid) throw new HarnessError('CONFIG', `${file}: a baseline is a list of {case: "<suite>/<case-id>", reason: "..."}`);
   return data as BaselineEntry[];

@@ -35,14 +35,21 @@ export function parseDataText(text: string, file: string): unknown {
   }
 }
 
-export function readValidatedFile<T>(file: string, validate: ValidateFunction): T {
+/** Reads and parses a data file; `flag` names the option that pointed at it, for a usage error. */
+export function readDataFile(file: string, flag?: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new HarnessError('CONFIG', `${file}: cannot read: ${(error as Error).message}`);
+    throw flag
+      ? new HarnessError('USAGE', `${flag} ${file}: ${(error as Error).message}`)
+      : new HarnessError('CONFIG', `${file}: cannot read: ${(error as Error).message}`);
   }
-  const data = parseDataText(text, file);
+  return parseDataText(text, file);
+}
+
+export function readValidatedFile<T>(file: string, validate: ValidateFunction): T {
+  const data = readDataFile(file);
   if (!validate(data)) {
     throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validate.errors)}`);
   }
