@@ -44,10 +44,9 @@ function caseRequests(testCase: Case): RequestSpec[] {
 
 /** Every role a case acts as, cleanup included. */
 export function caseRoles(testCase: Case): string[] {
-  const requests = [...caseRequests(testCase), ...(testCase.cleanup ?? []).map((s) => s.request)];
-  const roles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
-  roles.push(...requests.filter((r) => testCase.kind !== 'auth-matrix' || r !== testCase.request).map((r) => r.as ?? testCase.as ?? ANONYMOUS));
-  return [...new Set(roles)];
+  const matrixRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
+  const requests = [...(testCase.kind === 'auth-matrix' ? [] : caseRequests(testCase)), ...(testCase.cleanup ?? []).map((s) => s.request)];
+  return [...new Set([...matrixRoles, ...requests.map((r) => r.as ?? testCase.as ?? ANONYMOUS)])];
 }
 
 /** "METHOD /template" of each distinct endpoint the case exercises. */
