@@ -37,8 +37,8 @@ export async function walkPagination(testCase: PaginationCase, send: Send): Prom
     expectStatus(exchange.response, 200, listRequirement);
     const body = parseJsonBody(exchange.response, listRequirement);
     if (!Array.isArray(body)) throw new ConformanceFailure(listRequirement, 'a JSON array of items', JSON.stringify(body)?.slice(0, 200) ?? 'no body');
-    const links = parseLinkHeader(headerValue(exchange.response.headers, 'link'), exchange.request.url);
-    return { exchange, items: body, links, linkHeader: headerValue(exchange.response.headers, 'link') };
+    const linkHeader = headerValue(exchange.response.headers, 'link');
+    return { exchange, items: body, links: parseLinkHeader(linkHeader, exchange.request.url), linkHeader };
   };
 
   // Default page size.

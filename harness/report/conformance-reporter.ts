@@ -26,7 +26,6 @@ function readOutcome(result: TestResult): CaseOutcome {
 export default class ConformanceReporter implements Reporter {
   private readonly config: RunConfig = readRunConfig();
   private readonly cases: CaseResult[] = [];
-  private readonly startedAt = new Date();
   private total = 0;
 
   printsToStdio() {
@@ -71,7 +70,7 @@ export default class ConformanceReporter implements Reporter {
     const results = buildResults(cases, registry.values(), {
       kind: 'service',
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
-      startedAt: this.startedAt,
+      startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
       strict: this.config.strict,
       version,

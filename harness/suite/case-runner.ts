@@ -12,7 +12,7 @@ import type { ExchangeRecord, FailureDetail, Outcome } from '../report/results.j
 import { caseRoles, isRequestStep } from './case-facts.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, Expectation, RequestSpec, RequestStep } from './suite-format.js';
+import type { Case, LimitsCase, RequestSpec, RequestStep } from './suite-format.js';
 
 export interface CaseHooks {
   step<T>(title: string, body: () => Promise<T>): Promise<T>;
@@ -100,7 +100,7 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
     case 'pagination':
       return walkPagination(testCase, (spec) => runner.send(spec));
     case 'limits': {
-      const variants: [keyof LimitsExpect, number][] = [['below', testCase.limit - 1], ['at', testCase.limit], ['above', testCase.limit + 1]];
+      const variants: [keyof LimitsCase['expect'], number][] = [['below', testCase.limit - 1], ['at', testCase.limit], ['above', testCase.limit + 1]];
       for (const [name, n] of variants) {
         const bindings: Bindings = { values: { n }, list: testCase.list.slice(0, n) };
         await runner.runRequestStep({ request: testCase.request, expect: testCase.expect[name] }, bindings);
@@ -112,8 +112,6 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
     }
   }
 }
-
-type LimitsExpect = { below: Expectation; at: Expectation; above: Expectation };
 
 async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRequestStep'], role: string): Promise<string | undefined> {
   try {
