@@ -14,6 +14,9 @@ import { readTokensFile } from '../http/tokens-file.js';
 import { createHttpTransport } from '../http/transport.js';
 import type { Results } from '../report/results.js';
 import { REPORT_FILES } from '../report/write-reports.js';
+import { formatProxySummary } from '../proxy/proxy-summary.js';
+import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
+import { withCassette } from '../proxy/with-cassette.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { RUN_CONFIG_ENV, type RunConfig } from '../suite/run-config.js';
 import { lintSuites, loadSuites } from '../suite/suite-loader.js';
@@ -28,7 +31,12 @@ export interface RunOptions {
   out?: string;
   strict: boolean;
   baseline?: string;
+  record?: string;
+  replay?: string;
 }
+
+/** The cassette, within a --record/--replay folder, of the requests made outside any case. */
+export const RUN_CASSETTE = '_run/probe';
 
 export const runCommand = {
   command: 'run',
@@ -40,7 +48,10 @@ export const runCommand = {
       .option('suite', { type: 'array', string: true, default: [] as string[], describe: 'run only these suites (file names under suites/service)' })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
       .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
-      .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' }),
+      .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
+      .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
+      .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
+      .conflicts('record', 'replay'),
   handler: async (argv: RunOptions) => {
     process.exitCode = await run(argv);
   },
@@ -50,30 +61,48 @@ const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+
 
 export async function run(options: RunOptions): Promise<number> {
   let service: RunningService | undefined;
+  let proxy: RunningProxy | undefined;
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-run-'));
   try {
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
-    if (options.tokens && !options.target) throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
-    const tokens = options.target ? (options.tokens ? readTokensFile(options.tokens) : {}) : worldTokens;
+    if (options.tokens && !options.target && !options.replay) throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
+    // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
+    const tokens = options.tokens ? readTokensFile(options.tokens) : options.target ? {} : worldTokens;
     const problems = lintSuites(suites, { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', ...Object.keys(worldTokens)]) });
     if (problems.length) throw new HarnessError('CONFIG', `the suites do not pass the lint:\n  ${problems.join('\n  ')}`);
 
-    if (!options.target) service = await startReferenceService();
-    const targetUrl = normaliseTarget(options.target ?? service!.url);
-    const capabilities = await probeTarget(targetUrl);
+    if (!options.target && !options.replay) service = await startReferenceService();
+    const upstream = options.target ? normaliseTarget(options.target) : service?.url;
+    const cassettes = options.record ?? options.replay;
+    if (cassettes) {
+      // In replay the target (if named) is never contacted: the proxy has no upstream client.
+      proxy = await createProxy({
+        mode: options.record ? 'record' : 'replay',
+        target: upstream,
+        cassette: path.resolve(cassettes),
+        redaction: { secrets: tokens },
+      });
+    }
+    const targetUrl = proxy?.url ?? upstream!;
+    const capabilities = await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 
     const startedAt = new Date();
     const outDir = path.resolve(options.out ?? path.join('reports', timestamp(startedAt)));
     const config: RunConfig = {
-      targetUrl, embedded: !options.target, tokens, suites: options.suite, outDir, strict: options.strict,
+      targetUrl, embedded: !options.target && !options.replay, tokens, cassettes: !!cassettes, suites: options.suite, outDir, strict: options.strict,
       capabilities: [...capabilities], baselineFile: options.baseline && path.resolve(options.baseline), startedAt: startedAt.toISOString(),
     };
     const configFile = path.join(scratch, 'run.json');
     writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
     rmSync(path.join(outDir, REPORT_FILES.results), { force: true });
     await runPlaywright(configFile);
+    if (proxy) {
+      const { summary } = await proxy.close();
+      proxy = undefined;
+      process.stdout.write(formatProxySummary(summary));
+    }
 
     let results: Results;
     try {
@@ -87,6 +116,7 @@ export async function run(options: RunOptions): Promise<number> {
     process.stderr.write(`touchstone: ${error.message}\n`);
     return error.exitCode;
   } finally {
+    await proxy?.close();
     await service?.close();
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -104,10 +134,11 @@ function normaliseTarget(target: string): string {
 }
 
 /** Any HTTP answer proves the target is there; no answer at all is exit 3. */
-async function probeTarget(targetUrl: string): Promise<Set<string>> {
+async function probeTarget(targetUrl: string, cassette: string | undefined): Promise<Set<string>> {
   const transport = createHttpTransport({ timeoutMs: 10_000 });
   try {
-    const control = createTargetControl(targetUrl, transport.send, 'touchstone-conformance/0.1');
+    const send = withCassette(transport.send, () => cassette);
+    const control = createTargetControl(targetUrl, send, 'touchstone-conformance/0.1');
     return await control.capabilities();
   } catch (error) {
     throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);

@@ -53,3 +53,25 @@ export function findSubsetMismatch(actual: unknown, expected: unknown, path = '$
   }
   return jsonEqual(actual, expected) ? undefined : { path, expected, actual };
 }
+
+/** A copy of `root` without the values the paths select (same path language as selectPath). */
+export function withoutPaths(root: unknown, paths: string[]): unknown {
+  if (paths.length === 0) return root;
+  const copy = structuredClone(root);
+  for (const path of paths) {
+    const tokens = path.replace(/^\$\.?/, '').split(/\.|(?=\[)/).filter((t) => t.length > 0);
+    const last = tokens.pop();
+    if (last === undefined) return undefined; // "$" itself: the whole body is ignored
+    const parents = tokens.length ? selectPath(copy, `$.${tokens.join('.').replace(/\.\[/g, '[')}`) : copy;
+    // Each [*] on the way adds one level of arrays around the parents selected.
+    const stars = tokens.filter((t) => t === '[*]').length;
+    const spread = stars ? ((parents as unknown[] | undefined) ?? []).flat(stars - 1) : [parents];
+    for (const parent of spread) {
+      if (!parent || typeof parent !== 'object') continue;
+      if (last === '[*]' && Array.isArray(parent)) parent.length = 0;
+      else if (/^\[\d+\]$/.test(last) && Array.isArray(parent)) parent.splice(Number(last.slice(1, -1)), 1, null);
+      else if (!Array.isArray(parent)) delete (parent as Record<string, unknown>)[last];
+    }
+  }
+  return copy;
+}

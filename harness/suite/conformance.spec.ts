@@ -8,6 +8,7 @@ import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createTargetClient } from '../http/target-client.js';
 import { createTargetControl } from '../http/target-control.js';
 import { createHttpTransport } from '../http/transport.js';
+import { withCassette } from '../proxy/with-cassette.js';
 import { caseAspects, caseEndpoints, caseLevel, caseRequirements } from './case-facts.js';
 import { runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
@@ -21,8 +22,11 @@ const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);
 const schemas = loadSchemaRegistry(suitePaths.schemas);
 const transport = createHttpTransport();
-const client = createTargetClient({ baseUrl: config.targetUrl, tokens: config.tokens, transport: transport.send, userAgent: USER_AGENT });
-const control = createTargetControl(config.targetUrl, transport.send, USER_AGENT);
+// Through the record/replay proxy every case has its own cassette, <suite>/<case>.
+let currentCase: string | undefined;
+const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
+const client = createTargetClient({ baseUrl: config.targetUrl, tokens: config.tokens, transport: send, userAgent: USER_AGENT });
+const control = createTargetControl(config.targetUrl, send, USER_AGENT);
 const capabilities = new Set(config.capabilities);
 const redact = createRedactor(Object.values(config.tokens));
 
@@ -41,6 +45,7 @@ for (const suite of loadSuites(suitePaths.service, config.suites)) {
         ...caseAspects(testCase).map((a) => ({ type: 'aspect', description: a })),
       ];
       test(testCase.title, { tag: [`@${level}`, `@${suite.name}`], annotation }, async ({}, testInfo) => {
+        currentCase = `${suite.name}/${testCase.id}`;
         const result = await runCase(testCase, {
           client, control, capabilities, schemas, registry, redact, strict: config.strict,
           hooks: {

@@ -12,6 +12,8 @@ export interface RunConfig {
   embedded: boolean;
   /** role -> token */
   tokens: Record<string, string>;
+  /** Requests go through the record/replay proxy: each names its case's cassette. */
+  cassettes: boolean;
   suites: string[];
   outDir: string;
   strict: boolean;

@@ -44,6 +44,11 @@ export function createReferenceService({ world, logger = false }: ReferenceServi
   app.setValidatorCompiler(createBodyValidatorCompiler());
   registerJsonBodyParser(app);
   registerErrorHandling(app);
+  // The Date header tells the service's own clock, like every other time it shows: a
+  // recording of the reference is then the same whenever it is made.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('date', new Date(store.clock.now()).toUTCString());
+  });
   app.addHook('onRequest', createConventionsHook(store.directory));
   app.addHook('onSend', versionOnSend);
   app.addHook('onSend', etagOnSend);

@@ -1,0 +1,311 @@
+// Captures a body while the proxy forwards it. write() is synchronous and never throws,
+// because it sits on the forwarding path: a client must get its bytes even when the
+// copy fails. Memory stays bounded (INLINE_TEXT_LIMIT per spool): anything bigger spills
+// to a temp file in the blob folder, hashed as it is written, and becomes a
+// content-addressed sidecar `sha256-<hex>` at end().
+//
+// Decisions where the brief is silent:
+// - When a replacement changed the decoded bytes, the wire bytes are never kept as
+//   `encoded` (they would carry the secret); replay re-encodes with node's defaults.
+// - A body whose decoded form is empty but whose wire form is not (a gzip of nothing)
+//   is still a body, so replay sends the same bytes; only an empty wire body is undefined.
+// - Sidecars are fsynced before they are renamed into place, so a cassette that names
+//   one (written later, atomically) never points at a partial blob after a crash.
+// - write() does not exert backpressure: the zlib decoder queues chunks the producer
+//   outruns. The proxy's producer is a socket, slower than inflate, so this stays small.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import { HarnessError } from '../errors.js';
+import { createContentDecoder, createContentEncoder, toInlineBody } from './body-codec.js';
+import { relativePathProblem } from './cassette-load.js';
+import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';
+
+export interface BodySinkOptions {
+  /** Absolute folder for sidecars. */
+  blobDir: string;
+  /** blobDir relative to the cassette's folder, with forward slashes, e.g. "widgets.blobs". */
+  blobPrefix: string;
+  /** The response's Content-Encoding; the stored body is the decoded bytes. */
+  contentEncoding?: ContentCoding;
+  /** [secret form, placeholder] pairs applied to the stored (decoded) bytes, across chunk boundaries. */
+  replacements?: Array<[string, string]>;
+}
+
+export interface BodySink {
+  write(chunk: Buffer): void;
+  /** The recorded body, or undefined when nothing came over the wire. */
+  end(): Promise<Body | undefined>;
+  /** Drops everything captured so far, temp files included. */
+  abort(): void;
+}
+
+type SidecarData = Extract<BodyData, { file: string }>;
+
+export function createBodySink(options: BodySinkOptions): BodySink {
+  if (!path.isAbsolute(options.blobDir)) throw new HarnessError('USAGE', `blobDir ${options.blobDir} must be an absolute path`);
+  const prefixProblem = relativePathProblem(options.blobPrefix);
+  if (prefixProblem) throw new HarnessError('USAGE', `blobPrefix "${options.blobPrefix}" ${prefixProblem}`);
+  const blobs = createBlobStore(options.blobDir, options.blobPrefix);
+  const coding = options.contentEncoding;
+  const wire = coding ? createSpool(blobs) : undefined;
+  let stored = createSpool(blobs);
+  let replacer = createReplacer(options.replacements ?? [], (bytes) => stored.write(bytes));
+  const decoder = coding ? createContentDecoder(coding) : undefined;
+  let corrupt = false;
+  let failure: unknown;
+  let wireSize = 0;
+  let state: 'open' | 'ending' | 'done' = 'open';
+
+  const guard = (action: () => void): void => {
+    try {
+      action();
+    } catch (error) {
+      failure ??= error;
+    }
+  };
+  // Output after a failure belongs to the abandoned decoded copy, never to the raw one.
+  decoder?.on('data', (bytes: Buffer) => {
+    if (!corrupt) guard(() => replacer.write(bytes));
+  });
+  decoder?.on('error', () => {
+    corrupt = true;
+  });
+
+  const discardAll = (): void => {
+    decoder?.destroy();
+    stored.discard();
+    wire?.discard();
+  };
+
+  async function finish(): Promise<Body | undefined> {
+    if (decoder && !corrupt) {
+      decoder.end();
+      await finished(decoder).catch(() => {
+        corrupt = true;
+      });
+    }
+    if (failure) throw failure;
+    if (wireSize === 0) {
+      discardAll();
+      return undefined;
+    }
+    if (wire && corrupt) {
+      // Not what the header claimed: keep the wire bytes as they are, with no coding.
+      stored.discard();
+      stored = createSpool(blobs);
+      replacer = createReplacer(options.replacements ?? [], (bytes) => stored.write(bytes));
+      const raw = wire.finish();
+      if (raw.bytes) replacer.write(raw.bytes);
+      else for await (const chunk of createReadStream(raw.tempFile!)) replacer.write(chunk as Buffer);
+      wire.discard();
+    }
+    replacer.flush();
+    if (failure) throw failure;
+    const spooled = stored.finish();
+    const data = spooled.bytes ? (toInlineBody(spooled.bytes) ?? blobs.saveBytes(spooled.bytes, spooled.sha256)) : blobs.saveFile(spooled);
+    if (!wire || corrupt) return data;
+    const body: Body = { contentEncoding: coding, ...data };
+    const onWire = wire.finish();
+    const reencoded = spooled.bytes ?? blobs.pathOf((data as SidecarData).sha256);
+    if (!replacer.replaced && (await reencodedSha256(coding!, reencoded)) !== onWire.sha256) {
+      body.encoded = keepBytes(onWire, blobs);
+    }
+    wire.discard();
+    return body;
+  }
+
+  return {
+    write(chunk) {
+      if (state !== 'open' || chunk.length === 0) return;
+      wireSize += chunk.length;
+      guard(() => {
+        wire?.write(chunk);
+        if (!decoder) replacer.write(chunk);
+        else if (!corrupt) decoder.write(chunk);
+      });
+    },
+    async end() {
+      if (state !== 'open') throw new HarnessError('USAGE', 'body sink already ended or aborted');
+      state = 'ending';
+      try {
+        return await finish();
+      } catch (error) {
+        discardAll();
+        throw error;
+      } finally {
+        state = 'done';
+      }
+    },
+    abort() {
+      state = 'done';
+      discardAll();
+    },
+  };
+}
+
+function keepBytes(spooled: SpoolResult, blobs: BlobStore): NonNullable<Body['encoded']> {
+  if (!spooled.bytes) return blobs.saveFile(spooled);
+  if (spooled.size <= INLINE_BINARY_LIMIT) return { base64: spooled.bytes.toString('base64') };
+  return blobs.saveBytes(spooled.bytes, spooled.sha256);
+}
+
+/**
+ * What node's defaults make of the stored bytes. Streamed even for small bodies: the
+ * encoder then runs on the thread pool, and brotli's default quality would otherwise
+ * stall the proxy's event loop for a second per MiB.
+ */
+async function reencodedSha256(coding: ContentCoding, source: Buffer | string): Promise<string> {
+  const hash = createHash('sha256');
+  const input = typeof source === 'string' ? createReadStream(source) : Readable.from([source]);
+  await pipeline(input, createContentEncoder(coding), async (encoded: AsyncIterable<Buffer>) => {
+    for await (const chunk of encoded) hash.update(chunk);
+  });
+  return hash.digest('hex');
+}
+
+interface SpoolResult {
+  size: number;
+  sha256: string;
+  /** Set while the bytes fit in memory ... */
+  bytes?: Buffer;
+  /** ... else the temp file holding them. */
+  tempFile?: string;
+}
+
+interface Spool {
+  write(bytes: Buffer): void;
+  finish(): SpoolResult;
+  discard(): void;
+}
+
+function createSpool(blobs: BlobStore): Spool {
+  const hash = createHash('sha256');
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let temp: { fd: number; file: string } | undefined;
+  let result: SpoolResult | undefined;
+  return {
+    write(bytes) {
+      hash.update(bytes);
+      size += bytes.length;
+      if (temp) return writeFileSync(temp.fd, bytes);
+      // A copy: the caller may reuse its buffer once write() returns.
+      chunks.push(Buffer.from(bytes));
+      if (size <= INLINE_TEXT_LIMIT) return;
+      temp = blobs.openTemp();
+      for (const chunk of chunks) writeFileSync(temp.fd, chunk);
+      chunks = [];
+    },
+    finish() {
+      if (result) return result;
+      if (!temp) return (result = { size, sha256: hash.digest('hex'), bytes: Buffer.concat(chunks) });
+      closeSync(temp.fd);
+      temp.fd = -1;
+      return (result = { size, sha256: hash.digest('hex'), tempFile: temp.file });
+    },
+    discard() {
+      chunks = [];
+      if (!temp) return;
+      if (temp.fd >= 0) closeSync(temp.fd);
+      temp.fd = -1;
+      rmSync(temp.file, { force: true });
+    },
+  };
+}
+
+interface BlobStore {
+  openTemp(): { fd: number; file: string };
+  /** Moves a spooled temp file to its content address (dropping it when that exists). */
+  saveFile(spooled: SpoolResult): SidecarData;
+  saveBytes(bytes: Buffer, sha256: string): SidecarData;
+  pathOf(sha256: string): string;
+}
+
+function createBlobStore(blobDir: string, blobPrefix: string): BlobStore {
+  const pathOf = (hex: string): string => path.join(blobDir, `sha256-${hex}`);
+  const ref = (hex: string, size: number): SidecarData => ({ file: `${blobPrefix}/sha256-${hex}`, sha256: hex, size });
+  const openTemp = (): { fd: number; file: string } => {
+    mkdirSync(blobDir, { recursive: true });
+    const file = path.join(blobDir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    return { fd: openSync(file, 'wx'), file };
+  };
+  const promote = (file: string, hex: string): void => {
+    if (existsSync(pathOf(hex))) return rmSync(file, { force: true });
+    const fd = openSync(file, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(file, pathOf(hex));
+  };
+  return {
+    openTemp,
+    pathOf,
+    saveFile(spooled) {
+      promote(spooled.tempFile!, spooled.sha256);
+      return ref(spooled.sha256, spooled.size);
+    },
+    saveBytes(bytes, hex) {
+      if (!existsSync(pathOf(hex))) {
+        const temp = openTemp();
+        try {
+          writeFileSync(temp.fd, bytes);
+        } finally {
+          closeSync(temp.fd);
+        }
+        promote(temp.file, hex);
+      }
+      return ref(hex, bytes.length);
+    },
+  };
+}
+
+/**
+ * Replaces secret forms in a byte stream. The last (longest secret − 1) bytes are held
+ * back, because a secret may straddle two chunks; a match starting earlier is complete.
+ */
+function createReplacer(replacements: Array<[string, string]>, emit: (bytes: Buffer) => void) {
+  const rules = replacements.filter(([secret]) => secret.length > 0).map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p) }));
+  const holdBack = Math.max(0, ...rules.map((r) => r.secret.length - 1));
+  let carry: Buffer = Buffer.alloc(0);
+  let replaced = false;
+
+  const scan = (buffer: Buffer, final: boolean): void => {
+    const safe = final ? buffer.length : buffer.length - holdBack;
+    let pos = 0;
+    for (;;) {
+      let best: { at: number; rule: (typeof rules)[number] } | undefined;
+      for (const rule of rules) {
+        const at = buffer.indexOf(rule.secret, pos);
+        if (at === -1 || at >= safe) continue;
+        if (!best || at < best.at || (at === best.at && rule.secret.length > best.rule.secret.length)) best = { at, rule };
+      }
+      if (!best) break;
+      if (best.at > pos) emit(buffer.subarray(pos, best.at));
+      emit(best.rule.placeholder);
+      replaced = true;
+      pos = best.at + best.rule.secret.length;
+    }
+    const cut = Math.max(pos, safe);
+    if (cut > pos) emit(buffer.subarray(pos, cut));
+    carry = buffer.subarray(cut);
+  };
+
+  return {
+    write(chunk: Buffer): void {
+      if (rules.length === 0) return emit(chunk);
+      scan(carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk, false);
+    },
+    flush(): void {
+      if (carry.length > 0) scan(carry, true);
+      carry = Buffer.alloc(0);
+    },
+    get replaced(): boolean {
+      return replaced;
+    },
+  };
+}

@@ -1,0 +1,284 @@
+// The crash-safe cassette writer. While recording, each finished interaction is one
+// line appended to `<file>.journal` (one write call, so kill -9 tears at most the last
+// line, which was never acknowledged). Closing compacts the journal into the cassette
+// through `<file>.tmp-<pid>`, fsync and rename, so the final path only ever holds the
+// previous cassette or a complete new one. `<file>.lock` (O_EXCL, holding the pid)
+// keeps two writers apart; a lock whose process is gone is taken over after recovery.
+//
+// Decisions where the brief is silent:
+// - The journal header also carries `base`, the sha256 of the cassette the journal was
+//   started against. Recovery compacts only when the cassette is still that one: a
+//   crash after the rename but before the journal was deleted must not append twice.
+// - record-missing keeps the existing interactions first and appends the journal's
+//   (sorted by seq, stable), whatever seqs the recorder gave them; then renumbers 1..n.
+// - Recovering a `record` journal with no interactions leaves the cassette alone:
+//   nothing was recorded, so there is nothing to replace it with.
+// - Recovery cannot know the redaction notes the recorder would have passed to close():
+//   a recovered cassette keeps only the notes of the cassette it extends.
+// - An explicit `now` wins over SOURCE_DATE_EPOCH, which wins over the clock.
+// - A lock file without a pid (killed between create and write) is stale once it is
+//   older than LOCK_BIRTH_MS; younger, it belongs to a writer that is still starting.
+// - recoverCassette() returns undefined when there was nothing to write, including when
+//   a live process holds the lock (that process will compact its own journal).
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { HarnessError } from '../errors.js';
+import { CASSETTE_VERSION, type Cassette, type Interaction } from './cassette-format.js';
+import { createCassetteLoader, loadCassetteFile, type CassetteLoader } from './cassette-load.js';
+import { serializeCassette } from './cassette-serialize.js';
+
+export type WriteMode = 'record' | 'record-missing';
+
+export interface CassetteWriterOptions {
+  mode: WriteMode;
+  name: string;
+  now?: () => Date;
+}
+
+export interface CassetteWriter {
+  /** Journals one finished interaction; once this returns, a crash cannot lose it. */
+  append(interaction: Interaction): void;
+  /** The interactions already in the cassette (record-missing), or none (record). */
+  existing(): Interaction[];
+  /** Compacts the journal into the cassette and releases the lock. */
+  close(extra?: { redactions?: string[] }): Cassette;
+  /** Releases the lock and drops the journal; the cassette on disk stays as it was. */
+  abandon(): void;
+}
+
+const JOURNAL_VERSION = 1;
+const LOCK_BIRTH_MS = 2000;
+
+interface JournalHeader {
+  journal: number;
+  mode: WriteMode;
+  name: string;
+  base: string | null;
+}
+
+const paths = (file: string) => ({ lock: `${file}.lock`, journal: `${file}.journal`, tmp: `${file}.tmp-${process.pid}` });
+
+export function openCassetteWriter(file: string, options: CassetteWriterOptions): CassetteWriter {
+  const now = clock(options.now);
+  const { journal } = paths(file);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const holder = takeLock(file);
+  if (holder !== undefined) throw lockedError(file, holder);
+  let fd: number;
+  let existing: Interaction[];
+  try {
+    recoverLocked(file, now);
+    existing = options.mode === 'record-missing' && existsSync(file) ? loadCassetteFile(file).interactions : [];
+    const header: JournalHeader = { journal: JOURNAL_VERSION, mode: options.mode, name: options.name, base: fileSha256(file) };
+    fd = openSync(journal, 'w');
+    writeFileSync(fd, `${JSON.stringify(header)}\n`);
+  } catch (error) {
+    releaseLock(file);
+    throw error;
+  }
+  let open = true;
+  const finish = (): void => {
+    if (!open) throw new HarnessError('USAGE', `${file}: the cassette writer is already closed`);
+    open = false;
+    closeSync(fd);
+  };
+  return {
+    append(interaction) {
+      if (!open) throw new HarnessError('USAGE', `${file}: append after the cassette writer was closed`);
+      writeFileSync(fd, `${JSON.stringify(interaction)}\n`);
+    },
+    existing: () => existing,
+    close(extra) {
+      finish();
+      try {
+        const { header, interactions } = readJournal(journal);
+        const cassette = compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
+        unlinkSync(journal);
+        return cassette;
+      } finally {
+        releaseLock(file);
+      }
+    },
+    abandon() {
+      finish();
+      rmSync(journal, { force: true });
+      releaseLock(file);
+    },
+  };
+}
+
+/** Turns a crashed recording's journal into the cassette, unless a live process still owns it. */
+export function recoverCassette(file: string): Cassette | undefined {
+  if (!existsSync(paths(file).journal)) return undefined;
+  if (takeLock(file) !== undefined) return undefined;
+  try {
+    return recoverLocked(file, clock());
+  } finally {
+    releaseLock(file);
+  }
+}
+
+function recoverLocked(file: string, now: () => Date): Cassette | undefined {
+  removeStaleTemps(file);
+  const { journal } = paths(file);
+  if (!existsSync(journal)) return undefined;
+  const { header, interactions } = readJournal(journal);
+  const applies = header !== undefined && header.base === fileSha256(file) && !(header.mode === 'record' && interactions.length === 0);
+  const cassette = applies ? compact(file, header, interactions, [], now) : undefined;
+  unlinkSync(journal);
+  return cassette;
+}
+
+function compact(file: string, how: Pick<JournalHeader, 'mode' | 'name'>, appended: Interaction[], redactions: string[], now: () => Date): Cassette {
+  const loader = createCassetteLoader();
+  const previous = readPrevious(loader, file, how.mode);
+  const kept = how.mode === 'record-missing' ? (previous?.interactions ?? []) : [];
+  const ordered = [...appended].sort((a, b) => a.seq - b.seq);
+  const cassette: Cassette = {
+    cassetteVersion: CASSETTE_VERSION,
+    name: how.name,
+    recordedAt: previous?.recordedAt ?? '',
+    redactions: [...new Set([...(how.mode === 'record-missing' ? (previous?.redactions ?? []) : []), ...redactions])].sort(),
+    interactions: [...kept, ...ordered].map((interaction, index) => ({ ...interaction, seq: index + 1 })),
+  };
+  let text = serializeCassette(cassette);
+  // Same traffic, same bytes: the timestamp moves only when the content did.
+  if (!previous || text !== serializeCassette(previous)) {
+    cassette.recordedAt = now().toISOString();
+    text = serializeCassette(cassette);
+  }
+  loader.parse(text, file); // never put a cassette on disk that the loader would refuse
+  writeAtomically(file, text);
+  return cassette;
+}
+
+/** record-missing extends the cassette, so it must be valid; record only compares against it. */
+function readPrevious(loader: CassetteLoader, file: string, mode: WriteMode): Cassette | undefined {
+  if (!existsSync(file)) return undefined;
+  if (mode === 'record-missing') return loader.load(file);
+  try {
+    return loader.load(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeAtomically(file: string, text: string): void {
+  const { tmp } = paths(file);
+  const fd = openSync(tmp, 'w');
+  try {
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  // The rename itself must survive a power cut; directories cannot be opened on Windows.
+  try {
+    const dir = openSync(path.dirname(file), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch {
+    // Best effort where the platform has no directory fsync.
+  }
+}
+
+/** Complete lines only: a last line without its newline was never acknowledged. */
+function readJournal(journal: string): { header: JournalHeader | undefined; interactions: Interaction[] } {
+  const lines = readFileSync(journal, 'utf8').split('\n');
+  lines.pop();
+  if (lines.length === 0) return { header: undefined, interactions: [] };
+  const parsed = lines.map((line, index) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      throw new HarnessError('CONFIG', `${journal}:${index + 1}: not a journal line (the file is damaged; move it away to record afresh)`);
+    }
+  });
+  const header = parsed[0] as Partial<JournalHeader> | null;
+  if (header?.journal !== JOURNAL_VERSION || (header.mode !== 'record' && header.mode !== 'record-missing') || typeof header.name !== 'string') {
+    throw new HarnessError('CONFIG', `${journal}: not a version ${JOURNAL_VERSION} cassette journal (written by another touchstone?)`);
+  }
+  return { header: header as JournalHeader, interactions: parsed.slice(1) as Interaction[] };
+}
+
+/** Undefined when the lock is now ours, else the pid of the live process holding it. */
+function takeLock(file: string): number | undefined {
+  const { lock } = paths(file);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx');
+      try {
+        writeFileSync(fd, String(process.pid));
+      } finally {
+        closeSync(fd);
+      }
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = lockHolder(lock);
+    if (holder !== undefined) return holder;
+    rmSync(lock, { force: true }); // its process is gone (kill -9): recovery runs once we hold it
+  }
+  throw new HarnessError('CONFIG', `${file}: cannot take ${lock}; other processes keep racing for it`);
+}
+
+/** The live holder's pid, or undefined when the lock is stale (or already gone). */
+function lockHolder(lock: string): number | undefined {
+  let text: string;
+  let age: number;
+  try {
+    text = readFileSync(lock, 'utf8').trim();
+    age = Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return undefined;
+  }
+  const pid = /^\d+$/.test(text) ? Number(text) : undefined;
+  if (pid === undefined) return age < LOCK_BIRTH_MS ? 0 : undefined;
+  return isAlive(pid) ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function lockedError(file: string, holder: number): HarnessError {
+  const who = holder === 0 ? 'another process (its lock is being created)' : `process ${holder}`;
+  return new HarnessError('CONFIG', `${file} is being recorded by ${who}; wait for it to finish, or delete ${paths(file).lock} if that process is not touchstone`);
+}
+
+function releaseLock(file: string): void {
+  const { lock } = paths(file);
+  // Only our own lock: never remove one a recovering process took over.
+  if (existsSync(lock) && readFileSync(lock, 'utf8').trim() === String(process.pid)) rmSync(lock, { force: true });
+}
+
+/** Temp files of writers that died mid-compaction; only called while holding the lock. */
+function removeStaleTemps(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.tmp-`;
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) if (entry.startsWith(prefix)) rmSync(path.join(dir, entry), { force: true });
+}
+
+function fileSha256(file: string): string | null {
+  return existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : null;
+}
+
+function clock(now?: () => Date): () => Date {
+  if (now) return now;
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  if (epoch === undefined || epoch === '') return () => new Date();
+  if (!/^\d+$/.test(epoch)) throw new HarnessError('USAGE', `SOURCE_DATE_EPOCH "${epoch}" must be whole seconds since 1970-01-01`);
+  return () => new Date(Number(epoch) * 1000);
+}

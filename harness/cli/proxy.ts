@@ -1,0 +1,62 @@
+// `touchstone proxy`: the record/replay proxy in front of any target, for clients in any
+// language. The first line on stdout is the address; SIGINT/SIGTERM compacts recordings,
+// prints the summary and exits 0 (1 with --fail-on-unused when something went unused).
+import type { Argv } from 'yargs';
+import { readSecretsFile } from '../http/tokens-file.js';
+import { readProxyConfig } from '../proxy/proxy-config.js';
+import { EXHAUSTION_POLICIES, PROXY_MODES, type ExhaustionPolicy, type ProxyMode } from '../proxy/proxy-options.js';
+import { createProxy } from '../proxy/proxy-server.js';
+import { formatProxySummary } from '../proxy/proxy-summary.js';
+
+interface ProxyArgs {
+  mode: ProxyMode;
+  target?: string;
+  cassette: string;
+  port: number;
+  host: string;
+  secrets?: string;
+  config?: string;
+  exhausted: ExhaustionPolicy;
+  missStatus?: number;
+  failOnUnused: boolean;
+}
+
+export const proxyCommand = {
+  command: 'proxy',
+  describe: 'Record or replay traffic to a target through a local proxy',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })
+      .option('target', { type: 'string', describe: 'base URL of the target (not needed for replay)' })
+      .option('cassette', { type: 'string', demandOption: true, describe: 'a *.cassette.json file, or a folder (requests pick a cassette with x-touchstone-cassette)' })
+      .option('port', { type: 'number', default: 0, describe: 'port (0 picks a free one)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
+      .option('secrets', { type: 'string', describe: 'YAML map name -> secret (values may be ${ENV}); recorded as <secret:name>, restored on replay' })
+      .option('config', { type: 'string', describe: 'YAML/JSON match and redaction rules' })
+      .option('exhausted', { choices: EXHAUSTION_POLICIES, default: 'error' as ExhaustionPolicy, describe: 'after the last recorded answer to a request' })
+      .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
+      .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' }),
+  handler: async (argv: ProxyArgs) => {
+    const config = argv.config ? readProxyConfig(argv.config) : {};
+    const secrets = argv.secrets ? readSecretsFile(argv.secrets, '--secrets') : undefined;
+    const proxy = await createProxy({
+      mode: argv.mode,
+      target: argv.target,
+      cassette: argv.cassette,
+      port: argv.port,
+      host: argv.host,
+      match: config.match,
+      redaction: { ...config.redaction, secrets },
+      exhausted: argv.exhausted,
+      missStatus: argv.missStatus,
+    });
+    process.stdout.write(`touchstone: proxy (${argv.mode}) on ${proxy.url}\n`);
+    const stop = async () => {
+      const { summary } = await proxy.close();
+      process.stdout.write(formatProxySummary(summary));
+      const unused = summary.cassettes.some((c) => c.unused.length > 0);
+      process.exit(argv.failOnUnused && unused ? 1 : 0);
+    };
+    process.once('SIGINT', stop).once('SIGTERM', stop);
+  },
+};

@@ -1,0 +1,63 @@
+// The one way the proxy talks to the target: http-proxy with a keep-alive agent, never
+// following redirects (each hop is its own interaction), the response handed to the
+// caller, which writes it. URLs in Location, Content-Location and link that point at the
+// target are rewritten to the proxy so a client keeps going through it.
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import httpProxy from 'http-proxy';
+import type { HeaderPairs } from '../report/results.js';
+
+export interface LiveForwarder {
+  /**
+   * Forwards `req` (or `body`, when the caller has already read it) and calls
+   * `onResponse`; an upstream failure before any answer becomes a 502 from the proxy.
+   */
+  forward(req: http.IncomingMessage, res: http.ServerResponse, onResponse: (upstream: http.IncomingMessage) => void, body?: Buffer): void;
+  /** Response header pairs with target URLs pointing at the proxy. */
+  liveHeaders(upstream: http.IncomingMessage, proxyOrigin: string): HeaderPairs;
+  readonly targetOrigin: string;
+  close(): void;
+}
+
+const URL_HEADERS = new Set(['location', 'content-location', 'link']);
+export const UPSTREAM_ERROR_HEADER = 'x-touchstone-upstream-error';
+
+export function headerPairs(raw: string[]): HeaderPairs {
+  const pairs: HeaderPairs = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
+  return pairs;
+}
+
+export function createLiveForwarder(target: string, timeoutMs: number): LiveForwarder {
+  const url = new URL(target);
+  const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // changeOrigin: the target sees its own Host, as a client talking to it directly would send.
+  const proxy = httpProxy.createProxyServer({ target, changeOrigin: true, selfHandleResponse: true, agent, proxyTimeout: timeoutMs, xfwd: false });
+  const targetOrigin = url.origin;
+  // http-proxy reports every response on the one server; this routes each to its caller.
+  const pending = new WeakMap<http.IncomingMessage, (upstream: http.IncomingMessage) => void>();
+  proxy.on('proxyRes', (upstream, req) => pending.get(req)?.(upstream));
+  return {
+    targetOrigin,
+    forward(req, res, onResponse, body) {
+      const options = body ? { buffer: Readable.from(body.length ? [body] : []) } : {};
+      const upstreamError = (error: Error) => {
+        if (res.headersSent) return res.destroy(error);
+        const message = JSON.stringify({ error: `touchstone: the target ${targetOrigin} failed: ${error.message}` });
+        res.writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) }).end(message);
+      };
+      pending.set(req, onResponse);
+      proxy.web(req, res, options, (error) => upstreamError(error));
+    },
+    liveHeaders(upstream, proxyOrigin) {
+      return headerPairs(upstream.rawHeaders).map(([name, value]) =>
+        URL_HEADERS.has(name.toLowerCase()) && value.includes(targetOrigin) ? [name, value.split(targetOrigin).join(proxyOrigin)] : [name, value],
+      );
+    },
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// A miss is loud and says why: the three recorded interactions nearest to the request,
+// each with the rules it failed and both values, so a user sees at once whether a query
+// parameter, a header or a body field moved. Only misses pay for the scan.
+import type { Lookup, ReplayIndex } from './replay-index.js';
+import { MATCH_RULES, type MatchParts, type MatchRule } from './request-key.js';
+
+const SHOWN = 300;
+const shorten = (value: string) => (value.length > SHOWN ? `${value.slice(0, SHOWN)}… (${value.length} chars)` : value);
+
+export interface MissExplanation {
+  error: string;
+  cassette: string;
+  request: { method: string; url: string };
+  nearest: { seq: number; request: string; differences: { rule: MatchRule; recorded: string; actual: string }[] }[];
+}
+
+export function explainMiss(cassette: string, request: { method: string; url: string }, parts: MatchParts, index: ReplayIndex | undefined, lookup: Lookup): MissExplanation {
+  const error =
+    'miss' in lookup && lookup.miss === 'exhausted'
+      ? `all ${lookup.recorded} recorded responses to this request were already used (exhaustion policy: error)`
+      : index
+        ? 'no recorded interaction matches this request'
+        : 'the cassette does not exist';
+  const scored = (index?.entries ?? []).map((entry) => {
+    const differences = MATCH_RULES.filter((rule) => entry.parts[rule] !== parts[rule]).map((rule) => ({
+      rule,
+      recorded: shorten(entry.parts[rule]),
+      actual: shorten(parts[rule]),
+    }));
+    return { entry, differences };
+  });
+  // Fewest differing rules first; method and path weigh most, so a same-route neighbour wins.
+  const weight = (d: { rule: MatchRule }[]) => d.reduce((sum, { rule }) => sum + (rule === 'method' || rule === 'path' ? 10 : 1), 0);
+  scored.sort((a, b) => weight(a.differences) - weight(b.differences) || a.entry.interaction.seq - b.entry.interaction.seq);
+  return {
+    error: `touchstone: ${error}`,
+    cassette,
+    request,
+    nearest: scored.slice(0, 3).map(({ entry, differences }) => ({
+      seq: entry.interaction.seq,
+      request: `${entry.interaction.request.method} ${entry.interaction.request.url}`,
+      differences,
+    })),
+  };
+}

@@ -1,0 +1,232 @@
+// The record/replay proxy: one node:http server whose handler does what the mode says.
+// replay never creates an upstream client at all (there is no forwarder to call), so it
+// cannot open a connection even by mistake.
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HarnessError } from '../errors.js';
+import { toInlineBody } from '../cassette/body-codec.js';
+import { RECORDED_HOST, RECORDED_ORIGIN, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
+import { createBodySink } from '../cassette/body-sink.js';
+import { readBodyBytes } from '../cassette/cassette-load.js';
+import { diffResponses } from '../cassette/cassette-diff.js';
+import type { HeaderPairs } from '../report/results.js';
+import { createCassetteSessions, type CassetteSession } from './cassette-sessions.js';
+import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-forward.js';
+import { explainMiss } from './miss-explanation.js';
+import { CASSETTE_HEADER, DEFAULT_MATCH, DEFAULT_MISS_STATUS, MISS_HEADER, type ProxyOptions, type ProxySummary } from './proxy-options.js';
+import { createSubstitute, prepareResponse, standardStatusText, writePrepared } from './replay-response.js';
+import { matchParts } from './request-key.js';
+
+export interface RunningProxy {
+  url: string;
+  summary(): ProxySummary;
+  /** Stops accepting, waits for answers in flight, compacts recordings. */
+  close(): Promise<{ summary: ProxySummary; written: Cassette[] }>;
+}
+
+/** Request bodies read before forwarding (replay, record-missing, verify) are capped here. */
+const MAX_BUFFERED_REQUEST = 64 * 1024 * 1024;
+
+export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { mode } = options;
+  if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
+  const match = { ...DEFAULT_MATCH, ...options.match };
+  const sessions = createCassetteSessions(options.cassette, { mode, match, policy: options.exhausted ?? 'error', redaction: options.redaction });
+  const forwarder: LiveForwarder | undefined = mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
+  const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
+  const summary: ProxySummary = { mode, cassettes: [], misses: [], verify: [] };
+  let origin = '';
+  const toRecorded = (text: string) => {
+    let out = text;
+    for (const from of [origin, forwarder?.targetOrigin]) if (from && out.includes(from)) out = out.split(from).join(RECORDED_ORIGIN);
+    return out;
+  };
+
+  let closing = false;
+  const server = http.createServer((req, res) => {
+    // Once closing, a keep-alive connection is closed as soon as its last answer is out.
+    res.on('finish', () => closing && server.closeIdleConnections());
+    handle(req, res).catch((error: Error) => {
+      const status = error instanceof HarnessError ? (error.code === 'USAGE' ? 400 : 500) : 500;
+      if (res.headersSent) return res.destroy(error);
+      const body = JSON.stringify({ error: `touchstone proxy: ${error.message}` });
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const session = sessions.forRequest(req.headers[CASSETTE_HEADER] as string | undefined);
+    delete req.headers[CASSETTE_HEADER]; // never forwarded
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const headers: HeaderPairs = headerPairs(req.rawHeaders)
+      .filter(([name]) => name.toLowerCase() !== CASSETTE_HEADER)
+      .map(([name, value]) => [name, name.toLowerCase() === 'host' ? RECORDED_HOST : toRecorded(value)]);
+    const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
+
+    if (mode === 'passthrough') return forwardLive(req, res, session, recordedRequest, undefined, undefined);
+    if (mode === 'record') return forwardLive(req, res, session, recordedRequest, undefined, (interaction) => session.writer!.append(interaction));
+
+    const body = await readRequestBody(req);
+    const keyed = session.redactor.redactRequest({ ...recordedRequest, body: body.length ? inlineOrUndefined(body) : undefined });
+    const parts = matchParts({ ...keyed, body: keyed.body ? { inline: keyed.body } : undefined }, match);
+    const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
+
+    if (mode === 'verify') {
+      return forwardLive(req, res, session, recordedRequest, body, (live) => {
+        const recorded = 'hit' in lookup ? lookup.hit.interaction : undefined;
+        const differences = recorded
+          ? diffResponses(recorded.response, live.response, { readBody: (b) => readBodyBytes(b, session.dir), readLiveBody: (b) => readBodyBytes(b, scratch!) })
+          : [{ path: 'interaction', kind: 'added' }];
+        if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url, differences });
+      });
+    }
+    if ('hit' in lookup) {
+      const { interaction } = lookup.hit;
+      let prepared = session.prepared.get(interaction.seq);
+      if (!prepared) {
+        prepared = prepareResponse(interaction.response, session.dir, createSubstitute(origin, session.redactor.restore));
+        session.prepared.set(interaction.seq, prepared);
+      }
+      return writePrepared(res, method, prepared);
+    }
+    if (mode === 'record-missing') {
+      return forwardLive(req, res, session, recordedRequest, body, (interaction) => session.writer!.append(interaction));
+    }
+    const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
+    summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
+    const text = JSON.stringify(explanation, null, 2);
+    res.writeHead(options.missStatus ?? DEFAULT_MISS_STATUS, { 'content-type': 'application/json', [MISS_HEADER]: '1', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  /**
+   * Forwards to the target and streams the answer back. With `onInteraction`, both bodies
+   * are captured as they pass (large ones straight to sidecar files) and the redacted
+   * interaction is handed over after the last byte arrived but before the client's
+   * response ends: an answered request is always already in the journal.
+   */
+  function forwardLive(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    session: CassetteSession,
+    request: RecordedRequest,
+    body: Buffer | undefined,
+    onInteraction: ((interaction: Interaction) => void) | undefined,
+  ): void {
+    const capture = onInteraction !== undefined;
+    const seq = capture ? session.nextSeq++ : 0;
+    // Learn the request's secrets first, so an echo in a streamed body is scrubbed too.
+    if (capture) session.redactor.redactRequest(request);
+    const sinkOptions = () => {
+      const blobPrefix = `${path.basename(session.file).slice(0, -'.cassette.json'.length)}.blobs`;
+      return {
+        blobDir: path.join(scratch ?? session.dir, blobPrefix),
+        blobPrefix,
+        replacements: [...session.redactor.replacements(), ...originReplacements()],
+      };
+    };
+    const requestSink = capture ? createBodySink(sinkOptions()) : undefined;
+    if (requestSink) {
+      if (body) requestSink.write(body);
+      else req.on('data', (chunk: Buffer) => requestSink.write(chunk));
+    }
+    forwarder!.forward(
+      req,
+      res,
+      (upstream) => {
+        res.sendDate = false;
+        const status = upstream.statusCode ?? 502;
+        res.writeHead(status, upstream.statusMessage, forwarder!.liveHeaders(upstream, origin).flat());
+        const wireHeaders = headerPairs(upstream.rawHeaders);
+        const coding = wireHeaders.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1].trim().toLowerCase();
+        const responseSink = capture ? createBodySink({ ...sinkOptions(), contentEncoding: coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined }) : undefined;
+        // The last chunk is held back until the interaction is journaled: a client that has
+        // the whole answer can count on it being recorded, whatever happens next.
+        let held: Buffer | undefined;
+        upstream.on('data', (chunk: Buffer) => {
+          responseSink?.write(chunk);
+          if (held && !res.write(held)) {
+            upstream.pause();
+            res.once('drain', () => upstream.resume());
+          }
+          held = chunk;
+        });
+        upstream.on('error', (error) => res.destroy(error));
+        upstream.on('end', () => {
+          if (!requestSink || !responseSink || !onInteraction) return void res.end(held);
+          Promise.all([requestSink.end(), responseSink.end()])
+            .then(([requestBody, responseBody]) => {
+              const interaction: Interaction = {
+                seq,
+                request: { ...request, ...(requestBody && { body: requestBody }) },
+                response: {
+                  status,
+                  ...(standardStatusText(status, upstream.statusMessage) !== undefined && { statusText: upstream.statusMessage }),
+                  headers: wireHeaders.map(([k, v]) => [k, toRecorded(v)]),
+                  ...(responseBody && { body: responseBody }),
+                },
+              };
+              onInteraction(session.redactor.redactInteraction(interaction));
+              session.recorded++;
+              res.end(held);
+            })
+            .catch((error: Error) => res.destroy(error));
+        });
+      },
+      body,
+    );
+  }
+
+  const originReplacements = (): [string, string][] =>
+    [origin, forwarder?.targetOrigin].filter((o): o is string => !!o).map((o) => [o, RECORDED_ORIGIN]);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new HarnessError('USAGE', `cannot listen on port ${options.port ?? 0}: ${error.code ?? error.message}`)));
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as { port: number; address: string };
+  origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+
+  const currentSummary = (): ProxySummary => ({
+    ...summary,
+    cassettes: sessions.all().map((s) => ({ name: s.name, served: s.index?.served() ?? 0, recorded: s.recorded, unused: s.index?.unused() ?? [] })),
+  });
+
+  return {
+    url: origin,
+    summary: currentSummary,
+    async close() {
+      closing = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      forwarder?.close();
+      const written = sessions.close();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      return { summary: currentSummary(), written };
+    },
+  };
+}
+
+function inlineOrUndefined(bytes: Buffer) {
+  return toInlineBody(bytes) ?? { base64: bytes.toString('base64') };
+}
+
+function readRequestBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BUFFERED_REQUEST) req.destroy(new HarnessError('USAGE', `request body over ${MAX_BUFFERED_REQUEST} bytes cannot be matched`));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+

@@ -1,0 +1,19 @@
+// The end-of-run summary a person reads: what each cassette served and recorded, every
+// miss with its reason, interactions never asked for, and verify differences.
+import type { ProxySummary } from './proxy-options.js';
+
+export function formatProxySummary(summary: ProxySummary): string {
+  const lines = [`touchstone: proxy (${summary.mode}) summary`];
+  for (const c of summary.cassettes) {
+    const unused = c.unused.length ? `, ${c.unused.length} unused (seq ${c.unused.join(', ')})` : '';
+    lines.push(`  ${c.name}: ${c.served} replayed, ${c.recorded} recorded${unused}`);
+  }
+  if (summary.misses.length) lines.push(`  ${summary.misses.length} miss(es):`);
+  for (const m of summary.misses) lines.push(`    ${m.cassette}: ${m.method} ${m.url}: ${m.reason}`);
+  if (summary.verify.length) lines.push(`  ${summary.verify.length} interaction(s) differ from the recording:`);
+  for (const v of summary.verify) {
+    lines.push(`    ${v.cassette} #${v.seq} ${v.method} ${v.url}`);
+    for (const d of v.differences) lines.push(`      ${d.kind} ${d.path}${d.kind === 'changed' ? `: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

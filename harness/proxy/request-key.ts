@@ -1,0 +1,100 @@
+// The match key of a request: method, path, query as a multiset, the allowlisted headers
+// and the body compared by meaning (JSON deep-equal with keys sorted, form fields as a
+// multiset, multipart with its boundary normalised, anything else by SHA-256). Keys are
+// computed from the redacted request on both sides, so a secret in a header matches its
+// placeholder, and are never stored: changing the match rules never needs a re-recording.
+import { createHash } from 'node:crypto';
+import { utf8OrUndefined } from '../cassette/body-codec.js';
+import type { Body } from '../cassette/cassette-format.js';
+import { withoutPaths } from '../http/json-path.js';
+import type { HeaderPairs } from '../report/results.js';
+import type { MatchConfig } from './proxy-options.js';
+
+export const MATCH_RULES = ['method', 'path', 'query', 'headers', 'body'] as const;
+export type MatchRule = (typeof MATCH_RULES)[number];
+export type MatchParts = Record<MatchRule, string>;
+
+/** What request-key needs of a request: its bytes are resolved by the caller (sidecars, streams). */
+export interface KeyedRequest {
+  method: string;
+  url: string;
+  headers: HeaderPairs;
+  /** Inline decoded body, or the SHA-256 of a body too big to hold. */
+  body?: { inline: Body } | { sha256: string };
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+export function matchParts(request: KeyedRequest, config: MatchConfig): MatchParts {
+  const queryStart = request.url.indexOf('?');
+  const path = queryStart < 0 ? request.url : request.url.slice(0, queryStart);
+  const query = queryStart < 0 ? '' : request.url.slice(queryStart + 1);
+  return {
+    method: request.method.toUpperCase(),
+    path,
+    query: queryKey(query, config),
+    headers: headersKey(request.headers, config.headers),
+    body: bodyKey(request, config),
+  };
+}
+
+export function matchKey(parts: MatchParts): string {
+  // Long bodies would make long map keys; their digest identifies them as well.
+  const body = parts.body.length > 128 ? `#${sha256(parts.body)}` : parts.body;
+  return `${parts.method} ${parts.path}?${parts.query}\u0000${parts.headers}\u0000${body}`;
+}
+
+function queryKey(query: string, config: MatchConfig): string {
+  if (!query) return '';
+  const ignored = new Set(config.ignoreQuery);
+  const pairs = [...new URLSearchParams(query)].filter(([k]) => !ignored.has(k)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  if (config.queryOrder === 'any') pairs.sort();
+  return pairs.join('&');
+}
+
+function headersKey(headers: HeaderPairs, names: string[]): string {
+  return names
+    .map((name) => {
+      // A multipart boundary is random per request; it must not decide a match.
+      const values = headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v.trim().replace(/boundary=("?)[^";]+\1/i, 'boundary=BOUNDARY'));
+      return values.length ? `${name}: ${values.join(', ')}` : '';
+    })
+    .filter(Boolean)
+    .join('\n');
+}
+
+function bodyKey(request: KeyedRequest, config: MatchConfig): string {
+  const body = request.body;
+  if (!body) return '';
+  if ('sha256' in body) return `sha256:${body.sha256}`;
+  const data = body.inline;
+  if ('file' in data) return `sha256:${data.sha256}`;
+  const contentType = (request.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').toLowerCase();
+  if ('json' in data) return `json:${canonicalJson(withoutPaths(data.json, config.ignoreBodyPaths))}`;
+  const bytes = 'text' in data ? Buffer.from(data.text) : Buffer.from(data.base64, 'base64');
+  if (bytes.length === 0) return '';
+  const text = 'text' in data ? data.text : utf8OrUndefined(bytes);
+  if (text !== undefined && /[/+]json\b/.test(contentType)) {
+    try {
+      return `json:${canonicalJson(withoutPaths(JSON.parse(text), config.ignoreBodyPaths))}`;
+    } catch {
+      // not JSON after all: compared as bytes below
+    }
+  }
+  if (text !== undefined && contentType.startsWith('application/x-www-form-urlencoded')) {
+    return `form:${[...new URLSearchParams(text)].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).sort().join('&')}`;
+  }
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
+  if (text !== undefined && contentType.startsWith('multipart/') && boundary) return `sha256:${sha256(text.split(boundary).join('BOUNDARY'))}`;
+  return `sha256:${sha256(bytes)}`;
+}
+
+/** JSON with object keys sorted at every depth: equal values give equal strings. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
