@@ -17,6 +17,15 @@ export const CASSETTE_SUFFIX = '.cassette.json';
 export const RECORDED_ORIGIN = 'http://target.invalid';
 export const RECORDED_HOST = 'target.invalid';
 
+/**
+ * The sidecars of `name.cassette.json` live in `name.blobs/` beside it: owned by that one
+ * cassette, so compaction can remove the ones it no longer references.
+ */
+export function sidecarFolder(cassetteFile: string): { prefix: string } {
+  const base = cassetteFile.slice(cassetteFile.lastIndexOf('/') + 1);
+  return { prefix: `${base.endsWith(CASSETTE_SUFFIX) ? base.slice(0, -CASSETTE_SUFFIX.length) : base}.blobs` };
+}
+
 /** Bodies up to this size are kept inline as json or text. */
 export const INLINE_TEXT_LIMIT = 1024 * 1024;
 /** Binary bodies up to this size are inline base64; anything bigger is a sidecar. */

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
-import { CASSETTE_VERSION, type Cassette, type Interaction } from './cassette-format.js';
+import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
 import { createCassetteLoader, loadCassetteFile, type CassetteLoader } from './cassette-load.js';
 import { serializeCassette } from './cassette-serialize.js';
 
@@ -150,7 +150,26 @@ function compact(file: string, how: Pick<JournalHeader, 'mode' | 'name'>, append
   }
   loader.parse(text, file); // never put a cassette on disk that the loader would refuse
   writeAtomically(file, text);
+  pruneSidecars(file, cassette);
   return cassette;
+}
+
+/** Sidecars the cassette no longer references (an older recording's, a dead writer's temp files) go. */
+function pruneSidecars(file: string, cassette: Cassette): void {
+  const folder = path.join(path.dirname(file), sidecarFolder(file).prefix);
+  if (!existsSync(folder)) return;
+  const referenced = new Set<string>();
+  for (const { request, response } of cassette.interactions) {
+    for (const body of [request.body, response.body]) {
+      if (body && 'file' in body) referenced.add(path.resolve(path.dirname(file), body.file));
+      if (body?.encoded && 'file' in body.encoded) referenced.add(path.resolve(path.dirname(file), body.encoded.file));
+    }
+  }
+  for (const entry of readdirSync(folder)) {
+    const full = path.join(folder, entry);
+    if (!referenced.has(full)) rmSync(full, { force: true });
+  }
+  if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true, force: true });
 }
 
 /** record-missing extends the cassette, so it must be valid; record only compares against it. */

@@ -2,12 +2,13 @@
 // given, check the target answers, then run the cases through Playwright and turn the
 // results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../errors.js';
+import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createTargetControl } from '../http/target-control.js';
 import { readTokensFile } from '../http/tokens-file.js';
@@ -69,7 +70,7 @@ export async function run(options: RunOptions): Promise<number> {
     const suites = loadSuites(suitePaths.service, options.suite);
     if (options.tokens && !options.target && !options.replay) throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
-    const tokens = options.tokens ? readTokensFile(options.tokens) : options.target ? {} : worldTokens;
+    const tokens = options.tokens ? readTokensFile(options.tokens) : options.target && !options.replay ? {} : worldTokens;
     const problems = lintSuites(suites, { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', ...Object.keys(worldTokens)]) });
     if (problems.length) throw new HarnessError('CONFIG', `the suites do not pass the lint:\n  ${problems.join('\n  ')}`);
 
@@ -99,9 +100,11 @@ export async function run(options: RunOptions): Promise<number> {
     rmSync(path.join(outDir, REPORT_FILES.results), { force: true });
     await runPlaywright(configFile);
     if (proxy) {
-      const { summary } = await proxy.close();
+      const { summary, written } = await proxy.close();
       proxy = undefined;
       process.stdout.write(formatProxySummary(summary));
+      // A full re-recording leaves no cassette of a case that no longer exists.
+      if (options.record && options.suite.length === 0) removeStaleCassettes(path.resolve(options.record), written);
     }
 
     let results: Results;
@@ -119,6 +122,17 @@ export async function run(options: RunOptions): Promise<number> {
     await proxy?.close();
     await service?.close();
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function removeStaleCassettes(dir: string, written: Cassette[]): void {
+  const kept = new Set(written.map((c) => path.join(dir, `${c.name}${CASSETTE_SUFFIX}`)));
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(dir, entry);
+    if (!file.endsWith(CASSETTE_SUFFIX) || kept.has(file)) continue;
+    rmSync(file);
+    rmSync(path.join(path.dirname(file), sidecarFolder(file).prefix), { recursive: true, force: true });
+    process.stdout.write(`touchstone: removed ${path.relative(process.cwd(), file)} (no such case any more)\n`);
   }
 }
 

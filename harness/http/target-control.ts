@@ -16,8 +16,18 @@ export function createTargetControl(baseUrl: string, transport: Transport, userA
     if (body !== undefined) headers.push(['Content-Type', 'application/json']);
     return transport({ method, url: base + path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) });
   };
-  const expectOk = (what: string, status: number) => {
-    if (status >= 300) throw new HarnessError('TARGET_IO', `control API ${what} answered ${status}`);
+  // The body says why (a replaying proxy's miss names the missing recording).
+  const expectOk = (what: string, response: { status: number; body: Buffer }) => {
+    if (response.status < 300) return;
+    const text = response.body.toString('utf8');
+    let detail = text.slice(0, 300).trim();
+    try {
+      const parsed = JSON.parse(text);
+      detail = String(parsed.error ?? parsed.message ?? detail);
+    } catch {
+      // not JSON: the text itself
+    }
+    throw new HarnessError('TARGET_IO', `control API ${what} answered ${response.status}${detail ? `: ${detail}` : ''}`);
   };
   return {
     async capabilities() {
@@ -31,10 +41,10 @@ export function createTargetControl(baseUrl: string, transport: Transport, userA
       }
     },
     async reset() {
-      expectOk('reset', (await call('POST', '/_conformance/reset')).status);
+      expectOk('reset', await call('POST', '/_conformance/reset'));
     },
     async clock(move) {
-      expectOk('clock', (await call('POST', '/_conformance/clock', move)).status);
+      expectOk('clock', await call('POST', '/_conformance/clock', move));
     },
   };
 }

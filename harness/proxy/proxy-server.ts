@@ -1,13 +1,14 @@
 // The record/replay proxy: one node:http server whose handler does what the mode says.
 // replay never creates an upstream client at all (there is no forwarder to call), so it
 // cannot open a connection even by mistake.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { toInlineBody } from '../cassette/body-codec.js';
-import { RECORDED_HOST, RECORDED_ORIGIN, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
+import { INLINE_TEXT_LIMIT, RECORDED_HOST, RECORDED_ORIGIN, sidecarFolder, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
 import { createBodySink } from '../cassette/body-sink.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
 import { diffResponses } from '../cassette/cassette-diff.js';
@@ -66,12 +67,21 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       .map(([name, value]) => [name, name.toLowerCase() === 'host' ? RECORDED_HOST : toRecorded(value)]);
     const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
 
-    if (mode === 'passthrough') return forwardLive(req, res, session, recordedRequest, undefined, undefined);
-    if (mode === 'record') return forwardLive(req, res, session, recordedRequest, undefined, (interaction) => session.writer!.append(interaction));
+    if (mode === 'passthrough' || mode === 'record') {
+      // A body of known, bounded size goes upstream in one write: a target that answers
+      // early (413) and closes would otherwise turn into EPIPE and lose its answer. Bigger
+      // or chunked bodies stream, so memory stays flat.
+      const length = Number(req.headers['content-length']);
+      const whole = length > 0 && length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
+      const journal = mode === 'record' ? (interaction: Interaction) => session.writer!.append(interaction) : undefined;
+      return forwardLive(req, res, session, recordedRequest, whole, journal);
+    }
 
     const body = await readRequestBody(req);
-    const keyed = session.redactor.redactRequest({ ...recordedRequest, body: body.length ? inlineOrUndefined(body) : undefined });
-    const parts = matchParts({ ...keyed, body: keyed.body ? { inline: keyed.body } : undefined }, match);
+    // A body too big to inline was recorded as a sidecar, which is matched by its digest.
+    const big = body.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(body).digest('hex') } : undefined;
+    const keyed = session.redactor.redactRequest({ ...recordedRequest, body: body.length && !big ? toInlineBody(body) : undefined });
+    const parts = matchParts({ ...keyed, body: big ?? (keyed.body ? { inline: keyed.body } : undefined) }, match);
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
 
     if (mode === 'verify') {
@@ -121,7 +131,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     // Learn the request's secrets first, so an echo in a streamed body is scrubbed too.
     if (capture) session.redactor.redactRequest(request);
     const sinkOptions = () => {
-      const blobPrefix = `${path.basename(session.file).slice(0, -'.cassette.json'.length)}.blobs`;
+      const blobPrefix = sidecarFolder(session.file).prefix;
       return {
         blobDir: path.join(scratch ?? session.dir, blobPrefix),
         blobPrefix,
@@ -133,6 +143,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       if (body) requestSink.write(body);
       else req.on('data', (chunk: Buffer) => requestSink.write(chunk));
     }
+    // A target may answer (413, say) before the request body is all in; the body sink is
+    // finished only once it is, so nothing is written to it after it was closed.
+    const requestDone = new Promise<void>((resolve) => {
+      if (body || req.readableEnded) resolve();
+      else req.once('end', resolve).once('close', resolve);
+    });
     forwarder!.forward(
       req,
       res,
@@ -157,7 +173,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         upstream.on('error', (error) => res.destroy(error));
         upstream.on('end', () => {
           if (!requestSink || !responseSink || !onInteraction) return void res.end(held);
-          Promise.all([requestSink.end(), responseSink.end()])
+          Promise.all([requestDone.then(() => requestSink.end()), responseSink.end()])
             .then(([requestBody, responseBody]) => {
               const interaction: Interaction = {
                 seq,
@@ -210,10 +226,6 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return { summary: currentSummary(), written };
     },
   };
-}
-
-function inlineOrUndefined(bytes: Buffer) {
-  return toInlineBody(bytes) ?? { base64: bytes.toString('base64') };
 }
 
 function readRequestBody(req: http.IncomingMessage): Promise<Buffer> {

@@ -3,10 +3,10 @@
 import type { ProxySummary } from './proxy-options.js';
 
 export function formatProxySummary(summary: ProxySummary): string {
-  const lines = [`touchstone: proxy (${summary.mode}) summary`];
+  const total = (key: 'served' | 'recorded') => summary.cassettes.reduce((sum, c) => sum + c[key], 0);
+  const lines = [`touchstone: proxy (${summary.mode}): ${summary.cassettes.length} cassette(s), ${total('served')} answer(s) replayed, ${total('recorded')} recorded`];
   for (const c of summary.cassettes) {
-    const unused = c.unused.length ? `, ${c.unused.length} unused (seq ${c.unused.join(', ')})` : '';
-    lines.push(`  ${c.name}: ${c.served} replayed, ${c.recorded} recorded${unused}`);
+    if (c.unused.length) lines.push(`  ${c.name}: ${c.unused.length} recorded interaction(s) never asked for (seq ${c.unused.join(', ')})`);
   }
   if (summary.misses.length) lines.push(`  ${summary.misses.length} miss(es):`);
   for (const m of summary.misses) lines.push(`    ${m.cassette}: ${m.method} ${m.url}: ${m.reason}`);

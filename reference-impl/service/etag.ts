@@ -1,8 +1,10 @@
 // Strong ETags on every successful GET with a body, and 304 when the client already
-// has it. The tag is a hash of the exact bytes sent, so equal bodies share a tag and
-// any change in state changes it.
+// has it. The tag is a hash of the bytes sent with the request's own origin left out:
+// for one origin it changes exactly when the bytes do, and the same state gets the same
+// tag whatever address the service is reached at, so recordings of it are reproducible.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestOrigin } from './request-origin.js';
 
 export function entityTag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('hex').slice(0, 40)}"`;
@@ -20,7 +22,7 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
 export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const tag = entityTag(payload);
+  const tag = entityTag(payload.toString().split(requestOrigin(request)).join(''));
   reply.header('etag', tag);
   if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
   reply.code(304);
