@@ -1,6 +1,7 @@
 // Wires the commands; each lives in its own file.
 import yargs from 'yargs';
 import { HarnessError } from '../errors.js';
+import { cassetteCommand } from './cassette.js';
 import { proxyCommand } from './proxy.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
@@ -12,6 +13,7 @@ export async function main(args: string[]): Promise<void> {
       .command(runCommand)
       .command(serveCommand)
       .command(proxyCommand)
+      .command(cassetteCommand)
       .demandCommand(1, 'name a command')
       .strict()
       .fail((message, error) => {

@@ -50,13 +50,14 @@ export const proxyCommand = {
       exhausted: argv.exhausted,
       missStatus: argv.missStatus,
     });
-    process.stdout.write(`touchstone: proxy (${argv.mode}) on ${proxy.url}\n`);
     const stop = async () => {
       const { summary } = await proxy.close();
       process.stdout.write(formatProxySummary(summary));
       const unused = summary.cassettes.some((c) => c.unused.length > 0);
       process.exit(argv.failOnUnused && unused ? 1 : 0);
     };
+    // Listening for signals before the address is out: a client may stop us at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
+    process.stdout.write(`touchstone: proxy (${argv.mode}) on ${proxy.url}\n`);
   },
 };

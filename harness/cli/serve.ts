@@ -12,11 +12,12 @@ export const serveCommand = {
       .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' }),
   handler: async (argv: { port: number; host: string; world?: string }) => {
     const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world });
-    process.stdout.write(`touchstone: serving ${service.url}\n`);
     const stop = async () => {
       await service.close();
       process.exit(0);
     };
+    // Listening for signals before the address is out: a client may stop us at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
+    process.stdout.write(`touchstone: serving ${service.url}\n`);
   },
 };

@@ -75,9 +75,13 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     };
   };
 
+  const singleName = path.basename(location, CASSETTE_SUFFIX);
+  // One named file is opened now: a bad cassette or a held lock fails at start, and a
+  // cassette nobody asked for still counts in the summary.
+  if (single) sessions.set(singleName, open(singleName));
   return {
     forRequest(headerValue) {
-      const name = single ? path.basename(location, CASSETTE_SUFFIX) : (headerValue ?? DEFAULT_CASSETTE_NAME);
+      const name = single ? singleName : (headerValue ?? DEFAULT_CASSETTE_NAME);
       if (!single && !SAFE_NAME.test(name)) {
         throw new HarnessError('USAGE', `${CASSETTE_HEADER} "${name}" is not a safe cassette name (letters, digits, . _ - and / between segments)`);
       }

@@ -1,0 +1,128 @@
+// `touchstone cassette lint|diff|export|import`: working with recordings without a proxy.
+// lint and diff exit 1 when they find something, so CI can gate on them.
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { EXIT, HarnessError } from '../errors.js';
+import { CASSETTE_SUFFIX, type Body, type Cassette } from '../cassette/cassette-format.js';
+import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
+import { createCassetteLoader, readBodyBytes } from '../cassette/cassette-load.js';
+import { openCassetteWriter } from '../cassette/cassette-store.js';
+import { toHar } from '../cassette/har-export.js';
+import { fromHar } from '../cassette/har-import.js';
+import { toNockDefinitions } from '../cassette/nock-export.js';
+import { createRedactor } from '../cassette/redaction.js';
+import { readSecretsFile } from '../http/tokens-file.js';
+import { readDataFile } from '../suite/validated-file.js';
+
+const loader = () => createCassetteLoader();
+
+/** Every *.cassette.json named, or found below a named folder. */
+function cassetteFiles(paths: string[]): string[] {
+  return paths.flatMap((p) => {
+    if (!existsSync(p)) throw new HarnessError('USAGE', `${p}: no such file or folder`);
+    if (!statSync(p).isDirectory()) return [p];
+    return readdirSync(p, { recursive: true, encoding: 'utf8' })
+      .filter((entry) => entry.endsWith(CASSETTE_SUFFIX))
+      .sort()
+      .map((entry) => path.join(p, entry));
+  });
+}
+
+/** Loads a cassette and reads every body, so a missing or altered sidecar is found too. */
+function loadChecked(file: string, load: ReturnType<typeof loader>): { cassette: Cassette; readBody: (b: Body) => Buffer } {
+  const cassette = load.load(file);
+  const dir = path.dirname(file);
+  for (const { request, response } of cassette.interactions) {
+    for (const body of [request.body, response.body]) if (body) readBodyBytes(body, dir);
+  }
+  return { cassette, readBody: (b) => readBodyBytes(b, dir) };
+}
+
+function lint(paths: string[]): number {
+  const load = loader();
+  const files = cassetteFiles(paths);
+  let problems = 0;
+  for (const file of files) {
+    const found: string[] = [];
+    try {
+      loadChecked(file, load);
+    } catch (error) {
+      if (!(error instanceof HarnessError)) throw error;
+      found.push(error.message);
+    }
+    for (const leftover of ['.journal', '.lock']) {
+      if (existsSync(file + leftover)) found.push(`${file}${leftover} is left from a recording that did not finish; the next proxy start recovers it`);
+    }
+    problems += found.length;
+    for (const message of found) process.stdout.write(`touchstone: ${message}\n`);
+  }
+  process.stdout.write(`touchstone: ${files.length} cassette(s), ${problems} problem(s)\n`);
+  return problems ? EXIT.failed : EXIT.conforming;
+}
+
+export const cassetteCommand = {
+  command: 'cassette',
+  describe: 'Check, compare, export and import recordings',
+  builder: (yargs: Argv) =>
+    yargs
+      .command('lint <paths..>', 'validate cassettes (schema, sidecars, leftovers of crashed recordings)', {}, (argv) => {
+        process.exitCode = lint(argv.paths as string[]);
+      })
+      .command(
+        'diff <a> <b>',
+        'what changed between two recordings, by JSON path, ignoring volatile fields',
+        (y) =>
+          y
+            .option('ignore-header', { type: 'array', string: true, default: [] as string[], describe: 'more headers to ignore' })
+            .option('ignore-field', { type: 'array', string: true, default: [] as string[], describe: 'more body fields (names or $.paths) to ignore' }),
+        (argv) => {
+          const load = loader();
+          const a = loadChecked(argv.a as string, load);
+          const b = loadChecked(argv.b as string, load);
+          const entries = diffCassettes(a.cassette, b.cassette, {
+            ignoreHeaders: argv.ignoreHeader,
+            ignoreFields: argv.ignoreField,
+            readBody: a.readBody,
+            readLiveBody: b.readBody,
+          });
+          process.stdout.write(entries.length ? `${describeDiff(entries)}\n` : 'touchstone: no differences\n');
+          process.exitCode = entries.length ? EXIT.failed : EXIT.conforming;
+        },
+      )
+      .command(
+        'export <file>',
+        'write a cassette as HAR 1.2 or as nock definitions',
+        (y) =>
+          y
+            .option('format', { choices: ['har', 'nock'] as const, demandOption: true })
+            .option('origin', { type: 'string', describe: 'origin of the exported URLs (default http://target.invalid)' })
+            .option('out', { type: 'string', describe: 'output file (default stdout)' }),
+        (argv) => {
+          const { cassette, readBody } = loadChecked(argv.file as string, loader());
+          const options = { origin: argv.origin, readBody };
+          const data = argv.format === 'har' ? toHar(cassette, options) : toNockDefinitions(cassette, options);
+          const text = `${JSON.stringify(data, null, 2)}\n`;
+          if (argv.out) writeFileSync(argv.out, text);
+          else process.stdout.write(text);
+        },
+      )
+      .command(
+        'import <har> <out>',
+        'turn a HAR 1.2 file into a cassette (redacted like a recording)',
+        (y) => y.option('secrets', { type: 'string', describe: 'YAML map name -> secret, recorded as <secret:name>' }),
+        (argv) => {
+          const out = argv.out as string;
+          if (!out.endsWith(CASSETTE_SUFFIX)) throw new HarnessError('USAGE', `${out}: the cassette's name must end in ${CASSETTE_SUFFIX}`);
+          const har = readDataFile(argv.har as string, 'import');
+          const imported = fromHar(har, path.basename(out, CASSETTE_SUFFIX));
+          const redactor = createRedactor({ secrets: argv.secrets ? readSecretsFile(argv.secrets, '--secrets') : undefined });
+          const writer = openCassetteWriter(out, { mode: 'record', name: imported.name });
+          for (const interaction of imported.interactions) writer.append(redactor.redactInteraction(interaction));
+          const written = writer.close({ redactions: redactor.notes() });
+          process.stdout.write(`touchstone: wrote ${out} (${written.interactions.length} interactions)\n`);
+        },
+      )
+      .demandCommand(1, 'name an action: lint, diff, export or import'),
+  handler: () => undefined,
+};

@@ -1,0 +1,100 @@
+// `touchstone proxy` and `touchstone cassette` as a user runs them: the address line, a
+// clean stop with the summary, exit codes, and clear errors for bad input.
+import { expect, test } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestClient } from '../proxy/proxy-test-client.js';
+import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
+
+const REFERENCE = path.join(PROJECT_ROOT, 'cassettes/reference');
+const ONE = path.join(REFERENCE, 'assignees/add-assignee.cassette.json');
+
+test.describe.configure({ mode: 'parallel' });
+
+async function startProxy(args: string[]) {
+  const child = spawn(process.execPath, [TOUCHSTONE_BIN, 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => {
+      const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(d.toString());
+      if (match) resolve(match[1]);
+      else reject(new Error(`unexpected first line: ${d}`));
+    });
+    child.once('exit', (code) => reject(new Error(`proxy exited ${code}`)));
+  });
+  const stop = () =>
+    new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      child.once('exit', (code) => resolve({ code, stdout }));
+      child.kill('SIGTERM');
+    });
+  return { url, stop };
+}
+
+test('proxy --mode replay prints its address first, serves the cassette a request names, and SIGTERM ends it with the summary', async () => {
+  const proxy = await startProxy(['--mode', 'replay', '--cassette', REFERENCE]);
+  const client = createTestClient();
+  try {
+    const reset = await client.send(proxy.url, { method: 'POST', path: '/_conformance/reset', headers: [['Accept', 'application/json']], cassette: 'assignees/add-assignee' });
+    expect(reset.status).toBe(204);
+    const miss = await client.send(proxy.url, { path: '/nowhere', cassette: 'assignees/add-assignee' });
+    expect(miss.status).toBe(599);
+  } finally {
+    client.close();
+  }
+  const { code, stdout } = await proxy.stop();
+  expect(code).toBe(0);
+  expect(stdout).toContain('1 answer(s) replayed');
+  expect(stdout).toContain('assignees/add-assignee: GET /nowhere: touchstone: no recorded interaction matches this request');
+  expect(stdout).toMatch(/assignees\/add-assignee: 3 recorded interaction\(s\) never asked for \(seq 2, 3, 4\)/);
+});
+
+test('--fail-on-unused makes a stop with unused recordings exit 1', async () => {
+  const proxy = await startProxy(['--mode', 'replay', '--cassette', ONE, '--fail-on-unused']);
+  expect((await proxy.stop()).code).toBe(1);
+});
+
+test('bad proxy arguments are usage errors (exit 2) with the reason', async () => {
+  const noTarget = await runCli(['proxy', '--mode', 'record', '--cassette', '/tmp/x.cassette.json']);
+  expect(noTarget.code).toBe(2);
+  expect(noTarget.stderr).toContain('--target is required in record mode');
+  const badMode = await runCli(['proxy', '--mode', 'rewind', '--cassette', ONE]);
+  expect(badMode.code).toBe(2);
+  expect(badMode.stderr).toContain('Invalid values');
+});
+
+test('cassette lint finds a poisoned cassette and a missing sidecar; clean ones pass', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-lint-'));
+  try {
+    expect((await runCli(['cassette', 'lint', REFERENCE])).code).toBe(0);
+    cpSync(path.join(REFERENCE, 'conventions'), dir, { recursive: true });
+    const poisoned = path.join(dir, 'poisoned.cassette.json');
+    writeFileSync(poisoned, readFileSync(ONE, 'utf8').replace('"name":', '"__proto__": {"polluted": true}, "name":'));
+    rmSync(path.join(dir, 'unknown-and-oversized-bodies.blobs'), { recursive: true });
+    const result = await runCli(['cassette', 'lint', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('poisoned.cassette.json');
+    expect(result.stdout).toContain('__proto__');
+    expect(result.stdout).toContain('unknown-and-oversized-bodies');
+    expect(result.stdout).toMatch(/2 problem\(s\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cassette diff exits 0 for the same recording and 1 with the JSON path of a change', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-diff-'));
+  try {
+    const changed = path.join(dir, 'changed.cassette.json');
+    writeFileSync(changed, readFileSync(ONE, 'utf8').replace('"login": "defunkt"', '"login": "defunct"'));
+    expect((await runCli(['cassette', 'diff', ONE, ONE])).code).toBe(0);
+    const result = await runCli(['cassette', 'diff', ONE, changed]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('interactions[1].response.body.$.assignee.login: "defunkt" → "defunct"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
