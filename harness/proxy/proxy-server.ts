@@ -9,7 +9,7 @@ import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { toInlineBody } from '../cassette/body-codec.js';
 import { INLINE_TEXT_LIMIT, RECORDED_HOST, RECORDED_ORIGIN, sidecarFolder, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
-import { createBodySink } from '../cassette/body-sink.js';
+import { createBodySink, type BodySink } from '../cassette/body-sink.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
 import { diffResponses } from '../cassette/cassette-diff.js';
 import type { HeaderPairs } from '../report/results.js';
@@ -77,7 +77,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return forwardLive(req, res, session, recordedRequest, whole, journal);
     }
 
-    const body = await readRequestBody(req);
+    const body = hasBody(req) ? await readRequestBody(req) : (req.resume(), EMPTY);
     // A body too big to inline was recorded as a sidecar, which is matched by its digest.
     const big = body.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(body).digest('hex') } : undefined;
     const keyed = session.redactor.redactRequest({ ...recordedRequest, body: body.length && !big ? toInlineBody(body) : undefined });
@@ -138,10 +138,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         replacements: [...session.redactor.replacements(), ...originReplacements()],
       };
     };
-    const requestSink = capture ? createBodySink(sinkOptions()) : undefined;
-    if (requestSink) {
-      if (body) requestSink.write(body);
-      else req.on('data', (chunk: Buffer) => requestSink.write(chunk));
+    // Sinks are made on the first byte: most requests have no body at all.
+    let requestSink: BodySink | undefined;
+    const captureRequest = (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptions())).write(chunk);
+    if (capture) {
+      if (!body) req.on('data', captureRequest);
+      else if (body.length) captureRequest(body);
     }
     // A target may answer (413, say) before the request body is all in; the body sink is
     // finished only once it is, so nothing is written to it after it was closed.
@@ -158,12 +160,13 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         res.writeHead(status, upstream.statusMessage, forwarder!.liveHeaders(upstream, origin).flat());
         const wireHeaders = headerPairs(upstream.rawHeaders);
         const coding = wireHeaders.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1].trim().toLowerCase();
-        const responseSink = capture ? createBodySink({ ...sinkOptions(), contentEncoding: coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined }) : undefined;
+        const contentEncoding = coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined;
+        let responseSink: BodySink | undefined;
         // The last chunk is held back until the interaction is journaled: a client that has
         // the whole answer can count on it being recorded, whatever happens next.
         let held: Buffer | undefined;
         upstream.on('data', (chunk: Buffer) => {
-          responseSink?.write(chunk);
+          if (capture) (responseSink ??= createBodySink({ ...sinkOptions(), contentEncoding })).write(chunk);
           if (held && !res.write(held)) {
             upstream.pause();
             res.once('drain', () => upstream.resume());
@@ -172,8 +175,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         });
         upstream.on('error', (error) => res.destroy(error));
         upstream.on('end', () => {
-          if (!requestSink || !responseSink || !onInteraction) return void res.end(held);
-          Promise.all([requestDone.then(() => requestSink.end()), responseSink.end()])
+          if (!onInteraction) return void res.end(held);
+          Promise.all([requestDone.then(() => requestSink?.end()), responseSink?.end()])
             .then(([requestBody, responseBody]) => {
               const interaction: Interaction = {
                 seq,
@@ -226,6 +229,13 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return { summary: currentSummary(), written };
     },
   };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Whether a body follows the head (RFC 9112 6.3): a length above 0, or chunked framing. */
+function hasBody(req: http.IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
 function readRequestBody(req: http.IncomingMessage): Promise<Buffer> {

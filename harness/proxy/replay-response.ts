@@ -4,7 +4,7 @@
 // the body actually sent. Prepared once per interaction, on first use.
 import http from 'node:http';
 import { encodeContent, utf8OrUndefined } from '../cassette/body-codec.js';
-import { RECORDED_ORIGIN, type RecordedResponse } from '../cassette/cassette-format.js';
+import { RECORDED_ORIGIN, type Body, type RecordedResponse } from '../cassette/cassette-format.js';
 import { readBodyBytes, readWireBytes } from '../cassette/cassette-load.js';
 
 export interface PreparedResponse {
@@ -19,16 +19,7 @@ export interface PreparedResponse {
 export type Substitute = (text: string) => string;
 
 export function prepareResponse(response: RecordedResponse, cassetteDir: string, substitute: Substitute): PreparedResponse {
-  let body = response.body ? readWireBytes(response.body, cassetteDir) : Buffer.alloc(0);
-  if (response.body) {
-    const decoded = readBodyBytes(response.body, cassetteDir);
-    const text = utf8OrUndefined(decoded);
-    const replaced = text === undefined ? text : substitute(text);
-    if (replaced !== undefined && replaced !== text) {
-      const bytes = Buffer.from(replaced);
-      body = response.body.contentEncoding ? encodeContent(response.body.contentEncoding, bytes) : bytes;
-    }
-  }
+  const body = response.body ? wireBody(response.body, cassetteDir, substitute) : EMPTY;
   const headers: string[] = [];
   for (const [name, value] of response.headers) {
     const lower = name.toLowerCase();
@@ -36,6 +27,21 @@ export function prepareResponse(response: RecordedResponse, cassetteDir: string,
     headers.push(name, lower === 'content-length' && body.length > 0 ? String(body.length) : substitute(value));
   }
   return { status: response.status, statusText: response.statusText, headers, body };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Each replayed interaction passes here once, so the text forms skip the byte round trips. */
+function wireBody(body: Body, cassetteDir: string, substitute: Substitute): Buffer {
+  const inline = 'json' in body ? JSON.stringify(body.json) : 'text' in body ? body.text : undefined;
+  const text = inline ?? utf8OrUndefined(readBodyBytes(body, cassetteDir));
+  const replaced = text === undefined ? undefined : substitute(text);
+  if (replaced !== undefined && replaced !== text) {
+    const bytes = Buffer.from(replaced);
+    return body.contentEncoding ? encodeContent(body.contentEncoding, bytes) : bytes;
+  }
+  if (inline !== undefined && !body.contentEncoding) return Buffer.from(inline);
+  return readWireBytes(body, cassetteDir);
 }
 
 export function writePrepared(res: http.ServerResponse, method: string, prepared: PreparedResponse): void {
@@ -47,7 +53,11 @@ export function writePrepared(res: http.ServerResponse, method: string, prepared
 
 /** Replaces the recorded origin with `origin` and restores secrets the run supplied. */
 export function createSubstitute(origin: string, restore: (text: string) => string): Substitute {
-  return (text) => restore(text.includes(RECORDED_ORIGIN) ? text.split(RECORDED_ORIGIN).join(origin) : text);
+  return (text) => {
+    const rebased = text.includes(RECORDED_ORIGIN) ? text.split(RECORDED_ORIGIN).join(origin) : text;
+    // Placeholders are <secret:NAME> or %3Csecret%3ANAME%3E; most texts hold neither.
+    return rebased.includes('secret') ? restore(rebased) : rebased;
+  };
 }
 
 export function standardStatusText(status: number, text: string | undefined): string | undefined {
