@@ -11,17 +11,18 @@
 //   crash after the rename but before the journal was deleted must not append twice.
 // - record-missing keeps the existing interactions first and appends the journal's
 //   (sorted by seq, stable), whatever seqs the recorder gave them; then renumbers 1..n.
-// - Recovering a `record` journal with no interactions leaves the cassette alone:
-//   nothing was recorded, so there is nothing to replace it with.
+// - A `record` session (closed or recovered) with no interactions leaves the cassette
+//   alone: nothing was recorded, so there is nothing to replace it with; a recorder started
+//   and stopped by mistake wipes nothing.
 // - Recovery cannot know the redaction notes the recorder would have passed to close():
 //   a recovered cassette keeps only the notes of the cassette it extends.
 // - An explicit `now` wins over SOURCE_DATE_EPOCH, which wins over the clock.
-// - A lock file without a pid (killed between create and write) is stale once it is
-//   older than LOCK_BIRTH_MS; younger, it belongs to a writer that is still starting.
+// - The lock is linked into place already holding its pid, so it is never empty; a lock
+//   whose pid is not a live process is stale and taken over.
 // - recoverCassette() returns undefined when there was nothing to write, including when
 //   a live process holds the lock (that process will compact its own journal).
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
@@ -48,7 +49,6 @@ export interface CassetteWriter {
 }
 
 const JOURNAL_VERSION = 1;
-const LOCK_BIRTH_MS = 2000;
 
 interface JournalHeader {
   journal: number;
@@ -93,7 +93,8 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
       finish();
       try {
         const { header, interactions } = readJournal(journal);
-        const cassette = compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
+        const keep = options.mode === 'record' && interactions.length === 0 && existsSync(file);
+        const cassette = keep ? loadCassetteFile(file) : compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
         unlinkSync(journal);
         return cassette;
       } finally {
@@ -110,7 +111,8 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
 
 /** Turns a crashed recording's journal into the cassette, unless a live process still owns it. */
 export function recoverCassette(file: string): Cassette | undefined {
-  if (!existsSync(paths(file).journal)) return undefined;
+  // A writer killed before its journal existed leaves only its lock: that is cleared too.
+  if (!existsSync(paths(file).journal) && !existsSync(paths(file).lock)) return undefined;
   if (takeLock(file) !== undefined) return undefined;
   try {
     return recoverLocked(file, clock());
@@ -229,16 +231,17 @@ function readJournal(journal: string): { header: JournalHeader | undefined; inte
 function takeLock(file: string): number | undefined {
   const { lock } = paths(file);
   for (let attempt = 0; attempt < 5; attempt++) {
+    // The pid is written to a private file first and linked into place: link fails if the
+    // lock exists, and a lock that exists always names its holder (no empty lock after a kill).
+    const draft = `${lock}.${process.pid}`;
+    writeFileSync(draft, String(process.pid));
     try {
-      const fd = openSync(lock, 'wx');
-      try {
-        writeFileSync(fd, String(process.pid));
-      } finally {
-        closeSync(fd);
-      }
+      linkSync(draft, lock);
       return undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(draft, { force: true });
     }
     const holder = lockHolder(lock);
     if (holder !== undefined) return holder;
@@ -250,16 +253,14 @@ function takeLock(file: string): number | undefined {
 /** The live holder's pid, or undefined when the lock is stale (or already gone). */
 function lockHolder(lock: string): number | undefined {
   let text: string;
-  let age: number;
   try {
     text = readFileSync(lock, 'utf8').trim();
-    age = Date.now() - statSync(lock).mtimeMs;
   } catch {
     return undefined;
   }
+  // A lock is linked into place with its pid already in it, so anything else is debris.
   const pid = /^\d+$/.test(text) ? Number(text) : undefined;
-  if (pid === undefined) return age < LOCK_BIRTH_MS ? 0 : undefined;
-  return isAlive(pid) ? pid : undefined;
+  return pid !== undefined && isAlive(pid) ? pid : undefined;
 }
 
 function isAlive(pid: number): boolean {
@@ -287,7 +288,12 @@ function removeStaleTemps(file: string): void {
   const dir = path.dirname(file);
   const prefix = `${path.basename(file)}.tmp-`;
   if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir)) if (entry.startsWith(prefix)) rmSync(path.join(dir, entry), { force: true });
+  const draft = `${path.basename(file)}.lock.`;
+  for (const entry of readdirSync(dir)) {
+    // Lock drafts (see takeLock) only of processes that are gone: a live one may be linking it.
+    const stale = entry.startsWith(prefix) || (entry.startsWith(draft) && !isAlive(Number(entry.slice(draft.length))));
+    if (stale) rmSync(path.join(dir, entry), { force: true });
+  }
 }
 
 function fileSha256(file: string): string | null {

@@ -1,0 +1,51 @@
+// Smoke test of the benchmark's scenarios at toy sizes. No timing is asserted (the
+// machine is shared; timing belongs to `npm run bench:proxy`): only that the helpers
+// finish, report positive figures, and that the recording proxy wrote what it was sent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadCassetteFile } from '../harness/cassette/cassette-load.js';
+import { measureRecord, measureStream } from './bench-scenarios.js';
+import { itemJson } from './item-fixture.js';
+
+let workDir: string;
+test.beforeEach(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-bench-test-'));
+});
+test.afterEach(() => rmSync(workDir, { recursive: true, force: true }));
+
+test('the streamed-body helper carries 8 MiB each way through a recording proxy and reports its memory', async () => {
+  test.setTimeout(60_000);
+  const bytes = 8 * 1024 * 1024;
+  for (const direction of ['upload', 'download'] as const) {
+    const figures = await measureStream({ workDir, direction, bytes, timeoutMs: 30_000 });
+    expect(figures.bytes).toBe(bytes);
+    expect(figures.seconds).toBeGreaterThan(0);
+    expect(figures.memory.before).toBeGreaterThan(0);
+    expect(figures.memory.peak).toBeGreaterThanOrEqual(figures.memory.before);
+    expect(figures.recordedBodySize).toBe(bytes);
+    const interactions = loadCassetteFile(figures.cassetteFile).interactions;
+    expect(interactions.map((i) => `${i.request.method} ${i.request.url}`)).toEqual(['GET /items/1', direction === 'upload' ? 'POST /sink' : `GET /stream/${bytes}`]);
+  }
+});
+
+test('the throughput helper compares record with http-proxy and the cassette holds every answered request', async () => {
+  test.setTimeout(60_000);
+  const figures = await measureRecord({ workDir, spread: 50, settings: { connections: 4, durationS: 1, rounds: 1, warmupS: 0.2 } });
+  expect(figures.record.best).toBeGreaterThan(0);
+  expect(figures.httpProxy.best).toBeGreaterThan(0);
+  expect(figures.record.bad + figures.httpProxy.bad).toBe(0);
+
+  const interactions = loadCassetteFile(figures.cassetteFile).interactions;
+  expect(interactions.length).toBe(figures.recorded);
+  // In-flight requests at the end of a run are recorded but not counted by autocannon.
+  expect(interactions.length).toBeGreaterThanOrEqual(figures.record.total);
+  // One assertion over all of them: thousands of expect() calls would dominate the test.
+  const wrong = interactions.filter((interaction) => {
+    const n = Number(/^\/items\/(\d+)$/.exec(interaction.request.url)?.[1]);
+    const body = interaction.response.body;
+    return !(n >= 1 && n <= 50 && interaction.response.status === 200 && body && 'json' in body && JSON.stringify(body.json) === itemJson(n));
+  });
+  expect(wrong).toEqual([]);
+});

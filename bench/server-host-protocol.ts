@@ -1,0 +1,34 @@
+// The IPC messages between the benchmark and a server host (server-host.ts).
+import type { ProxyOptions, ProxySummary } from '../harness/proxy/proxy-options.js';
+
+export type HostRole =
+  | { kind: 'bare' }
+  | { kind: 'http-proxy'; target: string }
+  /** firstRequestPath: fetched right after createProxy; the time to its answer is the load time. */
+  | { kind: 'proxy'; options: ProxyOptions; firstRequestPath?: string };
+
+export type HostCommand = { op: 'start'; role: HostRole } | { op: 'mem-start' } | { op: 'mem-stop' } | { op: 'cpu' } | { op: 'close' };
+export type HostRequest = { id: number } & HostCommand;
+
+export type HostReply = { id: number } & ({ ok: true; result: unknown } | { ok: false; error: string });
+
+export interface StartReport {
+  url: string;
+  /** createProxy + first answer, ms (proxy roles with firstRequestPath). */
+  loadMs?: number;
+}
+
+/** Bytes. */
+export interface MemoryReport {
+  before: number;
+  /** Highest 50 ms sample. */
+  peak: number;
+  samples: number;
+  /** The kernel's exact high-water mark since mem-start (Linux), for comparison. */
+  kernelPeak?: number;
+}
+
+export interface ProxyCloseReport {
+  summary: ProxySummary;
+  written: { name: string; interactions: number }[];
+}
