@@ -25,7 +25,8 @@ export interface CassetteSession {
   /** Next seq for an interaction recorded in this session. */
   nextSeq: number;
   recorded: number;
-  prepared: Map<number, PreparedResponse>;
+  /** Wire-ready answers by seq, made on the first replayed request. */
+  prepared?: PreparedResponse[];
 }
 
 export interface CassetteSessions {
@@ -71,7 +72,6 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
       redactor: createRedactor(redaction),
       nextSeq: (mode === 'record-missing' ? interactions.length : 0) + 1,
       recorded: 0,
-      prepared: new Map(),
     };
   };
 

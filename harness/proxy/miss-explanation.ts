@@ -21,24 +21,25 @@ export function explainMiss(cassette: string, request: { method: string; url: st
       : index
         ? 'no recorded interaction matches this request'
         : 'the cassette does not exist';
-  const scored = (index?.entries ?? []).map((entry) => {
-    const differences = MATCH_RULES.filter((rule) => entry.parts[rule] !== parts[rule]).map((rule) => ({
+  const scored = (index?.interactions ?? []).map((interaction) => {
+    const recorded = index!.partsOf(interaction);
+    const differences = MATCH_RULES.filter((rule) => recorded[rule] !== parts[rule]).map((rule) => ({
       rule,
-      recorded: shorten(entry.parts[rule]),
+      recorded: shorten(recorded[rule]),
       actual: shorten(parts[rule]),
     }));
-    return { entry, differences };
+    return { interaction, differences };
   });
   // Fewest differing rules first; method and path weigh most, so a same-route neighbour wins.
   const weight = (d: { rule: MatchRule }[]) => d.reduce((sum, { rule }) => sum + (rule === 'method' || rule === 'path' ? 10 : 1), 0);
-  scored.sort((a, b) => weight(a.differences) - weight(b.differences) || a.entry.interaction.seq - b.entry.interaction.seq);
+  scored.sort((a, b) => weight(a.differences) - weight(b.differences) || a.interaction.seq - b.interaction.seq);
   return {
     error: `touchstone: ${error}`,
     cassette,
     request,
-    nearest: scored.slice(0, 3).map(({ entry, differences }) => ({
-      seq: entry.interaction.seq,
-      request: `${entry.interaction.request.method} ${entry.interaction.request.url}`,
+    nearest: scored.slice(0, 3).map(({ interaction, differences }) => ({
+      seq: interaction.seq,
+      request: `${interaction.request.method} ${interaction.request.url}`,
       differences,
     })),
   };

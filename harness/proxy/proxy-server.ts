@@ -17,7 +17,7 @@ import { createCassetteSessions, type CassetteSession } from './cassette-session
 import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-forward.js';
 import { explainMiss } from './miss-explanation.js';
 import { CASSETTE_HEADER, DEFAULT_MATCH, DEFAULT_MISS_STATUS, MISS_HEADER, type ProxyOptions, type ProxySummary } from './proxy-options.js';
-import { createSubstitute, prepareResponse, standardStatusText, writePrepared } from './replay-response.js';
+import { createSubstitute, prepareResponse, standardStatusText, writePrepared, type PreparedResponse } from './replay-response.js';
 import { matchParts } from './request-key.js';
 
 export interface RunningProxy {
@@ -34,6 +34,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const { mode } = options;
   if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
   const match = { ...DEFAULT_MATCH, ...options.match };
+  const matchHeaders = new Set(match.headers);
   const sessions = createCassetteSessions(options.cassette, { mode, match, policy: options.exhausted ?? 'error', redaction: options.redaction });
   const forwarder: LiveForwarder | undefined = mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
   const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
@@ -80,13 +81,15 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const body = hasBody(req) ? await readRequestBody(req) : (req.resume(), EMPTY);
     // A body too big to inline was recorded as a sidecar, which is matched by its digest.
     const big = body.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(body).digest('hex') } : undefined;
-    const keyed = session.redactor.redactRequest({ ...recordedRequest, body: body.length && !big ? toInlineBody(body) : undefined });
+    // Only what takes part in matching goes through redaction: the per-request cost of replay.
+    const keyHeaders = headers.filter(([name]) => matchHeaders.has(name.toLowerCase()));
+    const keyed = session.redactor.redactRequest({ method, url: recordedRequest.url, headers: keyHeaders, body: body.length && !big ? toInlineBody(body) : undefined });
     const parts = matchParts({ ...keyed, body: big ?? (keyed.body ? { inline: keyed.body } : undefined) }, match);
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
 
     if (mode === 'verify') {
       return forwardLive(req, res, session, recordedRequest, body, (live) => {
-        const recorded = 'hit' in lookup ? lookup.hit.interaction : undefined;
+        const recorded = 'hit' in lookup ? lookup.hit : undefined;
         const differences = recorded
           ? diffResponses(recorded.response, live.response, { readBody: (b) => readBodyBytes(b, session.dir), readLiveBody: (b) => readBodyBytes(b, scratch!) })
           : [{ path: 'interaction', kind: 'added' }];
@@ -94,13 +97,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       });
     }
     if ('hit' in lookup) {
-      const { interaction } = lookup.hit;
-      let prepared = session.prepared.get(interaction.seq);
-      if (!prepared) {
-        prepared = prepareResponse(interaction.response, session.dir, createSubstitute(origin, session.redactor.restore));
-        session.prepared.set(interaction.seq, prepared);
-      }
-      return writePrepared(res, method, prepared);
+      return writePrepared(res, method, preparedResponses(session)[lookup.hit.seq]);
     }
     if (mode === 'record-missing') {
       return forwardLive(req, res, session, recordedRequest, body, (interaction) => session.writer!.append(interaction));
@@ -198,6 +195,24 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       body,
     );
   }
+
+  /**
+   * Every answer of a cassette is made wire-ready on its first hit, all at once: a
+   * request then costs the same whichever interaction it hits and however many there are.
+   */
+  const preparedResponses = (session: CassetteSession): PreparedResponse[] => {
+    if (!session.prepared) {
+      const substitute = createSubstitute(origin, session.redactor.restore);
+      session.prepared = [];
+      for (const interaction of session.index!.interactions) {
+        session.prepared[interaction.seq] = prepareResponse(interaction.response, session.dir, substitute);
+        // From now on the answer lives in off-heap bytes; letting the parsed body go keeps a
+        // big cassette's heap small, and with it the garbage collector's every pass.
+        delete interaction.response.body;
+      }
+    }
+    return session.prepared;
+  };
 
   const originReplacements = (): [string, string][] =>
     [origin, forwarder?.targetOrigin].filter((o): o is string => !!o).map((o) => [o, RECORDED_ORIGIN]);

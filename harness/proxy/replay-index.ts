@@ -5,19 +5,16 @@ import type { Interaction } from '../cassette/cassette-format.js';
 import type { ExhaustionPolicy, MatchConfig } from './proxy-options.js';
 import { matchKey, matchParts, type KeyedRequest, type MatchParts } from './request-key.js';
 
-export interface IndexedInteraction {
-  interaction: Interaction;
-  parts: MatchParts;
-}
-
 export type Lookup =
-  | { hit: IndexedInteraction }
+  | { hit: Interaction }
   | { miss: 'none' }
   | { miss: 'exhausted'; recorded: number };
 
 export interface ReplayIndex {
-  readonly entries: readonly IndexedInteraction[];
+  readonly interactions: readonly Interaction[];
   lookup(parts: MatchParts): Lookup;
+  /** The match parts of a recorded request, recomputed (only misses need them; not storing them keeps the heap small). */
+  partsOf(interaction: Interaction): MatchParts;
   /** seq of interactions never served. */
   unused(): number[];
   served(): number;
@@ -30,18 +27,19 @@ export function keyOfRecorded(interaction: Interaction, config: MatchConfig): Ma
 }
 
 export function createReplayIndex(interactions: Interaction[], config: MatchConfig, policy: ExhaustionPolicy): ReplayIndex {
-  const entries = interactions.map((interaction) => ({ interaction, parts: keyOfRecorded(interaction, config) }));
-  const queues = new Map<string, { list: IndexedInteraction[]; next: number }>();
-  for (const entry of entries) {
-    const key = matchKey(entry.parts);
+  const queues = new Map<string, { list: Interaction[]; next: number }>();
+  for (const interaction of interactions) {
+    const key = matchKey(keyOfRecorded(interaction, config));
     const queue = queues.get(key);
-    if (queue) queue.list.push(entry);
-    else queues.set(key, { list: [entry], next: 0 });
+    if (queue) queue.list.push(interaction);
+    else queues.set(key, { list: [interaction], next: 0 });
   }
-  const used = new Set<number>();
+  // By seq; a flag array does not grow (or rehash) while a big cassette is served.
+  const used = new Uint8Array(interactions.reduce((max, i) => Math.max(max, i.seq), 0) + 1);
   let served = 0;
   return {
-    entries,
+    interactions,
+    partsOf: (interaction) => keyOfRecorded(interaction, config),
     lookup(parts) {
       const queue = queues.get(matchKey(parts));
       if (!queue) return { miss: 'none' };
@@ -52,11 +50,11 @@ export function createReplayIndex(interactions: Interaction[], config: MatchConf
       }
       queue.next = position + 1;
       const hit = queue.list[position];
-      used.add(hit.interaction.seq);
+      used[hit.seq] = 1;
       served++;
       return { hit };
     },
-    unused: () => entries.filter((e) => !used.has(e.interaction.seq)).map((e) => e.interaction.seq),
+    unused: () => interactions.filter((i) => !used[i.seq]).map((i) => i.seq),
     served: () => served,
   };
 }
