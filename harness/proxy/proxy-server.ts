@@ -73,7 +73,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       // early (413) and closes would otherwise turn into EPIPE and lose its answer. Bigger
       // or chunked bodies stream, so memory stays flat.
       const length = Number(req.headers['content-length']);
-      const whole = length > 0 && length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
+      const whole = !hasBody(req) ? (req.resume(), EMPTY) : length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
       const journal = mode === 'record' ? (interaction: Interaction) => session.writer!.append(interaction) : undefined;
       return forwardLive(req, res, session, recordedRequest, whole, journal);
     }
@@ -125,8 +125,15 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   ): void {
     const capture = onInteraction !== undefined;
     const seq = capture ? session.nextSeq++ : 0;
-    // Learn the request's secrets first, so an echo in a streamed body is scrubbed too.
-    if (capture) session.redactor.redactRequest(request);
+    // A body that may outgrow memory is scrubbed while it streams to its sidecar, so the
+    // request's secrets must be known before it starts. Smaller bodies are redacted with
+    // the whole interaction at the end, which learns them anyway.
+    let learnt = false;
+    const learnBeforeStreaming = (size: number) => {
+      if (learnt || size <= INLINE_TEXT_LIMIT) return;
+      learnt = true;
+      session.redactor.redactRequest(request);
+    };
     const sinkOptions = () => {
       const blobPrefix = sidecarFolder(session.file).prefix;
       return {
@@ -139,6 +146,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     let requestSink: BodySink | undefined;
     const captureRequest = (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptions())).write(chunk);
     if (capture) {
+      learnBeforeStreaming(body ? body.length : Infinity);
       if (!body) req.on('data', captureRequest);
       else if (body.length) captureRequest(body);
     }
@@ -158,6 +166,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         const wireHeaders = headerPairs(upstream.rawHeaders);
         const coding = wireHeaders.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1].trim().toLowerCase();
         const contentEncoding = coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined;
+        if (capture) learnBeforeStreaming(contentEncoding ? Infinity : Number(upstream.headers['content-length'] ?? Infinity));
         let responseSink: BodySink | undefined;
         // The last chunk is held back until the interaction is journaled: a client that has
         // the whole answer can count on it being recorded, whatever happens next.
