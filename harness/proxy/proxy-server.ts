@@ -72,10 +72,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       // A body of known, bounded size goes upstream in one write: a target that answers
       // early (413) and closes would otherwise turn into EPIPE and lose its answer. Bigger
       // or chunked bodies stream, so memory stays flat.
+      // Numbered before its body is read: interactions are kept in request-start order.
+      const seq = mode === 'record' ? session.nextSeq++ : 0;
       const length = Number(req.headers['content-length']);
       const whole = !hasBody(req) ? (req.resume(), EMPTY) : length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
       const journal = mode === 'record' ? (interaction: Interaction) => session.writer!.append(interaction) : undefined;
-      return forwardLive(req, res, session, recordedRequest, whole, journal);
+      return forwardLive(req, res, session, recordedRequest, whole, seq, journal);
     }
 
     const body = hasBody(req) ? await readRequestBody(req) : (req.resume(), EMPTY);
@@ -88,7 +90,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
 
     if (mode === 'verify') {
-      return forwardLive(req, res, session, recordedRequest, body, (live) => {
+      return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
         const recorded = 'hit' in lookup ? lookup.hit : undefined;
         const differences = recorded
           ? diffResponses(recorded.response, live.response, { readBody: (b) => readBodyBytes(b, session.dir), readLiveBody: (b) => readBodyBytes(b, scratch!) })
@@ -100,7 +102,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return writePrepared(res, method, preparedResponses(session)[lookup.hit.seq]);
     }
     if (mode === 'record-missing') {
-      return forwardLive(req, res, session, recordedRequest, body, (interaction) => session.writer!.append(interaction));
+      return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (interaction) => session.writer!.append(interaction));
     }
     const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
     summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
@@ -121,10 +123,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     session: CassetteSession,
     request: RecordedRequest,
     body: Buffer | undefined,
+    seq: number,
     onInteraction: ((interaction: Interaction) => void) | undefined,
   ): void {
     const capture = onInteraction !== undefined;
-    const seq = capture ? session.nextSeq++ : 0;
     // A body that may outgrow memory is scrubbed while it streams to its sidecar, so the
     // request's secrets must be known before it starts. Smaller bodies are redacted with
     // the whole interaction at the end, which learns them anyway.
