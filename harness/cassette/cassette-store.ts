@@ -26,7 +26,7 @@ import { closeSync, existsSync, linkSync, fsyncSync, mkdirSync, openSync, readdi
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
-import { createCassetteLoader, loadCassetteFile, type CassetteLoader } from './cassette-load.js';
+import { loadCassetteFile, parseCassette } from './cassette-load.js';
 import { serializeCassette } from './cassette-serialize.js';
 
 export type WriteMode = 'record' | 'record-missing';
@@ -133,8 +133,7 @@ function recoverLocked(file: string, now: () => Date): Cassette | undefined {
 }
 
 function compact(file: string, how: Pick<JournalHeader, 'mode' | 'name'>, appended: Interaction[], redactions: string[], now: () => Date): Cassette {
-  const loader = createCassetteLoader();
-  const previous = readPrevious(loader, file, how.mode);
+  const previous = readPrevious(file, how.mode);
   const kept = how.mode === 'record-missing' ? (previous?.interactions ?? []) : [];
   const ordered = [...appended].sort((a, b) => a.seq - b.seq);
   const cassette: Cassette = {
@@ -150,7 +149,7 @@ function compact(file: string, how: Pick<JournalHeader, 'mode' | 'name'>, append
     cassette.recordedAt = now().toISOString();
     text = serializeCassette(cassette);
   }
-  loader.parse(text, file); // never put a cassette on disk that the loader would refuse
+  parseCassette(text, file); // never put a cassette on disk that the loader would refuse
   writeAtomically(file, text);
   pruneSidecars(file, cassette);
   return cassette;
@@ -175,11 +174,11 @@ function pruneSidecars(file: string, cassette: Cassette): void {
 }
 
 /** record-missing extends the cassette, so it must be valid; record only compares against it. */
-function readPrevious(loader: CassetteLoader, file: string, mode: WriteMode): Cassette | undefined {
+function readPrevious(file: string, mode: WriteMode): Cassette | undefined {
   if (!existsSync(file)) return undefined;
-  if (mode === 'record-missing') return loader.load(file);
+  if (mode === 'record-missing') return loadCassetteFile(file);
   try {
-    return loader.load(file);
+    return loadCassetteFile(file);
   } catch {
     return undefined;
   }

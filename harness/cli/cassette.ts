@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../errors.js';
 import { CASSETTE_SUFFIX, type Body, type Cassette } from '../cassette/cassette-format.js';
 import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
-import { createCassetteLoader, readBodyBytes } from '../cassette/cassette-load.js';
+import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter } from '../cassette/cassette-store.js';
 import { toHar } from '../cassette/har-export.js';
 import { fromHar } from '../cassette/har-import.js';
@@ -14,8 +14,6 @@ import { toNockDefinitions } from '../cassette/nock-export.js';
 import { createRedactor } from '../cassette/redaction.js';
 import { readSecretsFile } from '../http/tokens-file.js';
 import { readDataFile } from '../suite/validated-file.js';
-
-const loader = () => createCassetteLoader();
 
 /** Every *.cassette.json named, or found below a named folder. */
 function cassetteFiles(paths: string[]): string[] {
@@ -30,8 +28,8 @@ function cassetteFiles(paths: string[]): string[] {
 }
 
 /** Loads a cassette and reads every body, so a missing or altered sidecar is found too. */
-function loadChecked(file: string, load: ReturnType<typeof loader>): { cassette: Cassette; readBody: (b: Body) => Buffer } {
-  const cassette = load.load(file);
+function loadChecked(file: string): { cassette: Cassette; readBody: (b: Body) => Buffer } {
+  const cassette = loadCassetteFile(file);
   const dir = path.dirname(file);
   for (const { request, response } of cassette.interactions) {
     for (const body of [request.body, response.body]) if (body) readBodyBytes(body, dir);
@@ -40,13 +38,12 @@ function loadChecked(file: string, load: ReturnType<typeof loader>): { cassette:
 }
 
 function lint(paths: string[]): number {
-  const load = loader();
   const files = cassetteFiles(paths);
   let problems = 0;
   for (const file of files) {
     const found: string[] = [];
     try {
-      loadChecked(file, load);
+      loadChecked(file);
     } catch (error) {
       if (!(error instanceof HarnessError)) throw error;
       found.push(error.message);
@@ -77,9 +74,8 @@ export const cassetteCommand = {
             .option('ignore-header', { type: 'array', string: true, default: [] as string[], describe: 'more headers to ignore' })
             .option('ignore-field', { type: 'array', string: true, default: [] as string[], describe: 'more body fields (names or $.paths) to ignore' }),
         (argv) => {
-          const load = loader();
-          const a = loadChecked(argv.a as string, load);
-          const b = loadChecked(argv.b as string, load);
+          const a = loadChecked(argv.a as string);
+          const b = loadChecked(argv.b as string);
           const entries = diffCassettes(a.cassette, b.cassette, {
             ignoreHeaders: argv.ignoreHeader,
             ignoreFields: argv.ignoreField,
@@ -99,7 +95,7 @@ export const cassetteCommand = {
             .option('origin', { type: 'string', describe: 'origin of the exported URLs (default http://target.invalid)' })
             .option('out', { type: 'string', describe: 'output file (default stdout)' }),
         (argv) => {
-          const { cassette, readBody } = loadChecked(argv.file as string, loader());
+          const { cassette, readBody } = loadChecked(argv.file as string);
           const options = { origin: argv.origin, readBody };
           const data = argv.format === 'har' ? toHar(cassette, options) : toNockDefinitions(cassette, options);
           const text = `${JSON.stringify(data, null, 2)}\n`;

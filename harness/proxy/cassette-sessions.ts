@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { CASSETTE_SUFFIX, type Cassette } from '../cassette/cassette-format.js';
-import { createCassetteLoader } from '../cassette/cassette-load.js';
+import { loadCassetteFile } from '../cassette/cassette-load.js';
 import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cassette/cassette-store.js';
 import { createRedactor, type RedactionConfig, type Redactor } from '../cassette/redaction.js';
 import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
@@ -53,14 +53,13 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     throw new HarnessError('USAGE', `--cassette ${location} must be a *${CASSETTE_SUFFIX} file or a folder`);
   }
   const sessions = new Map<string, CassetteSession>();
-  const loader = createCassetteLoader();
 
   const open = (name: string): CassetteSession => {
     const file = single ? path.resolve(location) : path.resolve(location, `${name}${CASSETTE_SUFFIX}`);
     // A crashed recording's journal becomes a cassette before anything reads the file.
     recoverCassette(file);
     const readsRecordings = mode === 'replay' || mode === 'record-missing' || mode === 'verify';
-    const cassette = readsRecordings && existsSync(file) ? loader.load(file) : undefined;
+    const cassette = readsRecordings && existsSync(file) ? loadCassetteFile(file) : undefined;
     const writer = mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
     const interactions = cassette?.interactions ?? [];
     return {
