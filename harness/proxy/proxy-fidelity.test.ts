@@ -1,13 +1,11 @@
 // Issue 3, "Done when": what a client sees through the recording proxy and what it sees
 // from the replaying proxy are equal (status, ordered headers, body SHA-256) for every
 // kind of response, replay opens no upstream connection, and no secret reaches a file.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startFidelityFixture, type FixtureServer } from './fidelity-fixture.js';
 import { createProxy } from './proxy-server.js';
-import { createTestClient, type TestRequest } from './proxy-test-client.js';
+import { useProxyTestBed, type TestRequest } from './proxy-test-client.js';
 
 const COOKIE_SECRETS = { theme: 't-91c2d7', lang: 'l-55e0aa', session: 's3cr3t-session' };
 
@@ -28,20 +26,7 @@ const EXCHANGES: (TestRequest & { title: string })[] = [
   { title: '404', path: '/missing' },
   { title: 'binary request body', method: 'POST', path: '/echo', headers: [['Content-Type', 'application/octet-stream']], body: Buffer.from([0, 255, 1, 254]) },
 ];
-
-let dir: string;
-let fixture: FixtureServer;
-const client = createTestClient();
-
-test.beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-proxy-test-'));
-  fixture = await startFidelityFixture();
-});
-test.afterEach(async () => {
-  await fixture.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-test.afterAll(() => client.close());
+const bed = useProxyTestBed();
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -51,19 +36,19 @@ function allFiles(dir: string): string[] {
 }
 
 test('a replayed response is byte-for-byte the recorded one, and replay never connects upstream', async () => {
-  const cassette = path.join(dir, 'fidelity.cassette.json');
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette, redaction: { secrets: COOKIE_SECRETS } });
+  const cassette = path.join(bed.dir, 'fidelity.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette, redaction: { secrets: COOKIE_SECRETS } });
   const live = [];
-  for (const exchange of EXCHANGES) live.push(await client.send(recorder.url, exchange));
+  for (const exchange of EXCHANGES) live.push(await bed.client.send(recorder.url, exchange));
   await recorder.close();
 
   const stored = readFileSync(cassette, 'utf8');
   for (const value of Object.values(COOKIE_SECRETS)) expect(stored).not.toContain(value);
 
-  const connectionsBefore = fixture.connections();
-  const replayer = await createProxy({ mode: 'replay', target: fixture.url, cassette, redaction: { secrets: COOKIE_SECRETS } });
+  const connectionsBefore = bed.fixture.connections();
+  const replayer = await createProxy({ mode: 'replay', target: bed.fixture.url, cassette, redaction: { secrets: COOKIE_SECRETS } });
   for (const [i, exchange] of EXCHANGES.entries()) {
-    const replayed = await client.send(replayer.url, exchange);
+    const replayed = await bed.client.send(replayer.url, exchange);
     expect.soft({ status: replayed.status, headers: replayed.headers, sha256: replayed.sha256 }, exchange.title).toEqual({
       status: live[i].status,
       headers: live[i].headers,
@@ -72,13 +57,13 @@ test('a replayed response is byte-for-byte the recorded one, and replay never co
   }
   const { summary } = await replayer.close();
   expect(summary.misses).toEqual([]);
-  expect(fixture.connections()).toBe(connectionsBefore);
+  expect(bed.fixture.connections()).toBe(connectionsBefore);
 });
 
 test('the cassette stores bodies readably: decoded JSON, text, sidecar for big binary, no per-entry timing', async () => {
-  const cassette = path.join(dir, 'readable.cassette.json');
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette });
-  for (const p of ['/gzip', '/big-int', '/binary', '/gzip-level1']) await client.send(recorder.url, { path: p });
+  const cassette = path.join(bed.dir, 'readable.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  for (const p of ['/gzip', '/big-int', '/binary', '/gzip-level1']) await bed.client.send(recorder.url, { path: p });
   await recorder.close();
   const parsed = JSON.parse(readFileSync(cassette, 'utf8'));
   const [gzip, bigInt, binary, level1] = parsed.interactions.map((i: { response: { body: Record<string, unknown> } }) => i.response.body);
@@ -93,11 +78,11 @@ test('the cassette stores bodies readably: decoded JSON, text, sidecar for big b
 });
 
 test('recording the same traffic twice gives a byte-identical cassette', async () => {
-  const cassette = path.join(dir, 'twice.cassette.json');
+  const cassette = path.join(bed.dir, 'twice.cassette.json');
   const record = async () => {
-    const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette });
-    await Promise.all(['/gzip', '/length', '/cookies', '/big-int'].map((p) => client.send(recorder.url, { path: p })));
-    await client.send(recorder.url, { path: '/redirect' });
+    const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+    await Promise.all(['/gzip', '/length', '/cookies', '/big-int'].map((p) => bed.client.send(recorder.url, { path: p })));
+    await bed.client.send(recorder.url, { path: '/redirect' });
     await recorder.close();
     return readFileSync(cassette);
   };
@@ -106,41 +91,41 @@ test('recording the same traffic twice gives a byte-identical cassette', async (
   // Concurrent requests may start in either order; the file is the same only when they did.
   const order = (b: Buffer) => JSON.parse(b.toString()).interactions.map((i: { request: { url: string } }) => i.request.url).join();
   if (order(first) === order(second)) expect(second.equals(first)).toBe(true);
-  expect(first.toString()).not.toContain(fixture.url);
+  expect(first.toString()).not.toContain(bed.fixture.url);
 });
 
 test('a canary secret sent in every redacted place appears in no file written', async () => {
   const canary = 'canary-Zx81-secret';
   const forms = [canary, encodeURIComponent(canary), Buffer.from(canary).toString('base64'), Buffer.from(canary).toString('base64url')];
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette: path.join(dir, 'canary.cassette.json') });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette: path.join(bed.dir, 'canary.cassette.json') });
   const auth: [string, string][] = [['Authorization', `Bearer ${canary}`], ['Proxy-Authorization', `Basic ${canary}`], ['Cookie', `sid=${canary}; other=1`], ['X-Api-Key', canary]];
   const echoed = JSON.stringify({ encrypted_value: canary, nested: { vcs_password: canary }, note: `raw ${canary} url ${forms[1]} b64 ${forms[2]}` });
-  await client.send(recorder.url, { method: 'PUT', path: `/echo?access_token=${canary}&page=1`, headers: [...auth, ['Content-Type', 'application/json']], body: echoed });
-  await client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded']], body: `vcs_password=${canary}&x=1` });
+  await bed.client.send(recorder.url, { method: 'PUT', path: `/echo?access_token=${canary}&page=1`, headers: [...auth, ['Content-Type', 'application/json']], body: echoed });
+  await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded']], body: `vcs_password=${canary}&x=1` });
   const big = `${'x'.repeat(2 * 1024 * 1024)} ${canary} ${forms[2]} ${'y'.repeat(1024)}`;
-  await client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'text/plain']], body: big });
+  await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'text/plain']], body: big });
   await recorder.close();
-  const files = allFiles(dir);
+  const files = allFiles(bed.dir);
   expect(files.some((f) => f.includes('.blobs'))).toBe(true);
   for (const file of files) {
     const content = readFileSync(file, 'latin1');
-    for (const form of forms) expect(content.includes(form), `${form} in ${path.relative(dir, file)}`).toBe(false);
+    for (const form of forms) expect(content.includes(form), `${form} in ${path.relative(bed.dir, file)}`).toBe(false);
   }
 });
 
 test('redirects are recorded hop by hop and Location points back at the proxy', async () => {
-  const cassette = path.join(dir, 'redirect.cassette.json');
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette });
-  const live = await client.send(recorder.url, { path: '/redirect' });
+  const cassette = path.join(bed.dir, 'redirect.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  const live = await bed.client.send(recorder.url, { path: '/redirect' });
   expect(live.status).toBe(302);
-  expect(client.header(live, 'location')).toBe(`${recorder.url}/length`);
-  await client.send(recorder.url, { path: '/length' });
+  expect(bed.client.header(live, 'location')).toBe(`${recorder.url}/length`);
+  await bed.client.send(recorder.url, { path: '/length' });
   await recorder.close();
   expect(JSON.parse(readFileSync(cassette, 'utf8')).interactions).toHaveLength(2);
 
   const replayer = await createProxy({ mode: 'replay', cassette });
-  const replayed = await client.send(replayer.url, { path: '/redirect' });
-  expect(client.header(replayed, 'location')).toBe(`${replayer.url}/length`);
-  expect((await client.send(replayer.url, { path: '/length' })).body.toString()).toBe('hello world\n');
+  const replayed = await bed.client.send(replayer.url, { path: '/redirect' });
+  expect(bed.client.header(replayed, 'location')).toBe(`${replayer.url}/length`);
+  expect((await bed.client.send(replayer.url, { path: '/length' })).body.toString()).toBe('hello world\n');
   await replayer.close();
 });

@@ -1,45 +1,31 @@
 // How the proxy picks a recorded answer: sequencing of identical requests and the
 // exhaustion policy, matching that ignores what should not matter, loud misses,
 // per-request cassettes for parallel workers, record-missing and verify.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startFidelityFixture, type FixtureServer } from './fidelity-fixture.js';
 import { createProxy } from './proxy-server.js';
-import { createTestClient } from './proxy-test-client.js';
+import { useProxyTestBed } from './proxy-test-client.js';
 
-let dir: string;
-let fixture: FixtureServer;
-const client = createTestClient();
-
-test.beforeEach(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-match-test-'));
-  fixture = await startFidelityFixture();
-});
-test.afterEach(async () => {
-  await fixture.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-test.afterAll(() => client.close());
+const bed = useProxyTestBed();
 
 async function recordCounterStory(cassette: string) {
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette });
-  await client.send(recorder.url, { path: '/counter' });
-  await client.send(recorder.url, { method: 'PUT', path: '/counter', body: '7' });
-  await client.send(recorder.url, { path: '/counter' });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(recorder.url, { path: '/counter' });
+  await bed.client.send(recorder.url, { method: 'PUT', path: '/counter', body: '7' });
+  await bed.client.send(recorder.url, { path: '/counter' });
   await recorder.close();
 }
 
 test('identical requests are answered in recorded order; after the last, the policy decides', async () => {
-  const cassette = path.join(dir, 'story.cassette.json');
+  const cassette = path.join(bed.dir, 'story.cassette.json');
   await recordCounterStory(cassette);
   const counters = async (policy: 'error' | 'repeat-last' | 'cycle') => {
     const replayer = await createProxy({ mode: 'replay', cassette, exhausted: policy });
     const seen = [];
     for (let i = 0; i < 3; i++) {
-      const r = await client.send(replayer.url, { path: '/counter' });
-      seen.push(r.status === 200 ? (client.json(r) as { counter: number }).counter : r.status);
+      const r = await bed.client.send(replayer.url, { path: '/counter' });
+      seen.push(r.status === 200 ? (bed.client.json(r) as { counter: number }).counter : r.status);
     }
     await replayer.close();
     return seen;
@@ -50,17 +36,17 @@ test('identical requests are answered in recorded order; after the last, the pol
 });
 
 test('a miss answers 599 with x-touchstone-miss and names the nearest interactions and what differed', async () => {
-  const cassette = path.join(dir, 'miss.cassette.json');
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette });
-  await client.send(recorder.url, { path: '/length?page=1&per_page=2' });
-  await client.send(recorder.url, { path: '/gzip' });
+  const cassette = path.join(bed.dir, 'miss.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(recorder.url, { path: '/length?page=1&per_page=2' });
+  await bed.client.send(recorder.url, { path: '/gzip' });
   await recorder.close();
 
   const replayer = await createProxy({ mode: 'replay', cassette });
-  const miss = await client.send(replayer.url, { path: '/length?page=2&per_page=2' });
+  const miss = await bed.client.send(replayer.url, { path: '/length?page=2&per_page=2' });
   expect(miss.status).toBe(599);
-  expect(client.header(miss, 'x-touchstone-miss')).toBe('1');
-  const body = client.json(miss) as { error: string; nearest: { seq: number; differences: { rule: string; recorded: string; actual: string }[] }[] };
+  expect(bed.client.header(miss, 'x-touchstone-miss')).toBe('1');
+  const body = bed.client.json(miss) as { error: string; nearest: { seq: number; differences: { rule: string; recorded: string; actual: string }[] }[] };
   expect(body.error).toContain('no recorded interaction matches');
   expect(body.nearest[0]).toEqual({ seq: 1, request: 'GET /length?page=1&per_page=2', differences: [{ rule: 'query', recorded: 'page=1&per_page=2', actual: 'page=2&per_page=2' }] });
   expect(body.nearest).toHaveLength(2);
@@ -70,57 +56,57 @@ test('a miss answers 599 with x-touchstone-miss and names the nearest interactio
 });
 
 test('matching ignores query order, unlisted headers and configured volatile fields, and compares JSON by meaning', async () => {
-  const cassette = path.join(dir, 'loose.cassette.json');
+  const cassette = path.join(bed.dir, 'loose.cassette.json');
   const match = { ignoreQuery: ['_'], ignoreBodyPaths: ['$.sent_at'] };
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette, match });
-  await client.send(recorder.url, { path: '/length?a=1&b=2&_=111', headers: [['User-Agent', 'one/1.0']] });
-  await client.send(recorder.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{"x":1,"y":[1,2],"sent_at":"2026-01-01"}' });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette, match });
+  await bed.client.send(recorder.url, { path: '/length?a=1&b=2&_=111', headers: [['User-Agent', 'one/1.0']] });
+  await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{"x":1,"y":[1,2],"sent_at":"2026-01-01"}' });
   await recorder.close();
 
   const replayer = await createProxy({ mode: 'replay', cassette, match });
-  const hit = await client.send(replayer.url, { path: '/length?b=2&a=1&_=999', headers: [['User-Agent', 'two/2.0']] });
+  const hit = await bed.client.send(replayer.url, { path: '/length?b=2&a=1&_=999', headers: [['User-Agent', 'two/2.0']] });
   expect(hit.status).toBe(200);
-  const jsonHit = await client.send(replayer.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{ "y": [1, 2], "sent_at": "2027-05-05", "x": 1 }' });
+  const jsonHit = await bed.client.send(replayer.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{ "y": [1, 2], "sent_at": "2027-05-05", "x": 1 }' });
   expect(jsonHit.status).toBe(200);
   await replayer.close();
 
   const strict = await createProxy({ mode: 'replay', cassette });
-  expect((await client.send(strict.url, { path: '/length?b=2&a=1&_=999' })).status).toBe(599);
-  expect((await client.send(strict.url, { path: '/length?a=1&b=2&_=111', headers: [['Accept', 'text/html']] })).status).toBe(599);
+  expect((await bed.client.send(strict.url, { path: '/length?b=2&a=1&_=999' })).status).toBe(599);
+  expect((await bed.client.send(strict.url, { path: '/length?a=1&b=2&_=111', headers: [['Accept', 'text/html']] })).status).toBe(599);
   await strict.close();
 });
 
 test('parallel workers share one proxy: each request picks its cassette, and sequences stay per cassette', async () => {
-  const recorder = await createProxy({ mode: 'record', target: fixture.url, cassette: dir });
-  await client.send(recorder.url, { path: '/counter', cassette: 'worker-a/case' });
-  await client.send(recorder.url, { method: 'PUT', path: '/counter', body: '5', cassette: 'worker-b/case' });
-  await client.send(recorder.url, { path: '/counter', cassette: 'worker-b/case' });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette: bed.dir });
+  await bed.client.send(recorder.url, { path: '/counter', cassette: 'worker-a/case' });
+  await bed.client.send(recorder.url, { method: 'PUT', path: '/counter', body: '5', cassette: 'worker-b/case' });
+  await bed.client.send(recorder.url, { path: '/counter', cassette: 'worker-b/case' });
   await recorder.close();
 
-  const replayer = await createProxy({ mode: 'replay', cassette: dir });
+  const replayer = await createProxy({ mode: 'replay', cassette: bed.dir });
   const [b, a] = await Promise.all([
-    client.send(replayer.url, { path: '/counter', cassette: 'worker-b/case' }),
-    client.send(replayer.url, { path: '/counter', cassette: 'worker-a/case' }),
+    bed.client.send(replayer.url, { path: '/counter', cassette: 'worker-b/case' }),
+    bed.client.send(replayer.url, { path: '/counter', cassette: 'worker-a/case' }),
   ]);
-  expect(client.json(a)).toEqual({ counter: 0 });
-  expect(client.json(b)).toEqual({ counter: 5 });
-  const unsafe = await client.send(replayer.url, { path: '/counter', cassette: '../escape' });
+  expect(bed.client.json(a)).toEqual({ counter: 0 });
+  expect(bed.client.json(b)).toEqual({ counter: 5 });
+  const unsafe = await bed.client.send(replayer.url, { path: '/counter', cassette: '../escape' });
   expect(unsafe.status).toBe(400);
   await replayer.close();
 });
 
 test('record-missing replays what it has and appends only what is new', async () => {
-  const cassette = path.join(dir, 'grow.cassette.json');
-  const first = await createProxy({ mode: 'record', target: fixture.url, cassette });
-  await client.send(first.url, { path: '/length' });
+  const cassette = path.join(bed.dir, 'grow.cassette.json');
+  const first = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(first.url, { path: '/length' });
   await first.close();
   const before = JSON.parse(readFileSync(cassette, 'utf8'));
 
-  const grow = await createProxy({ mode: 'record-missing', target: fixture.url, cassette });
-  const connections = fixture.connections();
-  expect((await client.send(grow.url, { path: '/length' })).status).toBe(200);
-  expect(fixture.connections()).toBe(connections);
-  await client.send(grow.url, { path: '/big-int' });
+  const grow = await createProxy({ mode: 'record-missing', target: bed.fixture.url, cassette });
+  const connections = bed.fixture.connections();
+  expect((await bed.client.send(grow.url, { path: '/length' })).status).toBe(200);
+  expect(bed.fixture.connections()).toBe(connections);
+  await bed.client.send(grow.url, { path: '/big-int' });
   await grow.close();
   const after = JSON.parse(readFileSync(cassette, 'utf8'));
   expect(after.interactions.slice(0, 1)).toEqual(before.interactions);
@@ -128,19 +114,19 @@ test('record-missing replays what it has and appends only what is new', async ()
 });
 
 test('verify calls the target and reports how its answer differs from the recording, by JSON path', async () => {
-  const cassette = path.join(dir, 'verify.cassette.json');
+  const cassette = path.join(bed.dir, 'verify.cassette.json');
   await recordCounterStory(cassette);
   // The last answer (the second GET) is edited to say 8 where the target says 7.
   const original = readFileSync(cassette, 'utf8');
   const at = [...original.matchAll(/"counter": ?7/g)].at(-1)!.index;
   const text = `${original.slice(0, at)}"counter": 8${original.slice(at).replace(/^"counter": ?7/, '')}`;
   writeFileSync(cassette, text);
-  await client.send(fixture.url, { method: 'PUT', path: '/counter', body: '0' }); // the target starts over
-  const verifier = await createProxy({ mode: 'verify', target: fixture.url, cassette });
-  await client.send(verifier.url, { path: '/counter' });
-  await client.send(verifier.url, { method: 'PUT', path: '/counter', body: '7' });
-  const live = await client.send(verifier.url, { path: '/counter' });
-  expect(client.json(live)).toEqual({ counter: 7 });
+  await bed.client.send(bed.fixture.url, { method: 'PUT', path: '/counter', body: '0' }); // the target starts over
+  const verifier = await createProxy({ mode: 'verify', target: bed.fixture.url, cassette });
+  await bed.client.send(verifier.url, { path: '/counter' });
+  await bed.client.send(verifier.url, { method: 'PUT', path: '/counter', body: '7' });
+  const live = await bed.client.send(verifier.url, { path: '/counter' });
+  expect(bed.client.json(live)).toEqual({ counter: 7 });
   const { summary } = await verifier.close();
   expect(summary.verify).toEqual([
     expect.objectContaining({ seq: 3, differences: [expect.objectContaining({ path: expect.stringContaining('counter'), before: 8, after: 7 })] }),

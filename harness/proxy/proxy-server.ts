@@ -40,9 +40,11 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
   const summary: ProxySummary = { mode, cassettes: [], misses: [], verify: [] };
   let origin = '';
+  // The proxy's own origin and the target's both stand for the recorded origin in files.
+  const recordedOrigins = (): string[] => [origin, forwarder?.targetOrigin ?? ''].filter((o) => o !== '');
   const toRecorded = (text: string) => {
     let out = text;
-    for (const from of [origin, forwarder?.targetOrigin]) if (from && out.includes(from)) out = out.split(from).join(RECORDED_ORIGIN);
+    for (const from of recordedOrigins()) if (out.includes(from)) out = out.split(from).join(RECORDED_ORIGIN);
     return out;
   };
 
@@ -225,8 +227,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     return session.prepared;
   };
 
-  const originReplacements = (): [string, string][] =>
-    [origin, forwarder?.targetOrigin].filter((o): o is string => !!o).map((o) => [o, RECORDED_ORIGIN]);
+  const originReplacements = (): [string, string][] => recordedOrigins().map((o) => [o, RECORDED_ORIGIN]);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(new HarnessError('USAGE', `cannot listen on port ${options.port ?? 0}: ${error.code ?? error.message}`)));

@@ -1,8 +1,13 @@
 // Test support: what a client saw, reduced to what the byte-exact round trip compares:
 // status, every header pair in order, and the SHA-256 of the body bytes as sent.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from '@playwright/test';
 import type { HeaderPairs } from '../report/results.js';
 import { createHttpTransport, headerValue } from '../http/transport.js';
+import { startFidelityFixture, type FixtureServer } from './fidelity-fixture.js';
 
 export interface SeenResponse {
   status: number;
@@ -37,4 +42,22 @@ export function createTestClient() {
     header: (response: SeenResponse, name: string) => headerValue(response.headers, name),
     close: () => transport.close(),
   };
+}
+
+/**
+ * For a test file: a fresh scratch folder and fixture upstream for each test, one client
+ * for the file. Call at the top level; read `dir` and `fixture` inside tests.
+ */
+export function useProxyTestBed(): { dir: string; fixture: FixtureServer; client: ReturnType<typeof createTestClient> } {
+  const bed = { dir: '', fixture: undefined as unknown as FixtureServer, client: createTestClient() };
+  test.beforeEach(async () => {
+    bed.dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-proxy-test-'));
+    bed.fixture = await startFidelityFixture();
+  });
+  test.afterEach(async () => {
+    await bed.fixture.close();
+    rmSync(bed.dir, { recursive: true, force: true });
+  });
+  test.afterAll(() => bed.client.close());
+  return bed;
 }
