@@ -3,8 +3,9 @@
 // caller, which writes it. URLs in Location, Content-Location and link that point at the
 // target are rewritten to the proxy so a client keeps going through it.
 import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Stream } from 'node:stream';
 import https from 'node:https';
-import { Readable } from 'node:stream';
 import httpProxy from 'http-proxy';
 import type { HeaderPairs } from '../report/results.js';
 
@@ -23,6 +24,21 @@ export interface LiveForwarder {
 const URL_HEADERS = new Set(['location', 'content-location', 'link']);
 export const UPSTREAM_ERROR_HEADER = 'x-touchstone-upstream-error';
 
+const ON_RESPONSE = Symbol('touchstone.onResponse');
+type Routed = http.IncomingMessage & { [ON_RESPONSE]?: (upstream: http.IncomingMessage) => void };
+
+/**
+ * A body already read, in the one shape http-proxy asks of `buffer`: it only calls
+ * `buffer.pipe(proxyReq)`. Ending the request with the bytes directly saves a stream per
+ * request (Readable.from costs more than the forwarding).
+ */
+class BufferedBody {
+  constructor(private readonly body: Buffer) {}
+  pipe(proxyReq: http.ClientRequest): void {
+    proxyReq.end(this.body.length ? this.body : undefined);
+  }
+}
+
 export function headerPairs(raw: string[]): HeaderPairs {
   const pairs: HeaderPairs = [];
   for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
@@ -35,20 +51,20 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
   // changeOrigin: the target sees its own Host, as a client talking to it directly would send.
   const proxy = httpProxy.createProxyServer({ target, changeOrigin: true, selfHandleResponse: true, agent, proxyTimeout: timeoutMs, xfwd: false });
   const targetOrigin = url.origin;
-  // http-proxy reports every response on the one server; this routes each to its caller.
-  const pending = new WeakMap<http.IncomingMessage, (upstream: http.IncomingMessage) => void>();
-  proxy.on('proxyRes', (upstream, req) => pending.get(req)?.(upstream));
+  // http-proxy reports every response, and every failure, on the one server: each is
+  // routed to its request's caller through a symbol on the request (a WeakMap per
+  // request costs the garbage collector more than the forwarding itself).
+  proxy.on('proxyRes', (upstream, req) => (req as Routed)[ON_RESPONSE]?.(upstream));
+  const upstreamError = (error: Error, _req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
+    if (!(res instanceof http.ServerResponse) || res.headersSent) return res.destroy(error);
+    const message = JSON.stringify({ error: `touchstone: the target ${targetOrigin} failed: ${error.message}` });
+    res.writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) }).end(message);
+  };
   return {
     targetOrigin,
     forward(req, res, onResponse, body) {
-      const options = body ? { buffer: Readable.from(body.length ? [body] : []) } : {};
-      const upstreamError = (error: Error) => {
-        if (res.headersSent) return res.destroy(error);
-        const message = JSON.stringify({ error: `touchstone: the target ${targetOrigin} failed: ${error.message}` });
-        res.writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) }).end(message);
-      };
-      pending.set(req, onResponse);
-      proxy.web(req, res, options, (error) => upstreamError(error));
+      (req as Routed)[ON_RESPONSE] = onResponse;
+      proxy.web(req, res, body ? { buffer: new BufferedBody(body) as unknown as Stream } : {}, upstreamError);
     },
     liveHeaders(upstream, proxyOrigin) {
       return headerPairs(upstream.rawHeaders).map(([name, value]) =>
