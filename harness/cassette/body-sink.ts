@@ -11,6 +11,12 @@
 //   is still a body, so replay sends the same bytes; only an empty wire body is undefined.
 // - Sidecars are fsynced before they are renamed into place, so a cassette that names
 //   one (written later, atomically) never points at a partial blob after a crash.
+// - A body stays as the chunks that came in until it outgrows INLINE_TEXT_LIMIT or ends:
+//   most bodies are small and identity-coded, and for those the whole capture is one
+//   concat, one replacement scan and toInlineBody at end(). Decoding, hashing and the
+//   streaming replacer start only for a body that spills or carries a Content-Encoding.
+//   (The sink is a class: tsx compiles with keepNames, which makes every named closure
+//   a factory creates cost a defineProperty, per body.)
 // - write() does not exert backpressure: the zlib decoder queues chunks the producer
 //   outruns. The proxy's producer is a socket, slower than inflate, so this stays small.
 import { createHash, randomBytes } from 'node:crypto';
@@ -30,9 +36,23 @@ export interface BodySinkOptions {
   blobPrefix: string;
   /** The response's Content-Encoding; the stored body is the decoded bytes. */
   contentEncoding?: ContentCoding;
-  /** [secret form, placeholder] pairs applied to the stored (decoded) bytes, across chunk boundaries. */
-  replacements?: Array<[string, string]>;
+  /** Secret forms replaced in the stored (decoded) bytes, across chunk boundaries. */
+  replacements?: Replacements;
 }
+
+/** [secret form, placeholder] pairs made ready for byte search; build once, share among sinks. */
+export interface Replacements {
+  readonly rules: ReadonlyArray<{ secret: Buffer; placeholder: Buffer }>;
+  /** Longest secret − 1: how many trailing bytes a streamed scan must hold back. */
+  readonly holdBack: number;
+}
+
+export function compileReplacements(pairs: ReadonlyArray<readonly [string, string]>): Replacements {
+  const rules = pairs.filter(([secret]) => secret.length > 0).map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p) }));
+  return { rules, holdBack: Math.max(0, ...rules.map((r) => r.secret.length - 1)) };
+}
+
+const NO_REPLACEMENTS = compileReplacements([]);
 
 export interface BodySink {
   write(chunk: Buffer): void;
@@ -48,11 +68,75 @@ export function createBodySink(options: BodySinkOptions): BodySink {
   if (!path.isAbsolute(options.blobDir)) throw new HarnessError('USAGE', `blobDir ${options.blobDir} must be an absolute path`);
   const prefixProblem = relativePathProblem(options.blobPrefix);
   if (prefixProblem) throw new HarnessError('USAGE', `blobPrefix "${options.blobPrefix}" ${prefixProblem}`);
+  return new BufferedSink(options);
+}
+
+/** Holds a small body as its chunks; hands everything to a streaming sink once it spills. */
+class BufferedSink implements BodySink {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private streaming: BodySink | undefined;
+  private state: 'open' | 'done' = 'open';
+
+  constructor(private readonly options: BodySinkOptions) {}
+
+  write(chunk: Buffer): void {
+    if (this.state !== 'open' || chunk.length === 0) return;
+    if (this.streaming) return this.streaming.write(chunk);
+    // A copy: the caller may reuse its buffer once write() returns.
+    this.chunks.push(Buffer.from(chunk));
+    this.size += chunk.length;
+    if (this.size > INLINE_TEXT_LIMIT) this.spill();
+  }
+
+  async end(): Promise<Body | undefined> {
+    if (this.state !== 'open') throw new HarnessError('USAGE', 'body sink already ended or aborted');
+    if (!this.streaming && this.options.contentEncoding && this.size > 0) this.spill();
+    if (this.streaming) {
+      this.state = 'done';
+      return this.streaming.end();
+    }
+    this.state = 'done';
+    if (this.size === 0) return undefined;
+    const bytes = replaceAll(this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks), this.options.replacements ?? NO_REPLACEMENTS);
+    this.chunks = [];
+    return toInlineBody(bytes) ?? createBlobStore(this.options.blobDir, this.options.blobPrefix).saveBytes(bytes, sha256Hex(bytes));
+  }
+
+  abort(): void {
+    this.state = 'done';
+    this.chunks = [];
+    this.streaming?.abort();
+  }
+
+  private spill(): void {
+    const streaming = createStreamingSink(this.options);
+    for (const chunk of this.chunks) streaming.write(chunk);
+    this.chunks = [];
+    this.streaming = streaming;
+  }
+}
+
+const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** `bytes` with every secret form replaced; the same buffer when none occurs. */
+function replaceAll(bytes: Buffer, replacements: Replacements): Buffer {
+  if (!replacements.rules.some((rule) => bytes.includes(rule.secret))) return bytes;
+  const pieces: Buffer[] = [];
+  const replacer = createReplacer(replacements, (piece) => pieces.push(piece));
+  replacer.write(bytes);
+  replacer.flush();
+  return Buffer.concat(pieces);
+}
+
+/** The full capture: decoding, hashing as it goes, spilling to a temp file past INLINE_TEXT_LIMIT. */
+function createStreamingSink(options: BodySinkOptions): BodySink {
   const blobs = createBlobStore(options.blobDir, options.blobPrefix);
   const coding = options.contentEncoding;
   const wire = coding ? createSpool(blobs) : undefined;
+  const replacements = options.replacements ?? NO_REPLACEMENTS;
   let stored = createSpool(blobs);
-  let replacer = createReplacer(options.replacements ?? [], (bytes) => stored.write(bytes));
+  let replacer = createReplacer(replacements, (bytes) => stored.write(bytes));
   const decoder = coding ? createContentDecoder(coding) : undefined;
   let corrupt = false;
   let failure: unknown;
@@ -96,7 +180,7 @@ export function createBodySink(options: BodySinkOptions): BodySink {
       // Not what the header claimed: keep the wire bytes as they are, with no coding.
       stored.discard();
       stored = createSpool(blobs);
-      replacer = createReplacer(options.replacements ?? [], (bytes) => stored.write(bytes));
+      replacer = createReplacer(replacements, (bytes) => stored.write(bytes));
       const raw = wire.finish();
       if (raw.bytes) replacer.write(raw.bytes);
       else for await (const chunk of createReadStream(raw.tempFile!)) replacer.write(chunk as Buffer);
@@ -268,9 +352,7 @@ function createBlobStore(blobDir: string, blobPrefix: string): BlobStore {
  * Replaces secret forms in a byte stream. The last (longest secret − 1) bytes are held
  * back, because a secret may straddle two chunks; a match starting earlier is complete.
  */
-function createReplacer(replacements: Array<[string, string]>, emit: (bytes: Buffer) => void) {
-  const rules = replacements.filter(([secret]) => secret.length > 0).map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p) }));
-  const holdBack = Math.max(0, ...rules.map((r) => r.secret.length - 1));
+function createReplacer({ rules, holdBack }: Replacements, emit: (bytes: Buffer) => void) {
   let carry: Buffer = Buffer.alloc(0);
   let replaced = false;
 

@@ -49,8 +49,8 @@ export interface Redactor {
   redactRequest(r: RecordedRequest): RecordedRequest;
   /** Sorted unique locations redacted so far, e.g. "request.headers.authorization". */
   notes(): string[];
-  /** Every known secret form -> its placeholder, longest first, for streamed sidecar bodies. */
-  replacements(): Array<[string, string]>;
+  /** Every known secret form -> its placeholder, longest first, for streamed sidecar bodies; the same array until a new secret is learnt. */
+  replacements(): ReadonlyArray<readonly [string, string]>;
   /** <secret:NAME> (and its URL-encoded form) -> the configured value. */
   restore(text: string): string;
 }
@@ -65,7 +65,12 @@ const PLACEHOLDER_SOURCE = '<secret:[A-Za-z0-9_.-]+>|<redacted>|%3Csecret%3A[A-Z
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER_SOURCE})$`);
 
 type Side = 'request' | 'response';
-const ROOT = { generic: '$', concrete: '$' };
+/** A step down a JSON value: an object key or an array index. */
+type PathStep = string | number;
+/** `$.items[*].token`: what jsonPaths and notes name. */
+const genericPath = (steps: PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? '[*]' : `.${s}`)).join('')}`;
+/** `$.items[3].token`. */
+const concretePath = (steps: PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
 type Sweep = (text: string) => string;
 /** One pass over a message: where notes go, and the sweeps of every known secret form. */
 interface Pass {
@@ -197,39 +202,64 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     });
   }
 
+  const isSecretQueryKey = (key: string) => SECRET_QUERY_KEY.test(key) || queryKeys.has(key.toLowerCase());
+  const queryNote = (key: string) => `request.query.${key}`;
+
   function redactUrl(url: string, pass: Pass): string {
     const q = url.indexOf('?');
-    const isSecretKey = (key: string) => SECRET_QUERY_KEY.test(key) || queryKeys.has(key.toLowerCase());
-    const structured = q < 0 ? url : url.slice(0, q + 1) + redactPairs(url.slice(q + 1), isSecretKey, pass, (key) => `request.query.${key}`);
+    const structured = q < 0 ? url : url.slice(0, q + 1) + redactPairs(url.slice(q + 1), isSecretQueryKey, pass, queryNote);
     const out = pass.url(structured);
     if (out !== structured) pass.notes.add('request.url');
     return out;
   }
 
-  /** Walks a JSON value from `$`; `edits` collects [original, placeholder] strings for JSON text bodies. */
-  function redactJson(value: unknown, at: { generic: string; concrete: string }, ctx: JsonWalk): unknown {
-    if (Array.isArray(value)) return value.map((v, i) => redactJson(v, { generic: `${at.generic}[*]`, concrete: `${at.concrete}[${i}]` }, ctx));
+  /**
+   * Walks a JSON value from `$` (`steps` is the way down, reused as a stack); `edits`
+   * collects [original, placeholder] strings for JSON text bodies. Copy on write: an
+   * untouched value comes back as the same object, and path strings are built only where
+   * a rule needs them.
+   */
+  function redactJson(value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        steps.push(i);
+        const next = redactJson(value[i], steps, ctx);
+        steps.pop();
+        if (next !== value[i]) (out ??= value.slice())[i] = next;
+      }
+      return out ?? value;
+    }
     if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value).map(([key, v]): [string, unknown] => {
-        const child = { generic: `${at.generic}.${key}`, concrete: `${at.concrete}.${key}` };
-        const note = `${ctx.prefix}.${child.generic}`;
-        const atPath = jsonPaths.has(child.generic) || jsonPaths.has(child.concrete);
-        if ((atPath || bodyFields.has(key.toLowerCase())) && (typeof v === 'string' || typeof v === 'number')) {
-          const placeholder = hide(String(v), ctx.pass, note);
-          if (typeof v === 'string') ctx.edits.push([v, placeholder]);
-          return [key, placeholder];
-        }
-        if (atPath && v !== null && typeof v === 'object') return [key, hide(JSON.stringify(v), ctx.pass, note)];
-        return [key, redactJson(v, child, ctx)];
-      });
-      return Object.fromEntries(entries);
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record);
+      let replaced: Map<string, unknown> | undefined;
+      for (const key of keys) {
+        steps.push(key);
+        const next = redactField(key, record[key], steps, ctx);
+        steps.pop();
+        if (next !== record[key]) (replaced ??= new Map()).set(key, next);
+      }
+      // Rebuilt from entries, never by assignment: a key named __proto__ stays a key.
+      return replaced ? Object.fromEntries(keys.map((key) => [key, replaced.has(key) ? replaced.get(key) : record[key]])) : value;
     }
     if (typeof value === 'string') {
       const out = ctx.pass.text(value);
-      if (out !== value) ctx.pass.notes.add(`${ctx.prefix}.${at.generic}`);
+      if (out !== value) ctx.pass.notes.add(`${ctx.prefix}.${genericPath(steps)}`);
       return out;
     }
     return value;
+  }
+
+  function redactField(key: string, value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {
+    const atPath = jsonPaths.size > 0 && (jsonPaths.has(genericPath(steps)) || jsonPaths.has(concretePath(steps)));
+    if ((atPath || bodyFields.has(key.toLowerCase())) && (typeof value === 'string' || typeof value === 'number')) {
+      const placeholder = hide(String(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
+      if (typeof value === 'string') ctx.edits.push([value, placeholder]);
+      return placeholder;
+    }
+    if (atPath && value !== null && typeof value === 'object') return hide(JSON.stringify(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
+    return redactJson(value, steps, ctx);
   }
 
   function redactText(text: string, form: boolean, side: Side, pass: Pass): string {
@@ -238,7 +268,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     if (/^\s*[[{]/.test(text)) {
       try {
         const edits: Array<[string, string]> = [];
-        redactJson(JSON.parse(text), ROOT, { pass, edits, prefix: `${side}.body` });
+        redactJson(JSON.parse(text), [], { pass, edits, prefix: `${side}.body` });
         for (const [original, placeholder] of edits) out = out.split(JSON.stringify(original)).join(JSON.stringify(placeholder));
       } catch {
         // Not JSON after all: the sweep below still applies.
@@ -251,12 +281,19 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     if ('file' in body) return body; // the streaming body sink applies replacements()
     const contentType = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
     let data: BodyData;
-    if ('json' in body) data = { json: redactJson(body.json, ROOT, { pass, edits: [], prefix: `${side}.body` }) };
-    else if ('text' in body) data = { text: redactText(body.text, /application\/x-www-form-urlencoded/i.test(contentType), side, pass) };
-    else data = { base64: Buffer.from(pass.bytes(Buffer.from(body.base64, 'base64').toString('latin1')), 'latin1').toString('base64') };
-    const before = 'json' in body ? JSON.stringify(body.json) : 'text' in body ? body.text : body.base64;
-    const after = 'json' in data ? JSON.stringify(data.json) : 'text' in data ? data.text : (data as { base64: string }).base64;
-    if (before === after) return body;
+    if ('json' in body) {
+      const json = redactJson(body.json, [], { pass, edits: [], prefix: `${side}.body` });
+      if (json === body.json) return body;
+      data = { json };
+    } else if ('text' in body) {
+      const text = redactText(body.text, /application\/x-www-form-urlencoded/i.test(contentType), side, pass);
+      if (text === body.text) return body;
+      data = { text };
+    } else {
+      const base64 = Buffer.from(pass.bytes(Buffer.from(body.base64, 'base64').toString('latin1')), 'latin1').toString('base64');
+      if (base64 === body.base64) return body;
+      data = { base64 };
+    }
     pass.notes.add(`${side}.body`);
     // `encoded` held the wire bytes of the unredacted body: dropped so replay re-encodes.
     return body.contentEncoding ? { ...data, contentEncoding: body.contentEncoding } : data;
@@ -304,7 +341,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       twoPass((pass) => ({ ...i, request: redactMessage(i.request, 'request', pass), response: redactMessage(i.response, 'response', pass) })),
     redactRequest: (r) => twoPass((pass) => redactMessage(r, 'request', pass)),
     notes: () => [...notes].sort(),
-    replacements: () => sweeps().forms.map(([f, p]): [string, string] => [f, p]),
+    replacements: () => sweeps().forms,
     restore: (text) =>
       text.replace(/<secret:([A-Za-z0-9_.-]+)>|%3Csecret%3A([A-Za-z0-9_.-]+)%3E/g, (whole, raw: string | undefined, encoded: string | undefined) => {
         const value = byName.get(raw ?? encoded!);

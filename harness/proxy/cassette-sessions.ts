@@ -12,6 +12,7 @@ import { createRedactor, type RedactionConfig, type Redactor } from '../cassette
 import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
 import { createReplayIndex, type ReplayIndex } from './replay-index.js';
 import type { PreparedResponse } from './replay-response.js';
+import type { BodySinkOptions } from '../cassette/body-sink.js';
 
 export interface CassetteSession {
   name: string;
@@ -27,6 +28,8 @@ export interface CassetteSession {
   recorded: number;
   /** Wire-ready answers by seq, made on the first replayed request. */
   prepared?: PreparedResponse[];
+  /** The recording proxy's body-sink options, and the redactor's secret forms they were made from. */
+  sinkOptions?: { forms: ReadonlyArray<readonly [string, string]>; options: BodySinkOptions };
 }
 
 export interface CassetteSessions {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { HarnessError } from '../errors.js';
 import { toInlineBody } from '../cassette/body-codec.js';
 import { INLINE_TEXT_LIMIT, RECORDED_HOST, RECORDED_ORIGIN, sidecarFolder, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
-import { createBodySink, type BodySink } from '../cassette/body-sink.js';
+import { compileReplacements, createBodySink, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
 import { diffResponses } from '../cassette/cassette-diff.js';
 import type { HeaderPairs } from '../report/results.js';
@@ -40,11 +40,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
   const summary: ProxySummary = { mode, cassettes: [], misses: [], verify: [] };
   let origin = '';
-  // The proxy's own origin and the target's both stand for the recorded origin in files.
-  const recordedOrigins = (): string[] => [origin, forwarder?.targetOrigin ?? ''].filter((o) => o !== '');
+  // The proxy's own origin and the target's both stand for the recorded origin in files
+  // (set once the server listens, before any request).
+  let recordedOrigins: string[] = [];
   const toRecorded = (text: string) => {
     let out = text;
-    for (const from of recordedOrigins()) if (out.includes(from)) out = out.split(from).join(RECORDED_ORIGIN);
+    for (const from of recordedOrigins) if (out.includes(from)) out = out.split(from).join(RECORDED_ORIGIN);
     return out;
   };
 
@@ -130,36 +131,19 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   ): void {
     const capture = onInteraction !== undefined;
     // A body that may outgrow memory is scrubbed while it streams to its sidecar, so the
-    // request's secrets must be known before it starts. Smaller bodies are redacted with
-    // the whole interaction at the end, which learns them anyway.
-    let learnt = false;
-    const learnBeforeStreaming = (size: number) => {
-      if (learnt || size <= INLINE_TEXT_LIMIT) return;
-      learnt = true;
-      session.redactor.redactRequest(request);
-    };
-    const sinkOptions = () => {
-      const blobPrefix = sidecarFolder(session.file).prefix;
-      return {
-        blobDir: path.join(scratch ?? session.dir, blobPrefix),
-        blobPrefix,
-        replacements: [...session.redactor.replacements(), ...originReplacements()],
-      };
-    };
+    // request's secrets must be known before it starts (redactRequest learns them).
+    // Smaller bodies are redacted with the whole interaction at the end, which learns them anyway.
+    if (capture && (body ? body.length : Infinity) > INLINE_TEXT_LIMIT) session.redactor.redactRequest(request);
     // Sinks are made on the first byte: most requests have no body at all.
     let requestSink: BodySink | undefined;
-    const captureRequest = (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptions())).write(chunk);
-    if (capture) {
-      learnBeforeStreaming(body ? body.length : Infinity);
-      if (!body) req.on('data', captureRequest);
-      else if (body.length) captureRequest(body);
-    }
+    if (capture && body?.length) (requestSink = createBodySink(sinkOptionsFor(session))).write(body);
     // A target may answer (413, say) before the request body is all in; the body sink is
     // finished only once it is, so nothing is written to it after it was closed.
-    const requestDone = new Promise<void>((resolve) => {
-      if (body || req.readableEnded) resolve();
-      else req.once('end', resolve).once('close', resolve);
-    });
+    let requestDone: Promise<void> | undefined;
+    if (capture && !body) {
+      req.on('data', (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptionsFor(session))).write(chunk));
+      if (!req.readableEnded) requestDone = new Promise<void>((resolve) => req.once('end', resolve).once('close', resolve));
+    }
     forwarder!.forward(
       req,
       res,
@@ -170,13 +154,15 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         const wireHeaders = headerPairs(upstream.rawHeaders);
         const coding = wireHeaders.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1].trim().toLowerCase();
         const contentEncoding = coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined;
-        if (capture) learnBeforeStreaming(contentEncoding ? Infinity : Number(upstream.headers['content-length'] ?? Infinity));
+        if (capture && (contentEncoding ? Infinity : Number(upstream.headers['content-length'] ?? Infinity)) > INLINE_TEXT_LIMIT) {
+          session.redactor.redactRequest(request);
+        }
         let responseSink: BodySink | undefined;
         // The last chunk is held back until the interaction is journaled: a client that has
         // the whole answer can count on it being recorded, whatever happens next.
         let held: Buffer | undefined;
         upstream.on('data', (chunk: Buffer) => {
-          if (capture) (responseSink ??= createBodySink({ ...sinkOptions(), contentEncoding })).write(chunk);
+          if (capture) (responseSink ??= createBodySink(contentEncoding ? { ...sinkOptionsFor(session), contentEncoding } : sinkOptionsFor(session))).write(chunk);
           if (held && !res.write(held)) {
             upstream.pause();
             res.once('drain', () => upstream.resume());
@@ -186,7 +172,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         upstream.on('error', (error) => res.destroy(error));
         upstream.on('end', () => {
           if (!onInteraction) return void res.end(held);
-          Promise.all([requestDone.then(() => requestSink?.end()), responseSink?.end()])
+          Promise.all([requestDone ? requestDone.then(() => requestSink?.end()) : requestSink?.end(), responseSink?.end()])
             .then(([requestBody, responseBody]) => {
               const interaction: Interaction = {
                 seq,
@@ -227,7 +213,16 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     return session.prepared;
   };
 
-  const originReplacements = (): [string, string][] => recordedOrigins().map((o) => [o, RECORDED_ORIGIN]);
+  /** Where a session's sinks put sidecars and what they replace, rebuilt only when its redactor learns a secret. */
+  const sinkOptionsFor = (session: CassetteSession): BodySinkOptions => {
+    const forms = session.redactor.replacements();
+    if (session.sinkOptions?.forms !== forms) {
+      const blobPrefix = sidecarFolder(session.file).prefix;
+      const replacements = compileReplacements([...forms, ...recordedOrigins.map((o): [string, string] => [o, RECORDED_ORIGIN])]);
+      session.sinkOptions = { forms, options: { blobDir: path.join(scratch ?? session.dir, blobPrefix), blobPrefix, replacements } };
+    }
+    return session.sinkOptions.options;
+  };
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(new HarnessError('USAGE', `cannot listen on port ${options.port ?? 0}: ${error.code ?? error.message}`)));
@@ -235,6 +230,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   });
   const address = server.address() as { port: number; address: string };
   origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  recordedOrigins = [origin, forwarder?.targetOrigin ?? ''].filter((o) => o !== '');
 
   const currentSummary = (): ProxySummary => ({
     ...summary,
