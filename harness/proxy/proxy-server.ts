@@ -94,7 +94,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
     if (mode === 'verify') {
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
-        const recorded = 'hit' in lookup ? lookup.hit : undefined;
+        const recorded = 'hit' in lookup ? session.index!.interaction(lookup.hit) : undefined;
         const differences = recorded
           ? diffResponses(recorded.response, live.response, { readBody: (b) => readBodyBytes(b, session.dir), readLiveBody: (b) => readBodyBytes(b, scratch!) })
           : [{ path: 'interaction', kind: 'added' }];
@@ -102,7 +102,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       });
     }
     if ('hit' in lookup) {
-      return writePrepared(res, method, preparedResponses(session)[lookup.hit.seq]);
+      return writePrepared(res, method, preparedResponses(session)[lookup.hit]);
     }
     if (mode === 'record-missing') {
       return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (interaction) => session.writer!.append(interaction));
@@ -203,8 +203,14 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (!session.prepared) {
       const substitute = createSubstitute(origin, session.redactor.restore);
       session.prepared = [];
+      // Identical header lists (most of a cassette's, bar content-length) share one array,
+      // so a big cassette's answers keep touching the same few strings.
+      const sameHeaders = new Map<string, string[]>();
       for (const interaction of session.index!.interactions) {
-        session.prepared[interaction.seq] = prepareResponse(interaction.response, session.dir, substitute);
+        const prepared = prepareResponse(interaction.response, session.dir, substitute);
+        const key = prepared.headers.join('\0');
+        prepared.headers = sameHeaders.get(key) ?? (sameHeaders.set(key, prepared.headers), prepared.headers);
+        session.prepared[interaction.seq] = prepared;
         // From now on the answer lives in off-heap bytes; letting the parsed body go keeps a
         // big cassette's heap small, and with it the garbage collector's every pass.
         delete interaction.response.body;
