@@ -3,7 +3,7 @@
 // writes results.json, junit.xml, report.html and summary.md.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { readFileSync } from 'node:fs';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
 import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../suite/run-config.js';
 import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
 import type { CaseOutcome } from '../suite/case-runner.js';
@@ -67,7 +67,7 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    const results = buildResults(cases, registry.values(), {
+    const results = buildResults(cases, requirementsFor(registry, 'service'), {
       kind: 'service',
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
       startedAt: new Date(this.config.startedAt),

@@ -9,6 +9,19 @@ import { compileSchemaFile, createAjv, readValidatedFile } from './validated-fil
 
 export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 
+/** What a run checks: the service (specs 1-2), or one side of the plugin protocol (spec 3). */
+export type RunKind = 'service' | 'plugin' | 'compiler';
+
+/**
+ * The requirements a run of this kind reports on (and lists as untested when no case
+ * cites them): ids starting with `plugin.` and `compiler.` are spec 3's two sides, every
+ * other id belongs to the service.
+ */
+export function requirementsFor(registry: RequirementRegistry, kind: RunKind): Requirement[] {
+  const sideOf = (id: string): RunKind => (id.startsWith('plugin.') ? 'plugin' : id.startsWith('compiler.') ? 'compiler' : 'service');
+  return [...registry.values()].filter((r) => sideOf(r.id) === kind);
+}
+
 const SCHEMA = fileURLToPath(new URL('./requirement.schema.json', import.meta.url));
 
 export function listYamlFiles(dir: string): string[] {
