@@ -1,0 +1,45 @@
+// Encodes and decodes the plugin messages with protobufjs, from the project's own
+// harness/protocol/plugin.proto (read as data: reference-impl imports no harness code).
+// plugin.proto imports google/protobuf/descriptor.proto; that resolves to the copy
+// protobufjs ships, which is newer than the spec's and so knows proto3_optional, editions, etc.
+// Unknown fields (source_file_descriptors = 17 from newer compilers and buf) are skipped by
+// protobufjs's decoder, which is the tolerance the protocol needs.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
+
+export const PLUGIN_PROTO_PATH = fileURLToPath(new URL('../../harness/protocol/plugin.proto', import.meta.url));
+const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
+
+export interface PluginCodec {
+  /** Throws when the bytes are not a CodeGeneratorRequest (garbage, truncated). */
+  decodeRequest(bytes: Uint8Array): CodeGeneratorRequest;
+  encodeResponse(response: CodeGeneratorResponse): Uint8Array;
+  /** The two directions a compiler uses; the plugin's tests play the compiler with them. */
+  encodeRequest(request: CodeGeneratorRequest): Uint8Array;
+  decodeResponse(bytes: Uint8Array): CodeGeneratorResponse;
+}
+
+// Plain objects out: enum names, numbers for 64-bit integers (supported_features is a small
+// bit set; no 64-bit field of the request matters to the plugin), absent fields left absent
+// so presence stays visible (oneof_index 0, proto3_optional).
+const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: false, arrays: true };
+
+export function createPluginCodec(): PluginCodec {
+  const descriptorPath = createRequire(import.meta.url).resolve(`protobufjs/${DESCRIPTOR_IMPORT}`);
+  const root = new protobuf.Root();
+  root.resolvePath = (origin, target) =>
+    target === DESCRIPTOR_IMPORT ? descriptorPath : protobuf.util.path.resolve(origin, target);
+  root.loadSync(PLUGIN_PROTO_PATH, { keepCase: true });
+  root.resolveAll();
+  const request = root.lookupType('google.protobuf.compiler.CodeGeneratorRequest');
+  const response = root.lookupType('google.protobuf.compiler.CodeGeneratorResponse');
+
+  return {
+    decodeRequest: (bytes) => request.toObject(request.decode(bytes), TO_OBJECT) as CodeGeneratorRequest,
+    encodeResponse: (value) => response.encode(response.fromObject(value)).finish(),
+    encodeRequest: (value) => request.encode(request.fromObject(value)).finish(),
+    decodeResponse: (bytes) => response.toObject(response.decode(bytes), TO_OBJECT) as CodeGeneratorResponse,
+  };
+}
