@@ -148,7 +148,7 @@ test.describe('a target that breaks two rules', () => {
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
     });
     const conflict = results.cases.find((c) => c.id === 'interaction-limits/repo-conflict-with-user-limit')!;
-    expect(conflict.failure?.curl).toMatch(/^curl .* -X PUT 'http:\/\/127\.0\.0\.1:\d+\/repos\/sheriff\/town\/interaction-limits' .*"Authorization: Bearer \$TOKEN"/);
+    expect(conflict.failure?.reproduce).toMatch(/^curl .* -X PUT 'http:\/\/127\.0\.0\.1:\d+\/repos\/sheriff\/town\/interaction-limits' .*"Authorization: Bearer \$TOKEN"/);
     expect(JSON.stringify(results)).not.toContain(readWorldTokens()['limited-user-owner']);
     expect(result.stdout).toContain('touchstone: NON-CONFORMING');
   });
@@ -166,7 +166,7 @@ test.describe('a target that breaks two rules', () => {
       await expect(failure).toContainText('interaction-limits.repo-conflict-409');
       await expect(failure).toContainText('409 on 28 and 29 arises when a limit is set on the owning user or organization.');
       await expect(failure).toContainText('status 409');
-      await expect(failure.getByTestId('curl')).toContainText('/repos/sheriff/town/interaction-limits');
+      await expect(failure.getByTestId('reproduce')).toContainText('/repos/sheriff/town/interaction-limits');
     } finally {
       await browser.close();
     }

@@ -1,5 +1,5 @@
 // One failing case (FAIL, WARN or ERROR) as a collapsible block: the requirement with the
-// spec's own words, expected against actual, the exchange that showed it, and a curl to
+// spec's own words, expected against actual, the exchange that showed it, and a command to
 // reproduce it. Everything a person needs to file or fix the bug without opening a log.
 import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
@@ -34,7 +34,7 @@ function firstLine(text: string | undefined): string {
 export function renderFailure(c: CaseResult, caseIndex: number, requirements: ReadonlyMap<string, RequirementResult>): Markup {
   const { failure } = c;
   const cited = failure ? [failure.requirement] : c.requirements;
-  const curlId = `curl-${caseIndex}`;
+  const reproduceId = `reproduce-${caseIndex}`;
   return html`<details class="failure" id="${failureElementId(caseIndex)}" data-testid="failure" data-case="${c.id}" data-outcome="${c.outcome}">
 <summary>${outcomeBadge(c.outcome)} <span class="failure-title">${c.title}</span> <code class="requirement-id">${cited.join(', ')}</code><span class="summary-message">${firstLine(c.message)}</span></summary>
 <div class="failure-body">
@@ -50,10 +50,10 @@ export function renderFailure(c: CaseResult, caseIndex: number, requirements: Re
   }
   ${failure?.exchange && html`<h4>Exchange</h4>${renderExchange(failure.exchange)}`}
   ${
-    failure?.curl &&
+    failure?.reproduce &&
     html`<div class="reproduce">
-    <h4>Reproduce <button type="button" class="copy" data-copy-target="${curlId}" data-testid="copy-curl" hidden>Copy</button></h4>
-    <pre class="curl" id="${curlId}" data-testid="curl">${failure.curl}</pre>
+    <h4>Reproduce <button type="button" class="copy" data-copy-target="${reproduceId}" data-testid="copy-reproduce" hidden>Copy</button></h4>
+    <pre class="reproduce" id="${reproduceId}" data-testid="reproduce">${failure.reproduce}</pre>
   </div>`
   }
   <dl class="case-facts">

@@ -1,6 +1,6 @@
 // The report's only script, inlined and pinned by hash in the page's CSP. It enhances a page
 // that is complete without it: filtering the case table (by outcome, or to a matrix cell's
-// cases), copying a curl, and opening a failure when the URL hash points at it. Results data
+// cases), copying a reproduction command, and opening a failure when the URL hash points at it. Results data
 // is never placed in here; it is read from escaped data attributes.
 export const REPORT_SCRIPT = `
 (function () {

@@ -92,7 +92,7 @@ blockquote { margin: 8px 0 4px; padding: 6px 14px; border-left: 4px solid var(--
 .header-name { color: var(--muted); }
 pre.body { background: var(--bg); border-top-left-radius: 0; border-top-right-radius: 0; }
 .reproduce h4 { display: flex; align-items: center; gap: 10px; }
-pre.curl { background: #0d1117; color: #e6edf3; border-color: #0d1117; }
+pre.reproduce { background: #0d1117; color: #e6edf3; border-color: #0d1117; }
 button { font: inherit; font-size: 13px; cursor: pointer; border: 1px solid var(--line); background: var(--bg); color: var(--fg); border-radius: 6px; padding: 2px 10px; text-transform: none; letter-spacing: 0; }
 button:hover { background: var(--panel); }
 .case-facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 18px 0 0; font-size: 13px; color: var(--muted); }

@@ -107,12 +107,12 @@ test('a person can open a failure and see requirement, spec text, expected vs ac
   await expect(failure.getByTestId('request')).toContainText('authorization: Bearer $TOKEN');
   await expect(failure.getByTestId('response')).toContainText('200 OK');
   await expect(failure.getByTestId('response-body')).toContainText('"login": "octocat",');
-  const curl = failure.getByTestId('curl');
+  const curl = failure.getByTestId('reproduce');
   await expect(curl).toBeVisible();
   await expect(curl).toHaveText(
     `curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN" 'https://impl.example/repos/octo-org/hello-world/assignees?per_page=100'`,
   );
-  const copy = failure.getByTestId('copy-curl');
+  const copy = failure.getByTestId('copy-reproduce');
   await expect(copy).toBeVisible();
   await copy.click();
   // With clipboard access it copies; without, it selects the command for Ctrl+C. Either helps.

@@ -75,7 +75,7 @@ test('the matrix has a cell per endpoint and aspect holding the worst outcome an
   expect(page).toContain(`<a href="#cases" data-filter-cases="1 2" data-filter-label="${ASSIGNEES} · pagination"`);
 });
 
-test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirement, spec text, expected, actual, exchange and curl', () => {
+test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirement, spec text, expected, actual, exchange and reproduction', () => {
   const page = renderHtmlReport(createResultsFixture());
   const blocks = failureBlocks(page);
   expect(blocks.map((b) => /data-outcome="(\w+)"/.exec(b)![1])).toEqual(['ERROR', 'FAIL', 'WARN']);
@@ -91,8 +91,8 @@ test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirem
   expect(fail).toContain('<span class="start-line">200 OK</span>');
   expect(fail).toContain('<pre class="body" data-testid="response-body">[\n  {\n    &quot;login&quot;: &quot;octocat&quot;,');
   expect(fail).toContain('JSON, pretty-printed');
-  expect(fail).toContain(`<pre class="curl" id="curl-1" data-testid="curl">curl -sS -i -H &#39;accept: application/vnd.service+json&#39; -H &quot;authorization: Bearer $TOKEN&quot;`);
-  expect(fail).toContain('data-copy-target="curl-1" data-testid="copy-curl"');
+  expect(fail).toContain(`<pre class="reproduce" id="reproduce-1" data-testid="reproduce">curl -sS -i -H &#39;accept: application/vnd.service+json&#39; -H &quot;authorization: Bearer $TOKEN&quot;`);
+  expect(fail).toContain('data-copy-target="reproduce-1" data-testid="copy-reproduce"');
   expect(blocks[0]).toContain('No response: the request never got an answer');
   expect(blocks[0]).toContain('<pre class="message" data-testid="message">TARGET_IO: socket hang up after 30000 ms\n    at request');
 });

@@ -73,7 +73,7 @@ function renderFailures(results: Results): Markup {
     .filter(({ c }) => DETAILED_OUTCOMES.has(c.outcome))
     .sort((a, b) => compareWorstFirst(a.c.outcome, b.c.outcome));
   if (failing.length === 0) return html`<p class="note">No case failed, warned or errored.</p>`;
-  return html`<p class="note">Worst first. Open one for the requirement, the exchange and a curl to reproduce it.</p>
+  return html`<p class="note">Worst first. Open one for the requirement, the exchange and a command to reproduce it.</p>
 ${failing.map(({ c, index }) => renderFailure(c, index, requirements))}`;
 }
 

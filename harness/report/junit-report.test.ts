@@ -23,7 +23,7 @@ test('one testsuite per suite with JUnit counts, one testcase per case', () => {
   );
 });
 
-test('FAIL becomes <failure> with requirement, expected, actual and curl in its body', () => {
+test('FAIL becomes <failure> with requirement, expected, actual and the reproduction in its body', () => {
   const xml = renderJunit(createResultsFixture());
   const fail = testcase(xml, 'GET assignees with every result on one page omits the link header');
   expect(fail).toContain('<failure message="pagination.link-omitted-single-page: expected no link header, got link: &lt;…&amp;page=1&gt;; rel=&quot;first&quot;" type="FAIL">');
@@ -31,7 +31,7 @@ test('FAIL becomes <failure> with requirement, expected, actual and curl in its 
   expect(fail).toContain('"When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted."');
   expect(fail).toContain('expected: no link header (2 assignees fit on one page of 100)');
   expect(fail).toContain('actual: link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel="first"');
-  expect(fail).toContain(`curl: curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN"`);
+  expect(fail).toContain(`reproduce: curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN"`);
 });
 
 test('ERROR becomes <error>, SKIP becomes <skipped message>', () => {

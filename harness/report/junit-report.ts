@@ -42,7 +42,7 @@ function detailText(c: CaseResult, requirements: ReadonlyMap<string, Requirement
   }
   if (c.failure) {
     lines.push(`expected: ${c.failure.expected}`, `actual: ${c.failure.actual}`);
-    if (c.failure.curl) lines.push(`curl: ${c.failure.curl}`);
+    if (c.failure.reproduce) lines.push(`reproduce: ${c.failure.reproduce}`);
   }
   return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 // How bad an outcome is, for everything that folds many outcomes into one: a matrix cell,
 // a requirement's status, the order failures are listed in. ERROR ranks above FAIL because
 // a harness or environment fault means the verdict itself cannot be trusted.
-import type { Outcome } from './results.js';
+import type { Level, Outcome } from './results.js';
 
 const SEVERITY: Readonly<Record<Outcome, number>> = { PASS: 0, SKIP: 1, XFAIL: 2, WARN: 3, FAIL: 4, ERROR: 5 };
 
@@ -24,4 +24,9 @@ export function worstOutcome(outcomes: Iterable<Outcome>): Outcome | undefined {
     if (worst === undefined || SEVERITY[outcome] > SEVERITY[worst]) worst = outcome;
   }
   return worst;
+}
+
+/** What a broken requirement of this level makes of a case: FAIL for MUST (and SHOULD under --strict), else WARN. */
+export function outcomeOfBroken(level: Level, strict: boolean): Outcome {
+  return level === 'MUST' || (level === 'SHOULD' && strict) ? 'FAIL' : 'WARN';
 }

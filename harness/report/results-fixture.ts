@@ -1,5 +1,5 @@
 // A realistic results.json for the renderers' tests: one case of every outcome, a failure
-// with its full exchange and curl, an exchange that never got an answer, and a requirement no
+// with its full exchange and reproduction command, an exchange that never got an answer, and a requirement no
 // case cites. A factory, so a test can mutate its copy without touching another test's.
 import type { CaseResult, Results } from './results.js';
 
@@ -55,7 +55,7 @@ export function createResultsFixture(): Results {
             body: '[{"login":"octocat","id":1,"type":"User","site_admin":false},{"login":"hubot","id":2,"type":"Bot","site_admin":false}]',
           },
         },
-        curl: `curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN" '${FIXTURE_TARGET}/repos/octo-org/hello-world/assignees?per_page=100'`,
+        reproduce: `curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN" '${FIXTURE_TARGET}/repos/octo-org/hello-world/assignees?per_page=100'`,
       },
     },
     {
@@ -86,7 +86,7 @@ export function createResultsFixture(): Results {
         requirement: 'conventions.media-type-recommended',
         expected: 'content-type: application/vnd.service+json',
         actual: 'content-type: text/plain',
-        curl: `curl -sS -i -H 'accept: application/vnd.service+json' '${FIXTURE_TARGET}/repos/octo-org/hello-world/assignees'`,
+        reproduce: `curl -sS -i -H 'accept: application/vnd.service+json' '${FIXTURE_TARGET}/repos/octo-org/hello-world/assignees'`,
       },
     },
     {

@@ -25,7 +25,7 @@ export interface FailureDetail {
   /** The exchange that showed the failure, already redacted. */
   exchange?: ExchangeRecord;
   /** A copy-paste reproduction; tokens appear as $TOKEN. */
-  curl?: string;
+  reproduce?: string;
 }
 
 export interface CaseResult {

@@ -161,7 +161,7 @@ test('a failure record holds no token: the exchange, the curl and the message sa
   const result = await runCase(oneStep({ json: { ok: true } }), ctx);
   const text = JSON.stringify(result) + attached.join('');
   expect(text).not.toContain(TOKEN);
-  expect(result.failure?.curl).toContain('"Authorization: Bearer $TOKEN"');
+  expect(result.failure?.reproduce).toContain('"Authorization: Bearer $TOKEN"');
   expect(result.failure?.exchange?.response?.body).toContain('Bearer $TOKEN');
   expect(result.failure?.endpoint).toBe('GET /thing');
 });

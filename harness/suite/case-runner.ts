@@ -8,6 +8,7 @@ import { walkPagination } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { ANONYMOUS, type Exchange, type TargetClient } from '../http/target-client.js';
 import type { TargetControl } from '../http/target-control.js';
+import { outcomeOfBroken } from '../report/outcome-order.js';
 import type { ExchangeRecord, FailureDetail, Outcome } from '../report/results.js';
 import { caseRoles, isRequestStep } from './case-facts.js';
 import { interpolate, type Bindings } from './interpolate.js';
@@ -126,14 +127,14 @@ async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRe
 function classify(error: unknown, context: CaseContext, last: Exchange | undefined, endpoint: string | undefined): CaseOutcome {
   if (error instanceof ConformanceFailure) {
     const level = context.registry.get(error.requirement)?.level ?? 'MUST';
-    const outcome: Outcome = level === 'MUST' || (level === 'SHOULD' && context.strict) ? 'FAIL' : 'WARN';
+    const outcome = outcomeOfBroken(level, context.strict);
     const exchange = error.exchange ?? (last && toExchangeRecord(last.request, last.response, context.redact));
     const { redact } = context;
     const failure: FailureDetail = { requirement: error.requirement, expected: redact(error.expected), actual: redact(error.actual) };
     if (endpoint) failure.endpoint = endpoint;
     if (exchange) {
       failure.exchange = exchange;
-      failure.curl = toCurl(exchange.request);
+      failure.reproduce = toCurl(exchange.request);
     }
     return { outcome, message: `${level} ${error.requirement}: expected ${failure.expected}, got ${failure.actual}`, failure };
   }

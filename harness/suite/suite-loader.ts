@@ -42,16 +42,10 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
     }
   }
   for (const suite of suites) {
-    const ids = new Set<string>();
-    const titles = new Set<string>();
+    problems.push(...caseIdentityProblems(suite.file, suite.cases.map((c) => ({ ...c, requirements: caseRequirements(c) })), context.registry));
     for (const testCase of suite.cases) {
       const where = `${path.basename(suite.file)} case ${testCase.id}`;
       const problem = (text: string) => problems.push(`${where}: ${text}`);
-      if (ids.has(testCase.id)) problem('duplicate id');
-      if (titles.has(testCase.title)) problem('duplicate title');
-      ids.add(testCase.id);
-      titles.add(testCase.title);
-      for (const id of caseRequirements(testCase)) if (!context.registry.has(id)) problem(`unknown requirement ${id}`);
       for (const name of usedSchemas(testCase)) if (!context.schemas.has(name)) problem(`unknown schema ${name}`);
       for (const role of caseRoles(testCase)) if (!context.roles.has(role)) problem(`unknown role ${role}`);
       if (isStepsCase(testCase) && testCase.steps.some((s) => !isRequestStep(s)) && !testCase.requires?.includes('control.clock')) {
@@ -59,6 +53,22 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
       }
       if (testCase.kind === 'limits' && testCase.list.length < testCase.limit + 1) problem(`list needs at least ${testCase.limit + 1} values`);
     }
+  }
+  return problems;
+}
+
+/** What every suite format shares: unique ids and titles within a file, and only known requirement ids. */
+export function caseIdentityProblems(file: string, cases: { id: string; title: string; requirements: string[] }[], registry: RequirementRegistry): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  const titles = new Set<string>();
+  for (const testCase of cases) {
+    const where = `${path.basename(file)} case ${testCase.id}`;
+    if (ids.has(testCase.id)) problems.push(`${where}: duplicate id`);
+    if (titles.has(testCase.title)) problems.push(`${where}: duplicate title`);
+    ids.add(testCase.id);
+    titles.add(testCase.title);
+    for (const id of testCase.requirements) if (!registry.has(id)) problems.push(`${where}: unknown requirement ${id}`);
   }
   return problems;
 }
