@@ -1,0 +1,96 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeFixtures, PLUGIN_FIXTURES_DIR, PLUGIN_SUITES_DIR } from '../cli/plugin-fixtures.js';
+import { encodeResponse, type CodeGeneratorResponseInput } from '../protocol/plugin-codec.js';
+import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { suitePaths } from '../suite/suite-paths.js';
+import { runPluginCase, type PluginCaseContext } from './plugin-checks.js';
+import { lintPluginSuites, loadPluginSuites } from './plugin-suite-loader.js';
+import type { PluginCase } from './plugin-suite-format.js';
+
+const REFERENCE_PLUGIN = fileURLToPath(new URL('../../bin/protoc-gen-touchstone.js', import.meta.url));
+const registry = loadRequirementRegistry(suitePaths.requirements);
+const suites = loadPluginSuites(PLUGIN_SUITES_DIR);
+const allCases = suites.flatMap((s) => s.cases);
+const caseById = (id: string): PluginCase => allCases.find((c) => c.id === id)!;
+
+let dir: string;
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-plugin-checks-'));
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const context = (command: string[]): PluginCaseContext => ({
+  command,
+  describe: describeFixtures,
+  registry,
+  strict: false,
+  limits: { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 * 1024 },
+});
+
+/** A plugin that reads its request and answers `response` whatever it was asked. */
+function cannedPlugin(name: string, response: CodeGeneratorResponseInput | Buffer, extra = ''): string[] {
+  const file = path.join(dir, `${name}.bin`);
+  writeFileSync(file, Buffer.isBuffer(response) ? response : encodeResponse(response));
+  return ['/bin/sh', '-c', `cat >/dev/null; ${extra}cat '${file}'`];
+}
+
+test('the suites load and pass their lint', () => {
+  expect(lintPluginSuites(suites, registry, PLUGIN_FIXTURES_DIR)).toEqual([]);
+  expect(allCases.length).toBeGreaterThanOrEqual(12);
+});
+
+test('the reference plugin passes every case', async () => {
+  test.setTimeout(120_000);
+  for (const testCase of allCases) {
+    expect({ id: testCase.id, ...(await runPluginCase(testCase, context(['node', REFERENCE_PLUGIN]))) }).toEqual({ id: testCase.id, outcome: 'PASS' });
+  }
+});
+
+test('each broken rule fails its own requirement, with a printf | plugin reproduction', async () => {
+  const named = (name: string, content = 'x\n') => ({ name, content });
+  const cases: [string, CodeGeneratorResponseInput, string][] = [
+    ['nameless-first', { file: [{ content: 'orphan\n' }] }, 'plugin.files.first-chunk-named'],
+    ['absolute', { file: [named('/etc/x.txt')] }, 'plugin.files.name-safe'],
+    ['dotdot', { file: [named('a/../../x.txt')] }, 'plugin.files.name-safe'],
+    ['backslash', { file: [named('a\\b.txt')] }, 'plugin.files.name-safe'],
+    ['nameless-insert', { file: [named('a.txt'), { insertion_point: 'p', content: 'y\n' }] }, 'plugin.files.insertion-point-needs-name'],
+  ];
+  for (const [name, response, requirement] of cases) {
+    const result = await runPluginCase(caseById('names-proto3'), context(cannedPlugin(name, response)));
+    expect({ name, outcome: result.outcome, requirement: result.failure?.requirement }).toEqual({ name, outcome: 'FAIL', requirement });
+    expect(result.failure?.reproduce).toMatch(/^printf '(?:[ -~]|\\[0-7]{3})*' \| \/bin\/sh -c /);
+  }
+  const noFeature = await runPluginCase(caseById('proto3-optional'), context(cannedPlugin('no-feature', { file: [named('opt.md')] })));
+  expect(noFeature.failure?.requirement).toBe('plugin.features.proto3-optional');
+  // Refusing the file instead is fine: nothing was generated without the feature.
+  const refuses = await runPluginCase(caseById('proto3-optional'), context(cannedPlugin('refuses', { error: 'proto3 optional is not supported' })));
+  expect(refuses.outcome).toBe('PASS');
+});
+
+test('exit status, stderr and unparseable output are judged; a level below MUST only warns', async () => {
+  const garbageAnswer = await runPluginCase(caseById('real-request'), context(cannedPlugin('garbage-out', Buffer.from('not a response'))));
+  expect(garbageAnswer.failure?.requirement).toBe('plugin.io.one-request-one-response');
+  const zeroOnGarbage = await runPluginCase(caseById('garbage-stdin'), context(cannedPlugin('lenient', {})));
+  expect(zeroOnGarbage).toMatchObject({ outcome: 'FAIL', failure: { requirement: 'plugin.errors.unparseable-request-nonzero', actual: 'exit 0 with 0 bytes on stdout' } });
+  const silent = await runPluginCase(caseById('garbage-stdin'), context(['/bin/sh', '-c', 'cat >/dev/null; exit 1']));
+  expect(silent).toMatchObject({ outcome: 'FAIL', failure: { expected: 'a message on stderr' } });
+  const erroring = await runPluginCase(caseById('real-request'), context(cannedPlugin('erroring', { error: 'nope' })));
+  expect(erroring).toMatchObject({ outcome: 'FAIL', failure: { actual: 'error "nope"' } });
+  // Different bytes each run: determinism is a MAY, so WARN, not FAIL.
+  const counter = path.join(dir, 'counter');
+  const flaky = await runPluginCase(caseById('deterministic'), context(['/bin/sh', '-c', `cat >/dev/null; echo x >>'${counter}'; printf '\\012\\001'; wc -c <'${counter}' | tr -d ' \\n' | head -c 1`]));
+  expect(flaky).toMatchObject({ outcome: 'WARN', failure: { requirement: 'plugin.output.deterministic' } });
+});
+
+test('a hang, a crash and a missing program are ERROR for their case only', async () => {
+  const hang = await runPluginCase(caseById('real-request'), { ...context(['/bin/sh', '-c', 'sleep 30']), limits: { timeoutMs: 300, maxOutputBytes: 1024 } });
+  expect(hang).toEqual({ outcome: 'ERROR', message: 'the plugin did not finish within 300 ms and was killed' });
+  const crash = await runPluginCase(caseById('real-request'), context(['/bin/sh', '-c', 'echo dying >&2; kill -SEGV $$']));
+  expect(crash).toEqual({ outcome: 'ERROR', message: 'the plugin crashed: killed by SIGSEGV; stderr: dying' });
+  const missing = await runPluginCase(caseById('real-request'), context(['/nonexistent/protoc-gen-x']));
+  expect(missing).toEqual({ outcome: 'ERROR', message: 'the plugin could not be started: /nonexistent/protoc-gen-x: ENOENT' });
+});
