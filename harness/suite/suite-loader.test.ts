@@ -53,11 +53,11 @@ ${GOOD_STEP}
 `);
   expect(lintSuites(loadSuites(dir), lintContext)).toEqual([
     'sample.yaml case a: unknown requirement no.such-requirement',
+    'sample.yaml case a: duplicate id',
+    'sample.yaml case a: duplicate title',
     'sample.yaml case a: unknown schema no-such-schema',
     'sample.yaml case a: unknown role ghost',
     'sample.yaml case a: moves the clock but does not declare requires: [control.clock]',
-    'sample.yaml case a: duplicate id',
-    'sample.yaml case a: duplicate title',
   ]);
 });
 
