@@ -2,6 +2,7 @@
 import yargs from 'yargs';
 import { HarnessError } from '../errors.js';
 import { cassetteCommand } from './cassette.js';
+import { pluginCommand } from './plugin.js';
 import { proxyCommand } from './proxy.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
@@ -14,6 +15,7 @@ export async function main(args: string[]): Promise<void> {
       .command(serveCommand)
       .command(proxyCommand)
       .command(cassetteCommand)
+      .command(pluginCommand)
       .demandCommand(1, 'name a command')
       .strict()
       .fail((message, error) => {

@@ -1,28 +1,25 @@
 // `touchstone run`: lint the suites, start the embedded reference unless --target is
 // given, check the target answers, then run the cases through Playwright and turn the
 // results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, HarnessError } from '../errors.js';
+import { HarnessError } from '../errors.js';
 import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createTargetControl } from '../http/target-control.js';
 import { readTokensFile } from '../http/tokens-file.js';
 import { createHttpTransport } from '../http/transport.js';
-import type { Results } from '../report/results.js';
-import { REPORT_FILES } from '../report/write-reports.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { withCassette } from '../proxy/with-cassette.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { RUN_CONFIG_ENV, type RunConfig } from '../suite/run-config.js';
+import type { RunConfig } from '../suite/run-config.js';
 import { lintSuites, loadSuites } from '../suite/suite-loader.js';
-import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../suite/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
+import { exitCodeOf, reportDirectory, runConformance } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 
 export interface RunOptions {
@@ -58,8 +55,6 @@ export const runCommand = {
   },
 };
 
-const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
-
 export async function run(options: RunOptions): Promise<number> {
   let service: RunningService | undefined;
   let proxy: RunningProxy | undefined;
@@ -90,15 +85,13 @@ export async function run(options: RunOptions): Promise<number> {
     const capabilities = await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 
     const startedAt = new Date();
-    const outDir = path.resolve(options.out ?? path.join('reports', timestamp(startedAt)));
+    const outDir = reportDirectory(options.out, startedAt);
     const config: RunConfig = {
+      kind: 'service',
       targetUrl, embedded: !options.target && !options.replay, tokens, cassettes: !!cassettes, suites: options.suite, outDir, strict: options.strict,
       capabilities: [...capabilities], baselineFile: options.baseline && path.resolve(options.baseline), startedAt: startedAt.toISOString(),
     };
-    const configFile = path.join(scratch, 'run.json');
-    writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
-    rmSync(path.join(outDir, REPORT_FILES.results), { force: true });
-    await runPlaywright(configFile);
+    const results = await runConformance(config, 'harness/suite/conformance.config.ts', scratch);
     if (proxy) {
       const { summary, written } = await proxy.close();
       proxy = undefined;
@@ -107,13 +100,7 @@ export async function run(options: RunOptions): Promise<number> {
       if (options.record && options.suite.length === 0) removeStaleCassettes(path.resolve(options.record), written);
     }
 
-    let results: Results;
-    try {
-      results = JSON.parse(readFileSync(path.join(outDir, REPORT_FILES.results), 'utf8'));
-    } catch {
-      throw new HarnessError('CONFIG', `the run ended without writing ${REPORT_FILES.results}; see the output above`);
-    }
-    return results.summary.FAIL + results.summary.ERROR > 0 ? EXIT.failed : EXIT.conforming;
+    return exitCodeOf(results);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);
@@ -159,22 +146,4 @@ async function probeTarget(targetUrl: string, cassette: string | undefined): Pro
   } finally {
     transport.close();
   }
-}
-
-function runPlaywright(configFile: string): Promise<void> {
-  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const child = spawn(process.execPath, [cli, 'test', '--config', path.join(PROJECT_ROOT, 'harness/suite/conformance.config.ts')], {
-    cwd: PROJECT_ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, [RUN_CONFIG_ENV]: configFile },
-  });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward).on('SIGTERM', forward);
-  return new Promise((resolve, reject) => {
-    child.on('error', (error) => reject(new HarnessError('CONFIG', `cannot start Playwright: ${error.message}`)));
-    child.on('exit', () => {
-      process.off('SIGINT', forward).off('SIGTERM', forward);
-      resolve();
-    });
-  });
 }

@@ -1,4 +1,4 @@
-// Playwright reporter of `touchstone run`: collects each case's outcome (handed over as
+// Playwright reporter of `touchstone run` and `touchstone plugin`: collects each case's outcome (handed over as
 // an attachment by conformance.spec.ts), prints progress and a one-screen summary, and
 // writes results.json, junit.xml, report.html and summary.md.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
@@ -34,7 +34,8 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
     this.total = suite.allTests().length;
-    process.stdout.write(`touchstone: running ${this.total} cases against ${this.config.targetUrl}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
+    const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
+    process.stdout.write(`touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
@@ -67,8 +68,8 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    const results = buildResults(cases, requirementsFor(registry, 'service'), {
-      kind: 'service',
+    const results = buildResults(cases, requirementsFor(registry, this.config.kind), {
+      kind: this.config.kind,
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),

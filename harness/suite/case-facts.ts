@@ -31,7 +31,11 @@ export function caseRequirements(testCase: Case): string[] {
 
 /** A case is as strong as the strongest requirement it cites. */
 export function caseLevel(testCase: Case, registry: RequirementRegistry): Level {
-  const levels = caseRequirements(testCase).map((id) => registry.get(id)?.level ?? 'MUST');
+  return strongestLevel(caseRequirements(testCase), registry);
+}
+
+export function strongestLevel(requirementIds: string[], registry: RequirementRegistry): Level {
+  const levels = requirementIds.map((id) => registry.get(id)?.level ?? 'MUST');
   return LEVEL_ORDER[Math.max(...levels.map((l) => LEVEL_ORDER.indexOf(l)))];
 }
 

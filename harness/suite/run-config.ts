@@ -2,12 +2,15 @@
 // temp file (it holds tokens) whose path travels in TOUCHSTONE_RUN_CONFIG.
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.js';
+import type { RunKind } from './requirement-registry.js';
 
 export const RUN_CONFIG_ENV = 'TOUCHSTONE_RUN_CONFIG';
 /** Attachment through which each test hands its CaseOutcome to the reporter. */
 export const OUTCOME_ATTACHMENT = 'touchstone-outcome';
 
 export interface RunConfig {
+  kind: RunKind;
+  /** The service's base URL, or the plugin command as given. */
   targetUrl: string;
   embedded: boolean;
   /** role -> token */
@@ -20,6 +23,8 @@ export interface RunConfig {
   capabilities: string[];
   baselineFile?: string;
   startedAt: string;
+  /** Plugin runs: the command split into words, and the bounds of each run. */
+  plugin?: { command: string[]; timeoutMs: number; maxOutputBytes: number };
 }
 
 export function readRunConfig(): RunConfig {

@@ -1,0 +1,52 @@
+// What `touchstone run` and `touchstone plugin` share: hand the run's configuration to a
+// Playwright process (through a private temp file: it may hold tokens), let the
+// conformance reporter write the reports, and read the verdict back.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { EXIT, HarnessError } from '../errors.js';
+import type { Results } from '../report/results.js';
+import { REPORT_FILES } from '../report/write-reports.js';
+import { RUN_CONFIG_ENV, type RunConfig } from '../suite/run-config.js';
+import { PROJECT_ROOT } from '../suite/suite-paths.js';
+
+const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+
+/** --out, or reports/<timestamp> of the run's start. */
+export function reportDirectory(out: string | undefined, startedAt: Date): string {
+  return path.resolve(out ?? path.join('reports', timestamp(startedAt)));
+}
+
+/** Runs the cases of `config` under `playwrightConfig` (relative to the project) and returns results.json. */
+export async function runConformance(config: RunConfig, playwrightConfig: string, scratch: string): Promise<Results> {
+  const configFile = path.join(scratch, 'run.json');
+  writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
+  rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
+  await runPlaywright(configFile, path.join(PROJECT_ROOT, playwrightConfig));
+  try {
+    return JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
+  } catch {
+    throw new HarnessError('CONFIG', `the run ended without writing ${REPORT_FILES.results}; see the output above`);
+  }
+}
+
+export const exitCodeOf = (results: Results): number => (results.summary.FAIL + results.summary.ERROR > 0 ? EXIT.failed : EXIT.conforming);
+
+function runPlaywright(configFile: string, playwrightConfig: string): Promise<void> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const child = spawn(process.execPath, [cli, 'test', '--config', playwrightConfig], {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, [RUN_CONFIG_ENV]: configFile },
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => reject(new HarnessError('CONFIG', `cannot start Playwright: ${error.message}`)));
+    child.on('exit', () => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve();
+    });
+  });
+}
