@@ -3,12 +3,18 @@ import yargs from 'yargs';
 import { HarnessError } from '../errors.js';
 import { cassetteCommand } from './cassette.js';
 import { pluginCommand } from './plugin.js';
+import { protocCommand, runProtocCommand } from './protoc.js';
 import { proxyCommand } from './proxy.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 
 export async function main(args: string[]): Promise<void> {
   try {
+    // protoc's flags (--NAME_out=…, -Ipath, @argfile) are not yargs options: they pass through untouched.
+    if (args[0] === 'protoc') {
+      process.exitCode = await runProtocCommand(args.slice(1));
+      return;
+    }
     await yargs(args)
       .scriptName('touchstone')
       .command(runCommand)
@@ -16,6 +22,7 @@ export async function main(args: string[]): Promise<void> {
       .command(proxyCommand)
       .command(cassetteCommand)
       .command(pluginCommand)
+      .command(protocCommand)
       .demandCommand(1, 'name a command')
       .strict()
       .fail((message, error) => {

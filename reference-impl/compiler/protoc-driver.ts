@@ -1,0 +1,147 @@
+// `touchstone protoc`: a protoc-compatible driver for code-generator plugins. It wires the
+// steps together in protoc 3.21's order: parse flags, load the descriptors, run every
+// --NAME_out in command-line order (each fatal error stops everything at once), and only
+// when all runs succeeded and no location holds a deferred error, write the outputs.
+// Exit status as protoc's: 0 on success, 1 on any failure (not touchstone's usual 2 for
+// usage errors: scripts written for protoc test for 1).
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { applyPluginResponse } from './apply-response.js';
+import { cEscape } from './c-escape.js';
+import { touchstoneCompilerVersion } from './compiler-version.js';
+import { createOutputLocation, locationKey, type OutputLocation } from './output-location.js';
+import { loadPluginMessages, type PluginMessages } from './plugin-messages.js';
+import { describePluginExit, runPluginProcess } from './plugin-process.js';
+import { encodePluginRequest, transitiveProtoFiles } from './plugin-request.js';
+import { decodePluginResponse } from './plugin-response.js';
+import { parseProtocArgs, type ProtocInvocation } from './protoc-args.js';
+import { loadProtoSources, type ProtoSources } from './proto-sources.js';
+import { checkLocationExists, writeLocation } from './write-outputs.js';
+
+export type OutputSink = (chunk: string | Uint8Array) => void;
+
+export interface ProtocRunOptions {
+  /** The compiler's working directory (default: the process's). Relative paths resolve here. */
+  cwd?: string;
+  /** Environment of the plugins, PATH included (default: the process's). */
+  env?: NodeJS.ProcessEnv;
+  stdout?: OutputSink;
+  /** When given, the plugins' stderr goes here too (in order); otherwise they inherit ours. */
+  stderr?: OutputSink;
+}
+
+function fileAccess(cwd: string, explicitCwd: boolean) {
+  const resolve = (p: string) => (p.startsWith('/') ? p : `${cwd}/${p}`);
+  return {
+    resolve,
+    pathExists: (p: string) => p !== '' && existsSync(resolve(p)),
+    readArgumentFile: (p: string) => {
+      try {
+        return readFileSync(resolve(p), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    openError: (p: string) => {
+      try {
+        closeSync(openSync(p === '' ? '' : resolve(p), 'r'));
+        return undefined;
+      } catch (error) {
+        return error as NodeJS.ErrnoException;
+      }
+    },
+    readFile: (p: string) => readFileSync(resolve(p)),
+    // The parser gets paths it can use from this process; unchanged when cwd is ours.
+    resolveDirectory: (p: string) => (explicitCwd ? resolve(p) : p),
+  };
+}
+
+async function generate(
+  invocation: ProtocInvocation,
+  sources: ProtoSources,
+  messages: PluginMessages,
+  options: Required<Pick<ProtocRunOptions, 'cwd' | 'env'>> & ProtocRunOptions,
+  report: OutputSink,
+) {
+  const fileToGenerate = sources.inputs.map((file) => file.name);
+  const protoFiles = transitiveProtoFiles(fileToGenerate, sources.files);
+  const compilerVersion = invocation.compilerVersion ?? touchstoneCompilerVersion();
+  const locations = new Map<string, OutputLocation>();
+
+  for (const directive of invocation.outputs) {
+    const { flag, pluginName } = directive;
+    const key = locationKey(directive.location);
+    const location = locations.get(key) ?? createOutputLocation(key, report);
+    locations.set(key, location);
+
+    const registered = invocation.plugins.get(pluginName);
+    const exit = await runPluginProcess({
+      program: registered ?? pluginName,
+      searchPath: registered === undefined,
+      request: encodePluginRequest(messages, { fileToGenerate, parameter: directive.parameter, protoFiles, compilerVersion }),
+      cwd: options.cwd,
+      env: options.env,
+      timeoutMs: invocation.timeoutMs,
+      outputLimit: invocation.outputLimit,
+      stderr: options.stderr ?? 'inherit',
+    });
+    const failure = describePluginExit(exit, invocation);
+    if (failure !== undefined || exit.kind !== 'exited') {
+      report(`${flag}: ${pluginName}: ${failure}\n`);
+      return { ok: false as const };
+    }
+    const response = decodePluginResponse(exit.stdout);
+    if (!response) {
+      report(`${flag}: ${pluginName}: Plugin output is unparseable: ${cEscape(exit.stdout)}\n`);
+      return { ok: false as const };
+    }
+    const result = applyPluginResponse(response, { pluginName, location, filesToGenerate: sources.inputs, report });
+    if (result) {
+      report(Buffer.concat([Buffer.from(`${flag}: `), Buffer.from(result.fatal), Buffer.from('\n')]));
+      return { ok: false as const };
+    }
+  }
+  return { ok: true as const, locations: [...locations.values()] };
+}
+
+/** Runs `protoc ARGS` and resolves to the exit status. */
+export async function runProtoc(args: string[], options: ProtocRunOptions = {}): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const stdout: OutputSink = options.stdout ?? ((chunk) => process.stdout.write(chunk));
+  const stderr: OutputSink = options.stderr ?? ((chunk) => process.stderr.write(chunk));
+  const access = fileAccess(cwd, options.cwd !== undefined);
+
+  const parsed = parseProtocArgs(args, access);
+  if (parsed.stderr) stderr(parsed.stderr);
+  if (parsed.kind === 'exit') {
+    if (parsed.stdout) stdout(parsed.stdout);
+    return parsed.code;
+  }
+  const { invocation } = parsed;
+  const messages = loadPluginMessages();
+  const loaded = await loadProtoSources(invocation.protoPaths, invocation.descriptorSetIn, invocation.inputs, { probe: { exists: access.pathExists, openError: access.openError }, ...access }, messages);
+  if (!loaded.ok) {
+    stderr(loaded.message);
+    return 1;
+  }
+
+  const generated = await generate(invocation, loaded.sources, messages, { ...options, cwd, env }, stderr);
+  if (!generated.ok) return 1;
+  // Deferred errors were printed when they happened; a run that had one writes nothing.
+  if (generated.locations.some((location) => location.hadError)) return 1;
+  for (const location of generated.locations) {
+    const problem = checkLocationExists(cwd, location.key);
+    if (problem) {
+      stderr(problem);
+      return 1;
+    }
+  }
+  for (const location of generated.locations) {
+    const problem = writeLocation(cwd, location.key, location.files);
+    if (problem) {
+      stderr(problem);
+      return 1;
+    }
+  }
+  return 0;
+}
