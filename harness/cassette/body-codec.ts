@@ -4,17 +4,9 @@
 // text), text only for valid UTF-8, base64 otherwise.
 import zlib from 'node:zlib';
 import { HarnessError } from '../errors.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { CONTENT_CODINGS, INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type BodyData, type ContentCoding } from './cassette-format.js';
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-export function utf8OrUndefined(bytes: Buffer): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The inline representation of `bytes`, or undefined when they are too big to inline
@@ -22,7 +14,7 @@ export function utf8OrUndefined(bytes: Buffer): string | undefined {
  * refuse that key anywhere in a cassette's structure.
  */
 export function toInlineBody(bytes: Buffer): Exclude<BodyData, { file: string }> | undefined {
-  const text = bytes.length <= INLINE_TEXT_LIMIT ? utf8OrUndefined(bytes) : undefined;
+  const text = bytes.length <= INLINE_TEXT_LIMIT ? strictUtf8Text(bytes) : undefined;
   if (text !== undefined) {
     const json = parseLosslessJson(text);
     return json === undefined ? { text } : { json: json.value };

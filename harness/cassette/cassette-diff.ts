@@ -16,7 +16,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { HeaderPairs } from '../report/results.js';
-import { inlineBodyBytes, utf8OrUndefined } from './body-codec.js';
+import { inlineBodyBytes } from './body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import type { Body, Cassette, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
 
 export interface DiffEntry {
@@ -97,7 +98,7 @@ function bodyValue(body: Body | undefined, read: (b: Body) => Buffer): { json: u
   if (!body) return { text: '' };
   if ('json' in body) return { json: body.json };
   const bytes = read(body);
-  const text = utf8OrUndefined(bytes);
+  const text = strictUtf8Text(bytes);
   if (text === undefined) return { binary: `${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}` };
   if (/^\s*[[{]/.test(text)) {
     try {

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../errors.js';
 import { compileSchemaFile, createAjv, describeAjvErrors } from '../suite/validated-file.js';
-import { encodeContent, inlineBodyBytes, utf8OrUndefined } from './body-codec.js';
+import { encodeContent, inlineBodyBytes } from './body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { CASSETTE_VERSION, type Body, type BodyData, type Cassette } from './cassette-format.js';
 
 const SCHEMA = fileURLToPath(new URL('./cassette.schema.json', import.meta.url));
@@ -37,7 +38,7 @@ export function createCassetteLoader(): CassetteLoader {
       } catch (error) {
         throw new HarnessError('CONFIG', `${file}: cannot read cassette: ${(error as Error).message}`);
       }
-      const text = utf8OrUndefined(bytes);
+      const text = strictUtf8Text(bytes);
       if (text === undefined) throw new HarnessError('CONFIG', `${file}: not a cassette: the file is not valid UTF-8`);
       return parse(text, file);
     },

@@ -16,7 +16,8 @@
 // - creator.version is the cassette format version the export was made from.
 import http from 'node:http';
 import type { HeaderPairs } from '../report/results.js';
-import { identityCodingHeaders, utf8OrUndefined } from './body-codec.js';
+import { identityCodingHeaders } from './body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { CASSETTE_VERSION, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface HarExportOptions {
@@ -80,7 +81,7 @@ const nameValues = (headers: HeaderPairs): HarNameValue[] => headers.map(([name,
 
 /** Text when the bytes are UTF-8, else base64: HAR's two ways to carry a body. */
 function harText(bytes: Buffer): { text: string; encoding?: 'base64' } {
-  const text = utf8OrUndefined(bytes);
+  const text = strictUtf8Text(bytes);
   return text === undefined ? { text: bytes.toString('base64'), encoding: 'base64' } : { text };
 }
 

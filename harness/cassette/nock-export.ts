@@ -20,7 +20,8 @@
 // - nock is imported for its types only: importing it at run time switches interception on.
 import type nock from 'nock';
 import type { HeaderPairs } from '../report/results.js';
-import { identityCodingHeaders, utf8OrUndefined } from './body-codec.js';
+import { identityCodingHeaders } from './body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface NockExportOptions {
@@ -47,7 +48,7 @@ function parsesAsJson(text: string): boolean {
 function responseBody(body: Body | undefined, bytes: Buffer, requestIsBinary: boolean): ResponseBody {
   if (!body) return {};
   if ('json' in body && !requestIsBinary) return { response: body.json as nock.Definition['response'] };
-  const text = utf8OrUndefined(bytes);
+  const text = strictUtf8Text(bytes);
   if (text !== undefined && !requestIsBinary && !parsesAsJson(text)) return { response: text };
   return { response: bytes.toString('hex'), responseIsBinary: true };
 }
@@ -55,14 +56,14 @@ function responseBody(body: Body | undefined, bytes: Buffer, requestIsBinary: bo
 function requestBody(body: Body | undefined, bytes: Buffer | undefined): Pick<nock.Definition, 'body'> {
   if (!body || !bytes) return {};
   if ('json' in body) return { body: body.json as nock.Definition['body'] };
-  const text = utf8OrUndefined(bytes);
+  const text = strictUtf8Text(bytes);
   return { body: text ?? bytes.toString('hex') };
 }
 
 function toDefinition(interaction: Interaction, origin: string, readBody: (b: Body) => Buffer): NockDefinition {
   const { request, response } = interaction;
   const requestBytes = request.body ? readBody(request.body) : undefined;
-  const requestIsBinary = requestBytes !== undefined && utf8OrUndefined(requestBytes) === undefined;
+  const requestIsBinary = requestBytes !== undefined && strictUtf8Text(requestBytes) === undefined;
   const responseBytes = response.body ? readBody(response.body) : Buffer.alloc(0);
   const rebased: HeaderPairs = response.headers.map(([k, v]) => [k, v.replaceAll(RECORDED_ORIGIN, origin)]);
   const contentType = request.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];

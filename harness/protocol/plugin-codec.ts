@@ -14,7 +14,7 @@ import type protobuf from 'protobufjs';
 import { HarnessError } from '../errors.js';
 import { generatedCodeInfoObject, readGeneratedCodeInfoAt, readProtoFileAt, type ProtoFile } from './proto-file.js';
 import { protocolSchema } from './protocol-schema.js';
-import { strictUtf8Text } from './utf8-text.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { WireType } from './wire-format.js';
 import { decodeMessage, encodeMessage, type DecodeOptions, type EmbeddedCodec, type FieldShape, type MessageShape, type UnknownField, type WireObject } from './wire-message.js';
 

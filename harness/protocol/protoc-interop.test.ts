@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runDebianProtoc, skipWithoutDebianProtoc } from './debian-protoc.js';
+import { runDebianProtoc, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 import { readDescriptorSet } from './descriptor-set.js';
 import { readableResponse } from './readable-form.js';
 import { MALFORMED_RESPONSES, UNUSUAL_VALID_RESPONSES } from './wire-edge-cases.js';

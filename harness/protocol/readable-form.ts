@@ -9,7 +9,7 @@
 // The same message always gives the same JSON, key order included.
 import { HarnessError } from '../errors.js';
 import { pluginMessageShapes, type CodeGeneratorRequestInput, type CodeGeneratorResponseInput } from './plugin-codec.js';
-import { strictUtf8Text } from './utf8-text.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { unknownFieldPayload, type UnknownField } from './unknown-field.js';
 import type { MessageShape, WireObject } from './wire-message.js';
 

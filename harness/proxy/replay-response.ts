@@ -3,7 +3,8 @@
 // secrets are restored, compressed bodies are re-encoded, and Content-Length follows
 // the body actually sent. Prepared once per interaction, on first use.
 import http from 'node:http';
-import { encodeContent, utf8OrUndefined } from '../cassette/body-codec.js';
+import { encodeContent } from '../cassette/body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import { RECORDED_ORIGIN, type Body, type RecordedResponse } from '../cassette/cassette-format.js';
 import { readBodyBytes, readWireBytes } from '../cassette/cassette-load.js';
 
@@ -34,7 +35,7 @@ const EMPTY = Buffer.alloc(0);
 /** Each replayed interaction passes here once, so the text forms skip the byte round trips. */
 function wireBody(body: Body, cassetteDir: string, substitute: Substitute): Buffer {
   const inline = 'json' in body ? JSON.stringify(body.json) : 'text' in body ? body.text : undefined;
-  const text = inline ?? utf8OrUndefined(readBodyBytes(body, cassetteDir));
+  const text = inline ?? strictUtf8Text(readBodyBytes(body, cassetteDir));
   const replaced = text === undefined ? undefined : substitute(text);
   if (replaced !== undefined && replaced !== text) {
     const bytes = Buffer.from(replaced);

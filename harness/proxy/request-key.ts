@@ -4,7 +4,7 @@
 // computed from the redacted request on both sides, so a secret in a header matches its
 // placeholder, and are never stored: changing the match rules never needs a re-recording.
 import { createHash } from 'node:crypto';
-import { utf8OrUndefined } from '../cassette/body-codec.js';
+import { strictUtf8Text } from '../strict-utf8.js';
 import type { Body } from '../cassette/cassette-format.js';
 import { withoutPaths } from '../http/json-path.js';
 import type { HeaderPairs } from '../report/results.js';
@@ -73,7 +73,7 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
   if ('json' in data) return `json:${canonicalJson(withoutPaths(data.json, config.ignoreBodyPaths))}`;
   const bytes = 'text' in data ? Buffer.from(data.text) : Buffer.from(data.base64, 'base64');
   if (bytes.length === 0) return '';
-  const text = 'text' in data ? data.text : utf8OrUndefined(bytes);
+  const text = 'text' in data ? data.text : strictUtf8Text(bytes);
   if (text !== undefined && /[/+]json\b/.test(contentType)) {
     try {
       return `json:${canonicalJson(withoutPaths(JSON.parse(text), config.ignoreBodyPaths))}`;

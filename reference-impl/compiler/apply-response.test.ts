@@ -3,18 +3,11 @@
 // text is protoc's (research §3) unless the test says touchstone differs on purpose.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeCodeInfo, encodeResponse, expect, handBuiltDescriptorSet, test, type CannedPlugin, type Sandbox, type SandboxFactory } from './canned-plugin-fixture.js';
+import { encodeCodeInfo, encodeResponse, expect, DESCRIPTOR_SET_IN, test, withPlugins } from './canned-plugin-fixture.js';
 import { loadPluginMessages } from './plugin-messages.js';
 
-const SET = handBuiltDescriptorSet();
-const IN = '--descriptor_set_in=set.pb';
+const IN = DESCRIPTOR_SET_IN;
 const messages = loadPluginMessages();
-
-function withPlugins(sandbox: SandboxFactory, ...plugins: CannedPlugin[]): Sandbox {
-  const box = sandbox({ descriptorSet: SET });
-  for (const plugin of plugins) box.addPlugin(plugin);
-  return box;
-}
 
 test.describe.configure({ mode: 'parallel' });
 

@@ -12,21 +12,8 @@ import path from 'node:path';
 import protobuf from 'protobufjs';
 import { loadPluginMessages } from './plugin-messages.js';
 import { runProtoc } from './protoc-driver.js';
+import { DEBIAN_PROTOC } from '../../test-support/debian-protoc.js';
 
-export const DEBIAN_PROTOC = '/usr/bin/protoc';
-const PROTOC_MISSING = `${DEBIAN_PROTOC} not found: install Debian's protobuf-compiler to run the differential tests against protoc 3.21 (CI sets TOUCHSTONE_REQUIRE_PROTOC=1 to fail here instead)`;
-
-/**
- * Call at the top of a test file that needs Debian's protoc: skips it visibly when protoc is
- * absent, and fails instead when TOUCHSTONE_REQUIRE_PROTOC=1 (the pattern of the browser
- * tests' TOUCHSTONE_REQUIRE_BROWSER; reference-impl cannot import that harness helper).
- */
-export function skipWithoutDebianProtoc(test: { skip(condition: boolean, description: string): void }): void {
-  const missing = !existsSync(DEBIAN_PROTOC);
-  if (missing && process.env.TOUCHSTONE_REQUIRE_PROTOC === '1') throw new Error(`TOUCHSTONE_REQUIRE_PROTOC=1 but ${PROTOC_MISSING}`);
-  test.skip(missing, PROTOC_MISSING);
-  if (missing) console.warn(`skipping protoc differential tests: ${PROTOC_MISSING}`);
-}
 
 export interface CannedFile {
   name?: string;
@@ -268,6 +255,16 @@ export function handBuiltDescriptorSet(): Uint8Array {
 }
 
 export type SandboxFactory = (options?: { descriptorSet?: Uint8Array }) => Sandbox;
+
+/** The flag naming the sandbox's descriptor set, as written by withPlugins. */
+export const DESCRIPTOR_SET_IN = '--descriptor_set_in=set.pb';
+
+/** A sandbox holding the hand-built descriptor set (no .proto parsing) and these plugins. */
+export function withPlugins(sandbox: SandboxFactory, ...plugins: CannedPlugin[]): Sandbox {
+  const box = sandbox({ descriptorSet: handBuiltDescriptorSet() });
+  for (const plugin of plugins) box.addPlugin(plugin);
+  return box;
+}
 
 /** Playwright's test with `sandbox(options)`: new sandboxes, removed when the test ends. */
 export const test = base.extend<{ sandbox: SandboxFactory }>({

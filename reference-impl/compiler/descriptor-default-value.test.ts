@@ -1,8 +1,9 @@
 // default_value formatting, pinned to what protoc 3.21 prints for the same literals (taken
 // from its descriptor sets of fixtures/proto2/*.proto), so it is checked without protoc.
 import { expect, test } from '@playwright/test';
-import { cEscape, formatScalarDefault, simpleDtoa, simpleFtoa } from './descriptor-default-value.js';
-import { toJsonName } from './descriptor-from-reflection.js';
+import { cEscape } from './c-escape.js';
+import { formatScalarDefault, simpleDtoa, simpleFtoa } from './descriptor-default-value.js';
+import { toJsonName } from './json-name-fill.js';
 import type { ScannedLiteral } from './descriptor-source-scan.js';
 import { mapEntryName } from './descriptor-source-scan.js';
 import { tokenizeProto, unescapeLiteral } from './descriptor-source-tokens.js';

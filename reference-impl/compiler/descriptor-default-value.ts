@@ -4,6 +4,7 @@
 // C-escaped, strings raw. The literal as written (from the source scan) is preferred over
 // protobufjs's value because protobufjs reads 64-bit integers into doubles.
 import type { ScannedLiteral } from './descriptor-source-scan.js';
+import { cEscape } from './c-escape.js';
 
 const INTEGER_TYPES = new Set(['TYPE_INT32', 'TYPE_INT64', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_SINT32', 'TYPE_SINT64', 'TYPE_FIXED32', 'TYPE_FIXED64', 'TYPE_SFIXED32', 'TYPE_SFIXED64']);
 
@@ -93,13 +94,6 @@ function stripZeros(text: string): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
-/** protoc's CEscape: named escapes for \n \r \t " ' \\, three-digit octal for anything not printable ASCII. */
-export function cEscape(bytes: Uint8Array): string {
-  const named: Record<number, string> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x22: '\\"', 0x27: "\\'", 0x5c: '\\\\' };
-  let out = '';
-  for (const b of bytes) out += named[b] ?? (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\${b.toString(8).padStart(3, '0')}`);
-  return out;
-}
 
 /** Without the literal (JSON definitions): code units below 256 are bytes (escapes), the rest UTF-8. */
 function latin1OrUtf8(text: string): Uint8Array {

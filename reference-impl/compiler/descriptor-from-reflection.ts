@@ -9,6 +9,7 @@ import { splitOptions, type CustomOption, type OptionHolder } from './descriptor
 import { formatScalarDefault } from './descriptor-default-value.js';
 import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
 import { mapEntryName, type ScannedLiteral, type ScannedOption, type SourceScan } from './descriptor-source-scan.js';
+import { toJsonName } from './json-name-fill.js';
 
 export interface ReflectedFile {
   name: string;
@@ -264,7 +265,3 @@ function addSyntheticOneofs(message: MessageObject): void {
   }
 }
 
-/** protoc's ToJsonName: drop underscores, upper-case the letter after one. */
-export function toJsonName(name: string): string {
-  return name.replace(/_+(.?)/g, (_, c: string) => c.toUpperCase());
-}

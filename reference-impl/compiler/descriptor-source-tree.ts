@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ProtoParseError } from './descriptor-errors.js';
 import { loadWellKnown, type WellKnownSource } from './descriptor-well-known.js';
+import { applyMapping, canonicalizePath, containsParentReference } from './proto-path-mapping.js';
 
 export type OpenedFile = { name: string; origin: 'disk'; diskPath: string; source: string } | ({ name: string; origin: 'well-known' } & WellKnownSource);
 
@@ -89,27 +90,4 @@ export function createSourceTree(importPaths: string[], cwd: string = process.cw
       return { error: 'File not found.' };
     },
   };
-}
-
-/** Drops empty and "." components, keeps a leading and a trailing '/' (protoc's CanonicalizePath). */
-export function canonicalizePath(path: string): string {
-  let result = path.split('/').filter((p) => p !== '' && p !== '.').join('/');
-  if (path.startsWith('/')) result = `/${result}`;
-  if (path.endsWith('/') && result !== '' && !result.endsWith('/')) result += '/';
-  return result;
-}
-
-function containsParentReference(path: string): boolean {
-  return path === '..' || path.startsWith('../') || path.endsWith('/..') || path.includes('/../');
-}
-
-/** protoc's ApplyMapping: rewrites `filename` from under `oldPrefix` to under `newPrefix`, or undefined. */
-function applyMapping(filename: string, oldPrefix: string, newPrefix: string): string | undefined {
-  const under = (rest: string): string | undefined => (containsParentReference(rest) ? undefined : newPrefix === '' ? rest : `${newPrefix}/${rest}`);
-  if (oldPrefix === '') return filename.startsWith('/') ? undefined : under(filename);
-  if (!filename.startsWith(oldPrefix)) return undefined;
-  if (filename.length === oldPrefix.length) return newPrefix;
-  if (filename[oldPrefix.length] === '/') return under(filename.slice(oldPrefix.length + 1));
-  if (oldPrefix.endsWith('/')) return under(filename.slice(oldPrefix.length));
-  return undefined;
 }

@@ -5,7 +5,7 @@
 // list stays true. Error texts are compared with protoc's stderr the same way, and the
 // main ones are also pinned as literals so they are checked where protoc is absent.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,18 +13,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { createDescriptorCodec } from './descriptor-codec.js';
 import { parseProtoFiles, ProtoParseError } from './proto-parser.js';
+import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
-const PROTOC = '/usr/bin/protoc';
-const NO_PROTOC = `${PROTOC} not found: install Debian's protobuf-compiler (protoc 3.21) to compare with protoc (CI sets TOUCHSTONE_REQUIRE_PROTOC=1 to fail here instead)`;
-
-/** Call first in a test that runs protoc: skips it with the reason when protoc is absent, fails instead when TOUCHSTONE_REQUIRE_PROTOC=1. */
-function needsProtoc(): void {
-  const missing = !existsSync(PROTOC);
-  if (missing && process.env.TOUCHSTONE_REQUIRE_PROTOC === '1') throw new Error(`TOUCHSTONE_REQUIRE_PROTOC=1 but ${NO_PROTOC}`);
-  if (missing) console.warn(`skipping: ${NO_PROTOC}`);
-  test.skip(missing, NO_PROTOC);
-}
+const PROTOC = DEBIAN_PROTOC;
 
 function runProtoc(args: string[]): { status: number | null; stderr: string } {
   const result = spawnSync(PROTOC, args, { cwd: FIXTURES, encoding: 'utf8' });
@@ -92,7 +84,7 @@ function protocDescriptors(files: string[]): Record<string, unknown>[] {
 test.describe('descriptors match protoc 3.21', () => {
   for (const entry of ENTRIES) {
     test(`${entry} and its imports`, () => {
-      needsProtoc();
+      skipWithoutDebianProtoc(test);
       const theirs = protocDescriptors([entry]);
       const ours = parseProtoFiles([join(FIXTURES, entry)], [FIXTURES]);
       const codec = createDescriptorCodec();
@@ -118,7 +110,7 @@ test.describe('descriptors match protoc 3.21', () => {
   }
 
   test('all fixtures on one command line: one file each, in protoc\'s order', () => {
-    needsProtoc();
+    skipWithoutDebianProtoc(test);
     const theirs = protocDescriptors(ENTRIES);
     const ours = parseProtoFiles(ENTRIES.map((e) => join(FIXTURES, e)), [FIXTURES]);
     expect([...ours.keys()]).toEqual(theirs.map((f) => f.name));
@@ -143,7 +135,7 @@ function ourError(files: string[], importPaths: string[] = [FIXTURES]): ProtoPar
 test.describe('error messages match protoc 3.21', () => {
   for (const name of ERROR_FIXTURES) {
     test(`errors/${name}.proto`, () => {
-      needsProtoc();
+      skipWithoutDebianProtoc(test);
       const file = `errors/${name}.proto`;
       const protoc = runProtoc(['-I', '.', '-o', '/dev/null', file]);
       expect(protoc.status).toBe(1);
@@ -159,7 +151,7 @@ test.describe('error messages match protoc 3.21', () => {
   }
 
   test('command-line files outside every -I, missing, or shadowed', () => {
-    needsProtoc();
+    skipWithoutDebianProtoc(test);
     const cases: [string[], string][] = [
       [['-I', 'proto2', 'proto3/everything.proto'], 'proto3/everything.proto'],
       [['-I', '.', 'nowhere.proto'], 'nowhere.proto'],

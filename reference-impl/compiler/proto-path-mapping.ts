@@ -26,12 +26,12 @@ export function canonicalizePath(path: string): string {
   return result;
 }
 
-function containsParentReference(path: string): boolean {
+export function containsParentReference(path: string): boolean {
   return path === '..' || path.startsWith('../') || path.endsWith('/..') || path.includes('/../');
 }
 
 /** importer.cc ApplyMapping: `filename` under `oldPrefix`, re-rooted at `newPrefix`. */
-function applyMapping(filename: string, oldPrefix: string, newPrefix: string): string | undefined {
+export function applyMapping(filename: string, oldPrefix: string, newPrefix: string): string | undefined {
   const join = (rest: string) => (newPrefix === '' ? rest : `${newPrefix}/${rest}`);
   if (oldPrefix === '') {
     if (containsParentReference(filename) || filename.startsWith('/')) return undefined;

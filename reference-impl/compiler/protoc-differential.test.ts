@@ -6,9 +6,10 @@
 // sides see the same descriptors whether or not the .proto parser exists yet.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEMO_PROTOS, demoDescriptorSet, expect, skipWithoutDebianProtoc, test, type CannedPlugin, type RunResult, type Sandbox, type SandboxFactory } from './canned-plugin-fixture.js';
+import { DEMO_PROTOS, demoDescriptorSet, expect, test, type CannedPlugin, type RunResult, type Sandbox, type SandboxFactory } from './canned-plugin-fixture.js';
 import { DIFF_CASES, file, GEN, type DiffCase } from './protoc-differential-cases.js';
 import { loadPluginMessages } from './plugin-messages.js';
+import { skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 
 skipWithoutDebianProtoc(test);
 test.describe.configure({ mode: 'parallel' });

@@ -3,19 +3,12 @@
 // descriptor set (no protoc, no parser). Texts are protoc 3.21's unless a test says otherwise.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeResponse, expect, handBuiltDescriptorSet, test, type CannedPlugin, type Sandbox, type SandboxFactory } from './canned-plugin-fixture.js';
+import { encodeResponse, expect, DESCRIPTOR_SET_IN, test, withPlugins } from './canned-plugin-fixture.js';
 import { loadPluginMessages } from './plugin-messages.js';
 import { parseWireFields } from './wire-reader.js';
 
-const SET = handBuiltDescriptorSet();
-const IN = '--descriptor_set_in=set.pb';
+const IN = DESCRIPTOR_SET_IN;
 const messages = loadPluginMessages();
-
-function withPlugins(sandbox: SandboxFactory, ...plugins: CannedPlugin[]): Sandbox {
-  const box = sandbox({ descriptorSet: SET });
-  for (const plugin of plugins) box.addPlugin(plugin);
-  return box;
-}
 
 function decodeRequest(bytes: Uint8Array | undefined): Record<string, any> {
   expect(bytes, 'the plugin saved its request').toBeDefined();

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { BUF, PROTOC, skipWithoutBuf } from './compiler-availability.js';
+import { BUF, DEBIAN_PROTOC as PROTOC, skipWithoutBuf } from '../../test-support/debian-protoc.js';
 import { typeCheckDeclarations } from './declaration-check.js';
 import { readOutputTree } from './output-tree.js';
 

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { PROTOC, skipWithoutProtoc } from './compiler-availability.js';
+import { DEBIAN_PROTOC as PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 import { typeCheckDeclarations } from './declaration-check.js';
 import { readOutputTree } from './output-tree.js';
 import { createPluginCodec } from './plugin-codec.js';
@@ -14,7 +14,7 @@ const BIN = fileURLToPath(new URL('../../bin/protoc-gen-touchstone.js', import.m
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ALL = ['shapes.proto', 'common.proto', 'legacy.proto'];
 
-skipWithoutProtoc(test);
+skipWithoutDebianProtoc(test);
 
 function protoc(args: string[], plugins: Record<string, string> = { touchstone: BIN }) {
   const pluginFlags = Object.entries(plugins).map(([name, path]) => `--plugin=protoc-gen-${name}=${path}`);
