@@ -8,6 +8,7 @@
 import type { SourcePosition } from './descriptor-errors.js';
 import { createTokenCursor, type ScannedLiteral } from './descriptor-source-cursor.js';
 import { tokenizeProto, type SourceToken } from './descriptor-source-tokens.js';
+import { toJsonName } from './json-name-fill.js';
 
 export type { ScannedLiteral } from './descriptor-source-cursor.js';
 
@@ -279,16 +280,10 @@ export function scanProtoSource(source: string): SourceScan {
   return scan;
 }
 
-/** protoc's name for the entry message of a map field: CamelCase of the field name + "Entry". */
+/**
+ * protoc's name for the entry message of a map field: CamelCase of the field name (its
+ * first letter upper-cased too, which a leading '_' gives ToJsonName) + "Entry".
+ */
 export function mapEntryName(fieldName: string): string {
-  let result = '';
-  let capitalizeNext = true;
-  for (const c of fieldName) {
-    if (c === '_') capitalizeNext = true;
-    else {
-      result += capitalizeNext && c >= 'a' && c <= 'z' ? c.toUpperCase() : c;
-      capitalizeNext = false;
-    }
-  }
-  return `${result}Entry`;
+  return `${toJsonName(`_${fieldName}`)}Entry`;
 }
