@@ -3,7 +3,8 @@
 // service and extension, with the schema's own comments. Map entry messages are shown as the
 // `map<K, V>` field that declared them, proto3 `optional` as `optional`, and synthetic oneofs
 // not at all.
-import type { EnumDescriptor, FieldDescriptor, FileDescriptor, MessageDescriptor } from './descriptor-types.js';
+import type { FieldDescriptor, FileDescriptor, MessageDescriptor } from './descriptor-types.js';
+import { enumsOf, messagesOf } from './descriptor-walk.js';
 import { declaredOneofs, describeField, isMapEntry } from './field-shape.js';
 import {
   defuseAnnotations, insertionAnnotation, INSERTION_POINT_EOF, INSERTION_POINT_IMPORTS, messageScopePoint,
@@ -36,28 +37,21 @@ export function renderMarkdown(file: FileDescriptor, context: MarkdownContext): 
   }
   point(scope, INSERTION_POINT_IMPORTS);
 
-  const enums: { fullName: string; path: number[]; enumType: EnumDescriptor }[] = [];
-  (file.enum_type ?? []).forEach((enumType, index) => enums.push({ fullName: `${pkg}${enumType.name ?? ''}`, path: [PATH.fileEnum, index], enumType }));
+  const messages = messagesOf(file);
+  const enums = enumsOf(file, messages);
   const extensions: { scope: string; field: FieldDescriptor; path: number[] }[] = [];
   (file.extension ?? []).forEach((field, index) => extensions.push({ scope: file.package ?? '', field, path: [PATH.fileExtension, index] }));
 
   if ((file.message_type ?? []).length > 0) lines.push('## Messages', '');
-  const walk = (messages: MessageDescriptor[] | undefined, prefix: string, parentPath: number[], step: number) => {
-    (messages ?? []).forEach((message, index) => {
-      const fullName = `${prefix}${message.name ?? ''}`;
-      const path = [...parentPath, step, index];
-      (message.enum_type ?? []).forEach((enumType, enumIndex) =>
-        enums.push({ fullName: `${fullName}.${enumType.name ?? ''}`, path: [...path, PATH.messageEnum, enumIndex], enumType }));
-      (message.extension ?? []).forEach((field, extIndex) => extensions.push({ scope: fullName, field, path: [...path, PATH.messageExtension, extIndex] }));
-      if (!isMapEntry(message)) renderMessage(scope, message, fullName, path);
-      walk(message.nested_type, `${fullName}.`, path, PATH.messageNested);
-    });
-  };
-  walk(file.message_type, pkg, [], PATH.fileMessage);
+  for (const { message, relativeName, path } of messages) {
+    const fullName = `${pkg}${relativeName}`;
+    (message.extension ?? []).forEach((field, extIndex) => extensions.push({ scope: fullName, field, path: [...path, PATH.messageExtension, extIndex] }));
+    if (!isMapEntry(message)) renderMessage(scope, message, fullName, path);
+  }
 
   if (enums.length > 0) lines.push('## Enums', '');
-  for (const { fullName, path, enumType } of enums) {
-    lines.push(`### ${text(fullName)}${enumType.options?.deprecated ? ' (deprecated)' : ''}`, '');
+  for (const { relativeName, path, enumType } of enums) {
+    lines.push(`### ${text(`${pkg}${relativeName}`)}${enumType.options?.deprecated ? ' (deprecated)' : ''}`, '');
     comment(scope, path);
     lines.push('| Number | Value | Notes |', '|---:|---|---|');
     (enumType.value ?? []).forEach((value, index) => {

@@ -4,7 +4,8 @@
 // of each field (label, type, number, oneof) is in its doc comment, so proto3 `optional` and
 // oneofs stay visible. Types from other files are imported from their generated declarations
 // (type-only imports, so the output is valid under isolatedModules and NodeNext).
-import type { EnumDescriptor, FileDescriptor, MessageDescriptor } from './descriptor-types.js';
+import type { FileDescriptor } from './descriptor-types.js';
+import { enumsOf, messagesOf } from './descriptor-walk.js';
 import { describeField, isMapEntry } from './field-shape.js';
 import {
   defuseAnnotations, insertionAnnotation, INSERTION_POINT_EOF, INSERTION_POINT_IMPORTS, messageScopePoint,
@@ -33,39 +34,29 @@ export function renderTypeScript(file: FileDescriptor, context: TypeScriptContex
   };
   const valueType = (field: Parameters<typeof jsonValueType>[0]) => jsonValueType(field, context.symbols.find(field.type_name), reference);
 
-  const enums: { relativeName: string; path: number[]; enumType: EnumDescriptor }[] = [];
-  (file.enum_type ?? []).forEach((enumType, index) => enums.push({ relativeName: enumType.name ?? '', path: [PATH.fileEnum, index], enumType }));
+  const messages = messagesOf(file);
+  for (const { message, relativeName, path } of messages) {
+    if (!isMapEntry(message)) {
+      body.push(...docComment(comments.comment(path), [], ''), `export interface ${localTypeName(relativeName)} {`);
+      (message.field ?? []).forEach((field, fieldIndex) => {
+        const shape = describeField(field, message, file, context.symbols);
+        const type = shape.map
+          ? `{ [key: string]: ${valueType(shape.map.value)} }`
+          : field.label === 'LABEL_REPEATED' ? arrayOf(valueType(field)) : valueType(field);
+        const declaration = `\`${[shape.label, shape.protoType, field.name ?? '', '=', String(field.number ?? '')].filter(Boolean).join(' ')}\``;
+        const notes = [
+          declaration + (shape.oneof !== undefined ? `, in oneof \`${shape.oneof}\` (at most one member is set)` : ''),
+          ...(field.options?.deprecated ? ['@deprecated'] : []),
+        ];
+        body.push(...docComment(comments.comment([...path, PATH.messageField, fieldIndex]), notes, '  '));
+        body.push(`  ${propertyKey(field.json_name ?? lowerCamelJsonName(field.name ?? ''))}?: ${type};`);
+      });
+      if (context.insertionPoints) body.push(`  // ${insertionAnnotation(messageScopePoint(`${pkg}${relativeName}`))}`);
+      body.push('}', '');
+    }
+  }
 
-  const walk = (messages: MessageDescriptor[] | undefined, prefix: string, parentPath: number[], step: number) => {
-    (messages ?? []).forEach((message, index) => {
-      const relativeName = `${prefix}${message.name ?? ''}`;
-      const path = [...parentPath, step, index];
-      (message.enum_type ?? []).forEach((enumType, enumIndex) =>
-        enums.push({ relativeName: `${relativeName}.${enumType.name ?? ''}`, path: [...path, PATH.messageEnum, enumIndex], enumType }));
-      if (!isMapEntry(message)) {
-        body.push(...docComment(comments.comment(path), [], ''), `export interface ${localTypeName(relativeName)} {`);
-        (message.field ?? []).forEach((field, fieldIndex) => {
-          const shape = describeField(field, message, file, context.symbols);
-          const type = shape.map
-            ? `{ [key: string]: ${valueType(shape.map.value)} }`
-            : field.label === 'LABEL_REPEATED' ? arrayOf(valueType(field)) : valueType(field);
-          const declaration = `\`${[shape.label, shape.protoType, field.name ?? '', '=', String(field.number ?? '')].filter(Boolean).join(' ')}\``;
-          const notes = [
-            declaration + (shape.oneof !== undefined ? `, in oneof \`${shape.oneof}\` (at most one member is set)` : ''),
-            ...(field.options?.deprecated ? ['@deprecated'] : []),
-          ];
-          body.push(...docComment(comments.comment([...path, PATH.messageField, fieldIndex]), notes, '  '));
-          body.push(`  ${propertyKey(field.json_name ?? lowerCamelJsonName(field.name ?? ''))}?: ${type};`);
-        });
-        if (context.insertionPoints) body.push(`  // ${insertionAnnotation(messageScopePoint(`${pkg}${relativeName}`))}`);
-        body.push('}', '');
-      }
-      walk(message.nested_type, `${relativeName}.`, path, PATH.messageNested);
-    });
-  };
-  walk(file.message_type, '', [], PATH.fileMessage);
-
-  for (const { relativeName, path, enumType } of enums) {
+  for (const { relativeName, path, enumType } of enumsOf(file, messages)) {
     const names = (enumType.value ?? []).map((value) => JSON.stringify(value.name ?? ''));
     body.push(...docComment(comments.comment(path), [], ''));
     body.push(`export type ${localTypeName(relativeName)} = ${names.length > 0 ? names.join(' | ') : 'never'};`, '');
