@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { runPluginProcess, splitCommand, STDERR_KEEP } from './plugin-process.js';
 
 const sh = (script: string) => ['/bin/sh', '-c', script];
@@ -55,11 +56,16 @@ test('commands split like a shell does for words and quotes', () => {
   expect(() => splitCommand('   ')).toThrow(/empty/);
 });
 
+/** Running, as opposed to gone or a zombie (killed, but its new parent has not reaped it yet: containers' PID 1 often reaps late). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false; // gone between the two looks
   }
 }
