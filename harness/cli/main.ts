@@ -2,6 +2,7 @@
 import yargs from 'yargs';
 import { HarnessError } from '../errors.js';
 import { cassetteCommand } from './cassette.js';
+import { compilerCommand } from './compiler.js';
 import { pluginCommand } from './plugin.js';
 import { protocCommand, runProtocCommand } from './protoc.js';
 import { proxyCommand } from './proxy.js';
@@ -22,6 +23,7 @@ export async function main(args: string[]): Promise<void> {
       .command(proxyCommand)
       .command(cassetteCommand)
       .command(pluginCommand)
+      .command(compilerCommand)
       .command(protocCommand)
       .demandCommand(1, 'name a command')
       .strict()

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../report/results.js';
@@ -17,7 +18,8 @@ const results = (out: string): Results => JSON.parse(readFileSync(path.join(out,
 test('the reference plugin conforms: every case passes and the four reports are written', async () => {
   test.setTimeout(120_000);
   const out = path.join(dir, 'reference');
-  const run = await runCli(['plugin', '--plugin', `node ${path.join(PROJECT_ROOT, 'bin/protoc-gen-touchstone.js')}`, '--out', out]);
+  // Named relative to where touchstone runs, as a user types it.
+  const run = await runCli(['plugin', '--plugin', './protoc-gen-touchstone.js', '--out', out], {}, path.join(PROJECT_ROOT, 'bin'));
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const report = results(out);
   expect(report).toMatchObject({ kind: 'plugin', verdict: 'conforming' });
@@ -52,4 +54,63 @@ test('a plugin that cannot start is exit 3, bad options exit 2, each with the re
   const suite = await runCli(['plugin', '--plugin', 'cat', '--suite', 'nope']);
   expect(suite.code).toBe(2);
   expect(suite.stderr).toContain('unknown suite nope; known: files, io');
+});
+
+test('--record saves every run; --replay judges the recording alone, without --plugin and without starting anything', async () => {
+  test.setTimeout(180_000);
+  // A plugin that is gone by replay time proves replay never starts it.
+  const wrapper = path.join(dir, 'protoc-gen-doomed');
+  writeFileSync(wrapper, `#!/bin/sh\nexec node '${path.join(PROJECT_ROOT, 'bin/protoc-gen-touchstone.js')}' "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const session = path.join(dir, 'session');
+  const recorded = await runCli(['plugin', '--plugin', wrapper, '--record', session, '--out', path.join(dir, 'recorded')]);
+  expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+  expect(results(path.join(dir, 'recorded')).summary).toMatchObject({ total: 13, PASS: 13 });
+  expect(JSON.parse(readFileSync(path.join(session, 'session.json'), 'utf8'))).toMatchObject({ format: 'touchstone-plugin-session', version: 1, command: [wrapper] });
+  expect(readdirSync(path.join(session, 'io', 'deterministic')).sort()).toEqual(['run-1.json', 'run-1.request.bin', 'run-1.stdout.bin', 'run-2.json', 'run-2.request.bin', 'run-2.stdout.bin']);
+  rmSync(wrapper);
+
+  const replayOut = path.join(dir, 'replayed');
+  const replayed = await runCli(['plugin', '--replay', session, '--out', replayOut]);
+  expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+  const report = results(replayOut);
+  expect(report.summary).toMatchObject({ total: 13, PASS: 13 });
+  expect(report.target.url).toBe(wrapper);
+  expect(existsSync(wrapper)).toBe(false);
+
+  // Garbage in place of one recorded answer (with its sha256 updated, as a deliberate edit
+  // would): that case fails in replay, the others still pass.
+  const edited = path.join(dir, 'session-edited');
+  cpSync(session, edited, { recursive: true });
+  const run = path.join(edited, 'io', 'real-request', 'run-1');
+  const garbage = Buffer.from('this is not a CodeGeneratorResponse');
+  writeFileSync(`${run}.stdout.bin`, garbage);
+  const json = JSON.parse(readFileSync(`${run}.json`, 'utf8'));
+  json.sha256.stdout = createHash('sha256').update(garbage).digest('hex');
+  writeFileSync(`${run}.json`, JSON.stringify(json, null, 2));
+  const editedOut = path.join(dir, 'replayed-edited');
+  const failing = await runCli(['plugin', '--replay', edited, '--out', editedOut]);
+  expect(failing.code, failing.stdout + failing.stderr).toBe(1);
+  const findings = results(editedOut).cases.filter((c) => c.outcome !== 'PASS');
+  expect(findings.map((c) => ({ id: c.id, outcome: c.outcome, requirement: c.failure?.requirement }))).toEqual([
+    { id: 'io/real-request', outcome: 'FAIL', requirement: 'plugin.io.one-request-one-response' },
+  ]);
+});
+
+test('--record with --replay, no --plugin without --replay, and a bad session are exit 2', async () => {
+  const both = await runCli(['plugin', '--plugin', 'cat', '--record', path.join(dir, 'a'), '--replay', path.join(dir, 'b')]);
+  expect(both.code).toBe(2);
+  expect(both.stderr).toContain('--record and --replay cannot be used together');
+  const none = await runCli(['plugin']);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('--plugin is required (unless --replay names a recorded session)');
+  const nothing = await runCli(['plugin', '--replay', path.join(dir, 'no-session')]);
+  expect(nothing.code).toBe(2);
+  expect(nothing.stderr).toContain('holds no recorded plugin session');
+  const newer = path.join(dir, 'newer-session');
+  mkdirSync(newer);
+  writeFileSync(path.join(newer, 'session.json'), JSON.stringify({ format: 'touchstone-plugin-session', version: 2, command: ['x'] }));
+  const tooNew = await runCli(['plugin', '--replay', newer]);
+  expect(tooNew.code).toBe(2);
+  expect(tooNew.stderr).toContain('version 2 of the plugin session format is not supported');
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeFixtures, PLUGIN_FIXTURES_DIR, PLUGIN_SUITES_DIR } from '../cli/plugin-fixtures.js';
+import { describeFixtures } from '../cli/plugin-fixtures.js';
 import { encodeResponse, type CodeGeneratorResponseInput } from '../protocol/plugin-codec.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { suitePaths } from '../suite/suite-paths.js';
@@ -13,7 +13,7 @@ import type { PluginCase } from './plugin-suite-format.js';
 
 const REFERENCE_PLUGIN = fileURLToPath(new URL('../../bin/protoc-gen-touchstone.js', import.meta.url));
 const registry = loadRequirementRegistry(suitePaths.requirements);
-const suites = loadPluginSuites(PLUGIN_SUITES_DIR);
+const suites = loadPluginSuites(suitePaths.plugin);
 const allCases = suites.flatMap((s) => s.cases);
 const caseById = (id: string): PluginCase => allCases.find((c) => c.id === id)!;
 
@@ -39,7 +39,7 @@ function cannedPlugin(name: string, response: CodeGeneratorResponseInput | Buffe
 }
 
 test('the suites load and pass their lint', () => {
-  expect(lintPluginSuites(suites, registry, PLUGIN_FIXTURES_DIR)).toEqual([]);
+  expect(lintPluginSuites(suites, registry, suitePaths.pluginFixtures)).toEqual([]);
   expect(allCases.length).toBeGreaterThanOrEqual(12);
 });
 

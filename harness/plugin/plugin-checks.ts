@@ -26,7 +26,15 @@ export interface PluginRunRecord {
   result: PluginProcessResult;
 }
 
+/**
+ * Runs the plugin once on `stdin`; `index` counts the runs of one case from 0. The
+ * default spawns `command`; a recorded session (plugin-session.ts) stands in here to
+ * save or replay runs, so the checks never know whether a process was started.
+ */
+export type RunPlugin = (stdin: Uint8Array, index: number) => Promise<PluginProcessResult>;
+
 export interface PluginCaseContext {
+  /** The plugin command: run by default, and always the one named in reproductions. */
   command: string[];
   describe: DescribeFiles;
   registry: RequirementRegistry;
@@ -34,6 +42,8 @@ export interface PluginCaseContext {
   limits: PluginProcessOptions;
   /** Called after every run of the plugin (a deterministic case runs it twice). */
   onRun?(record: PluginRunRecord, index: number): Promise<void>;
+  /** How the plugin is run; runPluginProcess(command, stdin, limits) when absent. */
+  runPlugin?: RunPlugin;
 }
 
 export async function runPluginCase(testCase: PluginCase, context: PluginCaseContext): Promise<CaseOutcome> {
@@ -43,8 +53,9 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
   } catch (error) {
     return { outcome: 'ERROR', message: `cannot build the request: ${(error as Error).message}` };
   }
+  const runPlugin: RunPlugin = context.runPlugin ?? ((bytes) => runPluginProcess(context.command, bytes, context.limits));
   const run = async (index: number): Promise<PluginProcessResult> => {
-    const result = await runPluginProcess(context.command, stdin, context.limits);
+    const result = await runPlugin(stdin, index);
     await context.onRun?.({ stdin, result }, index);
     const unjudgeable = whyUnjudgeable(result, context.limits);
     if (unjudgeable) throw new HarnessError('TARGET_IO', unjudgeable);
@@ -71,11 +82,12 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
   }
 }
 
-function whyUnjudgeable(result: PluginProcessResult, limits: PluginProcessOptions): string | undefined {
-  if (result.spawnError) return `the plugin could not be started: ${result.spawnError}`;
-  if (result.timedOut) return `the plugin did not finish within ${limits.timeoutMs} ms and was killed`;
-  if (result.truncated) return `the plugin wrote more than ${limits.maxOutputBytes} bytes on stdout and was killed`;
-  if (result.signal) return `the plugin crashed: killed by ${result.signal}${stderrTail(result)}`;
+/** Why a run cannot be judged (it never ran, or was cut short), or undefined. */
+export function whyUnjudgeable(result: PluginProcessResult, limits: PluginProcessOptions, who: 'plugin' | 'compiler' = 'plugin'): string | undefined {
+  if (result.spawnError) return `the ${who} could not be started: ${result.spawnError}`;
+  if (result.timedOut) return `the ${who} did not finish within ${limits.timeoutMs} ms and was killed`;
+  if (result.truncated) return `the ${who} wrote more than ${limits.maxOutputBytes} bytes on stdout and was killed`;
+  if (result.signal) return `the ${who} crashed: killed by ${result.signal}${stderrTail(result)}`;
   return undefined;
 }
 
@@ -142,7 +154,7 @@ function proto3OptionalFiles(stdin: Uint8Array): string[] {
   return request.proto_file.filter((f) => request.file_to_generate.includes(f.name) && hasOptional(f.descriptor().message_type)).map((f) => f.name);
 }
 
-function stderrTail(result: PluginProcessResult): string {
+export function stderrTail(result: PluginProcessResult): string {
   const text = result.stderr.toString('utf8').trim();
   if (!text) return '';
   const tail = text.length > 300 ? `…${text.slice(-300)}` : text;

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, readProtoFile, unknownLengthDelimited, unknownVarint } from './plugin-codec.js';
 import { protocolSchema } from './protocol-schema.js';
-import { readableRequest, readableResponse } from './readable-form.js';
+import { readableRequest, readableRequestBytes, readableResponse, readableResponseBytes } from './readable-form.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -79,4 +79,13 @@ test('the readable form is deterministic: same message, same JSON text, whatever
 test('an empty response reads as an empty object', () => {
   expect(readableResponse(decodeResponse(new Uint8Array()))).toEqual({});
   expect(readableResponse({ file: [{ name: 'x', content: utf8('') }] })).toEqual({ file: [{ name: 'x', content: { text: '' } }] });
+});
+
+test('bytes read as a message when they decode, else as why not and the bytes themselves', () => {
+  const stdout = encodeResponse({ error: 'nope' });
+  expect(readableResponseBytes(stdout)).toEqual({ error: 'nope' });
+  expect(readableRequestBytes(encodeRequest({ file_to_generate: ['a.proto'] }))).toEqual({ file_to_generate: ['a.proto'] });
+  const garbage = utf8('not a message\n');
+  expect(readableRequestBytes(garbage)).toEqual({ undecodable: expect.stringMatching(/^malformed CodeGeneratorRequest at byte \d+/), base64: Buffer.from(garbage).toString('base64') });
+  expect(readableResponseBytes(Uint8Array.of(0x0a, 0x05))).toMatchObject({ undecodable: expect.stringContaining('CodeGeneratorResponse'), base64: 'CgU=' });
 });

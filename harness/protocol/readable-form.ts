@@ -8,7 +8,7 @@
 //   without its tag (and without the length prefix of a length-delimited field).
 // The same message always gives the same JSON, key order included.
 import { HarnessError } from '../errors.js';
-import { pluginMessageShapes, type CodeGeneratorRequestInput, type CodeGeneratorResponseInput } from './plugin-codec.js';
+import { decodeRequest, decodeResponse, pluginMessageShapes, type CodeGeneratorRequestInput, type CodeGeneratorResponseInput } from './plugin-codec.js';
 import { strictUtf8Text } from '../strict-utf8.js';
 import { unknownFieldPayload, type UnknownField } from './unknown-field.js';
 import type { MessageShape, WireObject } from './wire-message.js';
@@ -29,6 +29,32 @@ export function readableRequest(request: CodeGeneratorRequestInput): ReadableMes
 
 export function readableResponse(response: CodeGeneratorResponseInput): ReadableMessage {
   return readableMessage(response as WireObject, pluginMessageShapes().response);
+}
+
+/** What bytes that do not decode are shown as: why, and the bytes themselves. */
+export interface UndecodableBytes {
+  undecodable: string;
+  base64: string;
+}
+
+/** Request bytes in readable form, or why they do not decode (a plugin may be fed garbage on purpose). */
+export function readableRequestBytes(bytes: Uint8Array): ReadableMessage | UndecodableBytes {
+  return readableOrRaw(bytes, (b) => readableRequest(decodeRequest(b)));
+}
+
+/** Response bytes (a plugin's stdout) in readable form, or why they do not decode. */
+export function readableResponseBytes(bytes: Uint8Array): ReadableMessage | UndecodableBytes {
+  return readableOrRaw(bytes, (b) => readableResponse(decodeResponse(b)));
+}
+
+function readableOrRaw(bytes: Uint8Array, read: (b: Uint8Array) => ReadableMessage): ReadableMessage | UndecodableBytes {
+  try {
+    return read(bytes);
+  } catch (error) {
+    // Any failure to read is a fact about the bytes to show, never a reason to lose them.
+    if (!(error instanceof Error)) throw error;
+    return { undecodable: error.message, base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
+  }
 }
 
 /** Bytes as text when they are valid UTF-8, else base64. */

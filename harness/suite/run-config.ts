@@ -10,7 +10,7 @@ export const OUTCOME_ATTACHMENT = 'touchstone-outcome';
 
 export interface RunConfig {
   kind: RunKind;
-  /** The service's base URL, or the plugin command as given. */
+  /** The service's base URL, or the plugin or compiler command as given. */
   targetUrl: string;
   embedded: boolean;
   /** role -> token */
@@ -23,8 +23,22 @@ export interface RunConfig {
   capabilities: string[];
   baselineFile?: string;
   startedAt: string;
-  /** Plugin runs: the command split into words, and the bounds of each run. */
-  plugin?: { command: string[]; timeoutMs: number; maxOutputBytes: number };
+  /**
+   * Plugin runs. `record` or `replay` (absolute paths, never both) name a recorded session
+   * directory (harness/plugin/plugin-session.ts); with `replay` nothing is started.
+   */
+  plugin?: TargetProcess & { record?: string; replay?: string };
+  compiler?: TargetProcess;
+}
+
+/** The program a plugin or compiler run starts for each case, and the bounds of each start. */
+export interface TargetProcess {
+  /** The command split into words. */
+  command: string[];
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** Where the user ran touchstone: the command's relative paths resolve from here. */
+  cwd: string;
 }
 
 export function readRunConfig(): RunConfig {

@@ -11,4 +11,8 @@ export const suitePaths = {
   schemas: path.join(SUITES_DIR, 'schemas'),
   world: path.join(SUITES_DIR, 'world.yaml'),
   worldSchema: path.join(SUITES_DIR, 'world.schema.json'),
+  plugin: path.join(SUITES_DIR, 'plugin'),
+  compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
+  /** .proto inputs of both plugin and compiler cases. */
+  pluginFixtures: path.join(SUITES_DIR, 'plugin', 'fixtures'),
 };

@@ -1,0 +1,62 @@
+// `touchstone compiler` end to end, against the two compilers of issue 4's "Done when":
+// touchstone's own protoc (through npx, as a user runs it) conforms; Debian's protoc 3.21
+// runs to the end and fails exactly where it departs from spec 3, the unsafe names.
+import { expect, test } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
+import type { Results } from '../report/results.js';
+import { runCli } from './cli-process.js';
+
+let dir: string;
+test.beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-compiler-cli-'));
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const results = (out: string): Results => JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as Results;
+
+test('npx touchstone protoc conforms: every compiler case passes and no sandbox is left behind', async () => {
+  test.setTimeout(300_000);
+  const out = path.join(dir, 'reference');
+  const run = await runCli(['compiler', '--compiler', 'npx touchstone protoc', '--out', out]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const report = results(out);
+  expect(report).toMatchObject({ kind: 'compiler', verdict: 'conforming' });
+  expect(report.summary.PASS).toBe(report.summary.total);
+  expect(report.requirements.every((r) => r.id.startsWith('compiler.') && r.status === 'PASS')).toBe(true);
+  expect(existsSync(path.join(out, 'compiler-cases'))).toBe(false);
+});
+
+test('protoc 3.21 runs to the end and fails only the unsafe-name cases, each citing the requirement with a command that reproduces it', async () => {
+  skipWithoutDebianProtoc(test);
+  test.setTimeout(120_000);
+  const out = path.join(dir, 'protoc');
+  const run = await runCli(['compiler', '--compiler', DEBIAN_PROTOC, '--out', out]);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const report = results(out);
+  const failed = report.cases.filter((c) => c.outcome !== 'PASS');
+  expect(failed.map((c) => c.id).sort()).toEqual(['names/absolute-name', 'names/backslash', 'names/dot-component', 'names/dot-dot-component']);
+  for (const finding of failed) {
+    expect(finding.outcome).toBe('FAIL');
+    expect(finding.failure?.requirement).toBe('compiler.apply.unsafe-names-refused');
+  }
+  expect(report.requirements.find((r) => r.id === 'compiler.apply.unsafe-names-refused')?.status).toBe('FAIL');
+
+  // The kept sandbox and the reproduction command show the escape again.
+  const dotDot = failed.find((c) => c.id === 'names/dot-dot-component')!;
+  const work = path.join(out, 'compiler-cases/names/dot-dot-component/work');
+  expect(readdirSync(work).sort()).toEqual(['escaped.txt', 'out']);
+  rmSync(path.join(work, 'escaped.txt'));
+  const again = spawnSync('sh', ['-c', dotDot.failure!.reproduce!], { encoding: 'utf8' });
+  expect(again.status, again.stderr).toBe(0);
+  expect(readFileSync(path.join(work, 'escaped.txt'), 'utf8')).toBe('outside the output directory\n');
+});
+
+test('a compiler that cannot be started is exit 3, said once', async () => {
+  const run = await runCli(['compiler', '--compiler', path.join(dir, 'no-such-protoc'), '--out', path.join(dir, 'missing')]);
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain('the compiler cannot be started');
+});

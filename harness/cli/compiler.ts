@@ -1,0 +1,42 @@
+// `touchstone compiler --compiler CMD`: lint the compiler suites, check the command starts,
+// then run every case (the compiler against canned plugins, see
+// harness/plugin/compiler-checks.ts) through Playwright.
+import type { Argv } from 'yargs';
+import { HarnessError } from '../errors.js';
+import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
+import { lintCompilerSuites, loadCompilerSuites } from '../plugin/plugin-suite-loader.js';
+import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { suitePaths } from '../suite/suite-paths.js';
+import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
+
+export interface CompilerOptions extends ProtocolRunOptions {
+  compiler: string;
+}
+
+export const compilerCommand = {
+  command: 'compiler',
+  describe: 'Run the compiler conformance suites against a compiler with protoc\'s command line',
+  builder: (yargs: Argv) =>
+    protocolRunOptions(
+      yargs.option('compiler', { type: 'string', demandOption: true, describe: 'the compiler command, e.g. protoc or "npx touchstone protoc" (words and quotes as in a shell)' }),
+      'compiler',
+      60,
+      'suites/plugin/compiler',
+    ),
+  handler: async (argv: CompilerOptions) => {
+    process.exitCode = await runCompilerSuites(argv);
+  },
+};
+
+export function runCompilerSuites(options: CompilerOptions): Promise<number> {
+  return runProtocolSuites('compiler', options.compiler, options, async (limits) => {
+    const command = splitCommand(options.compiler);
+    const registry = loadRequirementRegistry(suitePaths.requirements);
+    const problems = lintCompilerSuites(loadCompilerSuites(suitePaths.compiler, options.suite), registry, suitePaths.pluginFixtures);
+    if (problems.length) throw new HarnessError('CONFIG', `the compiler suites do not pass the lint:\n  ${problems.join('\n  ')}`);
+    // A command that cannot start at all would make every case ERROR: say so once instead.
+    const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
+    if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
+    return { compiler: { command, ...limits, cwd: process.cwd() } };
+  });
+}

@@ -1,0 +1,70 @@
+// What `touchstone plugin` and `touchstone compiler` share: their common options, the
+// checks of those options, the run configuration, and turning the results (or a harness
+// error) into an exit code: 0 conforming, 1 failures, 2 usage, 3 the target cannot start.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { HarnessError } from '../errors.js';
+import type { PluginProcessOptions } from '../plugin/plugin-process.js';
+import type { RunConfig } from '../suite/run-config.js';
+import { exitCodeOf, reportDirectory, runConformance } from './conformance-process.js';
+
+export interface ProtocolRunOptions {
+  suite: string[];
+  out?: string;
+  strict: boolean;
+  baseline?: string;
+  timeout: number;
+  'max-output': number;
+}
+
+export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
+  return yargs
+    .option('suite', { type: 'array', string: true, default: [] as string[], describe: `run only these suites (file names under ${suitesDir})` })
+    .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
+    .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
+    .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
+    .option('timeout', { type: 'number', default: timeoutSeconds, describe: `seconds one run of the ${target} may take before it is killed (the case is ERROR)` })
+    .option('max-output', { type: 'number', default: 256, describe: `MiB of stdout one run of the ${target} may write before it is killed (the case is ERROR)` });
+}
+
+/**
+ * Runs the `kind` suites against `target` (the command as given). `prepare` lints the
+ * suites, checks the target can start, and returns the kind's part of the configuration.
+ */
+export async function runProtocolSuites(
+  kind: 'plugin' | 'compiler',
+  target: string,
+  options: ProtocolRunOptions,
+  prepare: (limits: PluginProcessOptions) => Promise<Partial<RunConfig>>,
+): Promise<number> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
+  try {
+    if (!(options.timeout > 0) || !(options['max-output'] > 0)) throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
+    const limits = { timeoutMs: options.timeout * 1000, maxOutputBytes: options['max-output'] * 1024 * 1024 };
+    const specific = await prepare(limits);
+    const startedAt = new Date();
+    const config: RunConfig = {
+      kind,
+      targetUrl: target,
+      embedded: false,
+      tokens: {},
+      cassettes: false,
+      suites: options.suite,
+      outDir: reportDirectory(options.out, startedAt),
+      strict: options.strict,
+      capabilities: [],
+      baselineFile: options.baseline && path.resolve(options.baseline),
+      startedAt: startedAt.toISOString(),
+      ...specific,
+    };
+    return exitCodeOf(await runConformance(config, 'harness/plugin/conformance.config.ts', scratch));
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    process.stderr.write(`touchstone: ${error.message}\n`);
+    return error.exitCode;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,18 @@
+// Playwright configuration of `touchstone plugin` and `touchstone compiler`: the run's
+// kind picks the spec (plugin-conformance.spec.ts or compiler-conformance.spec.ts). Cases
+// are independent processes, but one worker keeps a slow target from being judged under
+// the load of its own copies.
+import { defineConfig } from '@playwright/test';
+import { readRunConfig } from '../suite/run-config.js';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: `${readRunConfig().kind}-conformance.spec.ts`,
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 120_000,
+  reporter: [['../report/conformance-reporter.ts']],
+  outputDir: '../../.touchstone-tmp/test-output',
+  preserveOutput: 'never',
+});

@@ -1,0 +1,111 @@
+// The on-disk format of a recorded plugin session (`touchstone plugin --record DIR`):
+//
+//   DIR/session.json                          { format, version: 1, command, limits }
+//   DIR/<suite>/<case-id>/run-<n>.request.bin the exact bytes written on the plugin's stdin
+//   DIR/<suite>/<case-id>/run-<n>.stdout.bin  the exact bytes the plugin wrote on stdout
+//   DIR/<suite>/<case-id>/run-<n>.json        readable form (readable-run.ts) + sha256 of both .bin
+//
+// n counts from 1, as the report's "run 1", "run 2" attachments do. Why this shape:
+// - Bytes are the truth (replay feeds them back exactly); the .json is for people and diffs,
+//   and its sha256 pair catches a .bin that was edited or damaged without the .json.
+// - One folder per case, so re-recording a case replaces it whole (no stale run-2 left
+//   behind) and a review diff groups by case.
+// - No timestamps or durations anywhere: recording the same plugin twice gives identical
+//   directories, so a recording committed to a repository only changes when the plugin does.
+// - session.json keeps the limits the plugin ran under, not only the command: a recorded
+//   timeout must replay with the timeout it actually had in its message.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { HarnessError } from '../errors.js';
+import { createAjv, describeAjvErrors, parseDataText } from '../suite/validated-file.js';
+import type { ReadableRun } from './readable-run.js';
+
+export const SESSION_FORMAT = 'touchstone-plugin-session';
+export const SESSION_VERSION = 1;
+export const SESSION_FILE = 'session.json';
+
+const SCHEMA = fileURLToPath(new URL('./plugin-session.schema.json', import.meta.url));
+
+/** The bounds every run of a session was made under. */
+export interface SessionLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+export interface SessionManifest {
+  format: typeof SESSION_FORMAT;
+  version: typeof SESSION_VERSION;
+  /** The plugin command split into words, as it was run. */
+  command: string[];
+  limits: SessionLimits;
+}
+
+export interface RecordedRun extends ReadableRun {
+  sha256: { request: string; stdout: string };
+}
+
+export interface RunFiles {
+  request: string;
+  stdout: string;
+  json: string;
+}
+
+/**
+ * Suite names and case ids are validated where they are read, but they become path
+ * segments here: anything that is not a plain name (a separator, `..`, empty) is refused
+ * rather than trusted, so a session can never write or read outside its directory.
+ */
+const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+export function plainSegment(value: string, what: string): string {
+  if (!PLAIN_NAME.test(value)) {
+    throw new HarnessError('CONFIG', `${what} ${JSON.stringify(value)} cannot name a folder of a plugin session: only letters, digits, "_", "." and "-" are allowed, and it must not start with "." or "-"`);
+  }
+  return value;
+}
+
+export const caseFolder = (dir: string, suite: string, caseId: string): string => path.join(dir, plainSegment(suite, 'suite'), plainSegment(caseId, 'case id'));
+
+export function runFiles(dir: string, suite: string, caseId: string, run: number): RunFiles {
+  const base = path.join(caseFolder(dir, suite, caseId), `run-${run}`);
+  return { request: `${base}.request.bin`, stdout: `${base}.stdout.bin`, json: `${base}.json` };
+}
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The one serialisation of every .json of a session: stable, diffable, newline-terminated. */
+export const sessionJson = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export interface SessionFormat {
+  /** Parses session.json text; `file` names it in errors. */
+  parseManifest(text: string, file: string): SessionManifest;
+  parseRun(text: string, file: string): RecordedRun;
+}
+
+/** Compiles the schema once; a session holds one. */
+export function createSessionFormat(): SessionFormat {
+  const ajv = createAjv();
+  ajv.addSchema(JSON.parse(readFileSync(SCHEMA, 'utf8')));
+  const validator = (name: string): ValidateFunction => ajv.getSchema(`touchstone:plugin-session#/$defs/${name}`)!;
+  const validateManifest = validator('session');
+  const validateRun = validator('run');
+  return {
+    parseManifest(text, file) {
+      const data = parseDataText(text, file);
+      const head = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+      if (head.format !== SESSION_FORMAT) throw new HarnessError('CONFIG', `${file}: not a recorded plugin session (its "format" is not "${SESSION_FORMAT}")`);
+      // The version gate comes before the schema: a newer recording deserves "too new", not a list of schema errors.
+      if (head.version !== SESSION_VERSION) throw new HarnessError('CONFIG', `${file}: version ${JSON.stringify(head.version)} of the plugin session format is not supported (this touchstone reads version ${SESSION_VERSION})`);
+      if (!validateManifest(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validateManifest.errors)}`);
+      return data as SessionManifest;
+    },
+    parseRun(text, file) {
+      const data = parseDataText(text, file);
+      if (!validateRun(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validateRun.errors)}`);
+      return data as RecordedRun;
+    },
+  };
+}
