@@ -139,12 +139,16 @@ test('script in a response body, a header value, a message or a title is rendere
   expect(page).toContain('&lt;svg onload=&quot;window.__pwned = 2&quot;&gt;');
 });
 
-test('a run without endpoints (a plugin run) renders without a matrix', () => {
-  const base = createResultsFixture();
-  const page = renderHtmlReport({ ...base, kind: 'plugin', cases: base.cases.map((c) => ({ ...c, endpoints: [] })) });
-  expect(page).toContain('<p class="note" data-testid="matrix">No case names an endpoint.</p>');
-});
-
 test('rendering is deterministic', () => {
   expect(renderHtmlReport(createResultsFixture())).toBe(renderHtmlReport(createResultsFixture()));
+});
+
+test('a run whose cases exercise no endpoint (plugin, compiler) has no empty matrix section', () => {
+  const service = renderHtmlReport(createResultsFixture());
+  expect(service).toContain('id="matrix"');
+  const base = createResultsFixture();
+  const page = renderHtmlReport({ ...base, kind: 'plugin', cases: base.cases.map((c) => ({ ...c, endpoints: [] })) });
+  expect(page).not.toContain('id="matrix"');
+  expect(page).not.toContain('href="#matrix"');
+  expect(page).toContain('id="requirements"');
 });

@@ -80,6 +80,8 @@ ${failing.map(({ c, index }) => renderFailure(c, index, requirements))}`;
 export function renderHtmlReport(results: Results): string {
   const failureCount = results.cases.filter((c) => DETAILED_OUTCOMES.has(c.outcome)).length;
   const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;
+  // Plugin and compiler cases exercise no endpoint: their report has no matrix to show.
+  const hasMatrix = results.cases.some((c) => c.endpoints.length > 0);
   const page = html`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -93,18 +95,21 @@ export function renderHtmlReport(results: Results): string {
 <body>
 ${renderBanner(results)}
 <nav class="sections" aria-label="Sections"><ul>
-  <li><a href="#matrix">Matrix</a></li>
+  ${hasMatrix && html`<li><a href="#matrix">Matrix</a></li>`}
   <li><a href="#failures">Failures (${failureCount})</a></li>
   <li><a href="#cases">Cases (${results.cases.length})</a></li>
   <li><a href="#requirements">Requirements (${results.requirements.length}${untested > 0 ? `, ${untested} untested` : ''})</a></li>
 </ul></nav>
 <main>
 ${renderCounts(results)}
-<section id="matrix" aria-labelledby="matrix-heading">
+${
+  hasMatrix &&
+  html`<section id="matrix" aria-labelledby="matrix-heading">
 <h2 id="matrix-heading">Endpoints × aspects</h2>
 <p class="note">Each cell shows the worst outcome of the cases that exercise that endpoint for that aspect, and how many there are. Select one to list its cases.</p>
 ${renderMatrix(results.cases)}
-</section>
+</section>`
+}
 <section id="failures" aria-labelledby="failures-heading">
 <h2 id="failures-heading">Failures, warnings and errors (${failureCount})</h2>
 ${renderFailures(results)}
