@@ -7,7 +7,8 @@ import { rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { strongestLevel } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { OUTCOME_ATTACHMENT, readRunConfig } from '../suite/run-config.js';
+import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
+import { readRunConfig } from '../suite/run-config.js';
 import { suitePaths } from '../suite/suite-paths.js';
 import { runCompilerCase, type CompilerRunRecord } from './compiler-checks.js';
 import { loadCompilerSuites } from './plugin-suite-loader.js';
@@ -31,13 +32,8 @@ for (const suite of loadCompilerSuites(suitePaths.compiler, config.suites)) {
       }
     });
     for (const testCase of suite.cases) {
-      const level = strongestLevel(testCase.requirements, registry);
-      const annotation = [
-        { type: 'case', description: `${suite.name}/${testCase.id}` },
-        { type: 'level', description: level },
-        ...testCase.requirements.map((id) => ({ type: 'requirement', description: id })),
-      ];
-      test(testCase.title, { tag: [`@${level}`, `@${suite.name}`], annotation }, async ({}, testInfo) => {
+      const details = caseTestDetails(suite.name, testCase.id, strongestLevel(testCase.requirements, registry), testCase.requirements);
+      test(testCase.title, details, async ({}, testInfo) => {
         // Kept when the case does not pass, so the reproduction command can be rerun in it.
         const sandboxRoot = path.join(keptSandboxes, suite.name, testCase.id);
         rmSync(sandboxRoot, { recursive: true, force: true });
@@ -61,8 +57,7 @@ for (const suite of loadCompilerSuites(suitePaths.compiler, config.suites)) {
           cwd: compiler.cwd,
           onRun,
         });
-        await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-        if (result.outcome === 'FAIL' || result.outcome === 'ERROR') throw new Error(result.message);
+        await handOverOutcome(testInfo, result);
       });
     }
   });

@@ -7,7 +7,8 @@ import { test } from '@playwright/test';
 import { describeFixtures } from '../cli/plugin-fixtures.js';
 import { strongestLevel } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { OUTCOME_ATTACHMENT, readRunConfig } from '../suite/run-config.js';
+import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
+import { readRunConfig } from '../suite/run-config.js';
 import { suitePaths } from '../suite/suite-paths.js';
 import { runPluginCase, type PluginRunRecord } from './plugin-checks.js';
 import { createSessionRecorder, createSessionReplayer } from './plugin-session.js';
@@ -24,20 +25,14 @@ const session = plugin.replay ? createSessionReplayer(plugin.replay) : plugin.re
 for (const suite of loadPluginSuites(suitePaths.plugin, config.suites)) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
-      const level = strongestLevel(testCase.requirements, registry);
-      const annotation = [
-        { type: 'case', description: `${suite.name}/${testCase.id}` },
-        { type: 'level', description: level },
-        ...testCase.requirements.map((id) => ({ type: 'requirement', description: id })),
-      ];
-      test(testCase.title, { tag: [`@${level}`, `@${suite.name}`], annotation }, async ({}, testInfo) => {
+      const details = caseTestDetails(suite.name, testCase.id, strongestLevel(testCase.requirements, registry), testCase.requirements);
+      test(testCase.title, details, async ({}, testInfo) => {
         const onRun = async ({ stdin, result }: PluginRunRecord, index: number) => {
           await testInfo.attach(`run ${index + 1}`, { body: JSON.stringify(readableRun(stdin, result), null, 2), contentType: 'application/json' });
         };
         const runPlugin = session?.runnerFor(suite.name, testCase.id);
         const result = await runPluginCase(testCase, { command: plugin.command, describe: describeFixtures, registry, strict: config.strict, limits, onRun, runPlugin });
-        await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-        if (result.outcome === 'FAIL' || result.outcome === 'ERROR') throw new Error(result.message);
+        await handOverOutcome(testInfo, result);
       });
     }
   });

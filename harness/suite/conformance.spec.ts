@@ -12,7 +12,8 @@ import { withCassette } from '../proxy/with-cassette.js';
 import { caseAspects, caseEndpoints, caseLevel, caseRequirements } from './case-facts.js';
 import { runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
-import { OUTCOME_ATTACHMENT, readRunConfig } from './run-config.js';
+import { caseTestDetails, handOverOutcome } from './case-test.js';
+import { readRunConfig } from './run-config.js';
 import { loadSuites } from './suite-loader.js';
 import { suitePaths } from './suite-paths.js';
 
@@ -35,16 +36,12 @@ test.afterAll(() => transport.close());
 for (const suite of loadSuites(suitePaths.service, config.suites)) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
-      const level = caseLevel(testCase, registry);
-      const annotation = [
-        { type: 'case', description: `${suite.name}/${testCase.id}` },
-        { type: 'level', description: level },
+      const details = caseTestDetails(suite.name, testCase.id, caseLevel(testCase, registry), caseRequirements(testCase), [
         { type: 'role', description: testCase.as ?? 'anonymous' },
-        ...caseRequirements(testCase).map((id) => ({ type: 'requirement', description: id })),
         ...caseEndpoints(testCase).map((e) => ({ type: 'endpoint', description: e })),
         ...caseAspects(testCase).map((a) => ({ type: 'aspect', description: a })),
-      ];
-      test(testCase.title, { tag: [`@${level}`, `@${suite.name}`], annotation }, async ({}, testInfo) => {
+      ]);
+      test(testCase.title, details, async ({}, testInfo) => {
         currentCase = `${suite.name}/${testCase.id}`;
         const result = await runCase(testCase, {
           client, control, capabilities, schemas, registry, redact, strict: config.strict,
@@ -53,9 +50,7 @@ for (const suite of loadSuites(suitePaths.service, config.suites)) {
             attach: (name, record) => testInfo.attach(name, { body: JSON.stringify(record, null, 2), contentType: 'application/json' }),
           },
         });
-        await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
-        if (result.outcome === 'SKIP') testInfo.skip(true, result.message);
-        if (result.outcome === 'FAIL' || result.outcome === 'ERROR') throw new Error(result.message);
+        await handOverOutcome(testInfo, result);
       });
     }
   });
