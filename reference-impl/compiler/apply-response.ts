@@ -49,11 +49,13 @@ export function applyPluginResponse(response: PluginResponse, context: ApplyCont
   };
 
   for (const file of response.files) {
-    if (file.insertionPoint.length > 0 || file.name.length > 0) {
+    // Each field read once: a decoded File makes a view per read (plugin-response.ts).
+    const { name, insertionPoint } = file;
+    if (insertionPoint.length > 0 || name.length > 0) {
       closeCurrent();
-      const checked = checkOutputName(file.name, file.insertionPoint);
+      const checked = checkOutputName(name, insertionPoint);
       if (!checked.ok) return { fatal: `${pluginName}: ${checked.problem}` };
-      current = file.insertionPoint.length > 0 ? location.openForInsert(checked.name, file.insertionPoint, file.codeInfo) : location.open(checked.name);
+      current = insertionPoint.length > 0 ? location.openForInsert(checked.name, insertionPoint, file.codeInfo) : location.open(checked.name);
     } else if (!current) {
       return { fatal: `${pluginName}: First file chunk returned by plugin did not specify a file name.` };
     }

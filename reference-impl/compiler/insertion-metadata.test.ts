@@ -54,3 +54,12 @@ test('printing: one line per path element, CEscape\'d strings, unknown fields by
   const withSemantic = decodeGeneratedCodeInfo(encodeGeneratedCodeInfo([at(1, 2, { path: [4, 0], sourceFile: Buffer.from('caf\u00e9'), unknown: [Uint8Array.of(0x28, 0x01)] })]));
   expect(Buffer.from(printGeneratedCodeInfoText(withSemantic)).toString()).toBe('annotation {\n  path: 4\n  path: 0\n  source_file: "caf\\303\\251"\n  begin: 1\n  end: 2\n  5: 1\n}\n');
 });
+
+test('content lacking its final newline (added by the splice) shifts annotations as the same content with it', () => {
+  const run = (content: string) => {
+    const files = new Map<string, Uint8Array>([['g.pb.meta', encodeGeneratedCodeInfo([at(0, 3), at(20, 24)])]]);
+    updateInsertionMetadata(files, { filename: 'g', content: Buffer.from(content), offset: 4, length: 13, indent: 2, annotations: [at(0, 2), at(3, 8), at(6, 9)] }, () => undefined);
+    return spans(decodeGeneratedCodeInfo(files.get('g.pb.meta')!));
+  };
+  expect(run('ab\ncd\nef')).toEqual(run('ab\ncd\nef\n'));
+});

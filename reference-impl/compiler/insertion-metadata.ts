@@ -18,7 +18,10 @@ import { WireFormatError } from './wire-reader.js';
 export interface InsertionFacts {
   /** The target file's name in its output location. */
   filename: string;
-  /** What was inserted before indentation, ending in a newline. */
+  /** What was inserted before indentation. protoc ends it with a newline when it lacks
+   *  one; here that newline may be missing (the splice adds it without copying the
+   *  content). Nothing below changes: only newlines before the final byte are counted,
+   *  and the byte before an added newline is not one. */
   content: Uint8Array;
   /** Byte offset of the insertion in the target. */
   offset: number;

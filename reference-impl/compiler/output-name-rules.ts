@@ -27,12 +27,22 @@ function quoted(bytes: Uint8Array): string {
   return `"${cEscape(bytes)}"`;
 }
 
+/** Anything the checks below could refuse: NUL, backslash, a leading '/', a "." or ".." component. */
+const MAY_BE_REFUSED = /[\0\\]|^\/|(?:^|\/)\.\.?(?:\/|$)/;
+
+// Module-level rather than a closure per call, and the quoted name is built only for a
+// refusal: this runs for every File of a response, and on one of 11,000 Files escaping
+// each name up front (plus esbuild's keepNames wrapper on the closure) cost about a fifth
+// of applying the response.
+function refuse(why: string): NameCheck {
+  return { ok: false, problem: `${why} (touchstone refuses what the plugin protocol forbids; protoc 3.21 would not)` };
+}
+
 /**
  * The File's name as text, or why touchstone refuses the File. `name` and `insertionPoint`
  * are the raw field bytes; only Files that open a stream (either one non-empty) come here.
  */
 export function checkOutputName(name: Uint8Array, insertionPoint: Uint8Array): NameCheck {
-  const refuse = (why: string): NameCheck => ({ ok: false, problem: `${why} (touchstone refuses what the plugin protocol forbids; protoc 3.21 would not)` });
   if (name.length === 0) return refuse(`File with insertion_point ${quoted(insertionPoint)} has no name: an insertion needs the name of the file to insert into`);
   let text: string;
   try {
@@ -40,12 +50,14 @@ export function checkOutputName(name: Uint8Array, insertionPoint: Uint8Array): N
   } catch {
     return refuse(`File name ${quoted(name)} is not valid UTF-8`);
   }
-  const shown = quoted(name);
-  if (text.includes('\0')) return refuse(`File name ${shown} contains a NUL character`);
-  if (text.startsWith('/')) return refuse(`File name ${shown} is absolute: names are relative to the output directory`);
-  if (text.includes('\\')) return refuse(`File name ${shown} contains a backslash: "/" is the only separator`);
+  // One regular expression for the common case, a name with none of the problems below
+  // (checked once per File of a response, so it matters on responses of thousands).
+  if (!MAY_BE_REFUSED.test(text)) return { ok: true, name: text };
+  if (text.includes('\0')) return refuse(`File name ${quoted(name)} contains a NUL character`);
+  if (text.startsWith('/')) return refuse(`File name ${quoted(name)} is absolute: names are relative to the output directory`);
+  if (text.includes('\\')) return refuse(`File name ${quoted(name)} contains a backslash: "/" is the only separator`);
   const components = text.split('/');
-  if (components.includes('..')) return refuse(`File name ${shown} has a ".." component`);
-  if (components.includes('.')) return refuse(`File name ${shown} has a "." component`);
+  if (components.includes('..')) return refuse(`File name ${quoted(name)} has a ".." component`);
+  if (components.includes('.')) return refuse(`File name ${quoted(name)} has a "." component`);
   return { ok: true, name: text };
 }

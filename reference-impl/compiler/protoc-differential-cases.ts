@@ -211,6 +211,22 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     ],
     args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
   },
+  '.pb.meta: annotated insertions lacking their final newline, under an indent': {
+    code: 0,
+    plugins: [
+      { name: 'base', response: { file: [file('gen.txt', 'AAA\n  // @@protoc_insertion_point(p)\nBBB\n'), { name: 'gen.txt.pb.meta', content: encodeCodeInfo([{ begin: 0, end: 3 }, { begin: 37, end: 40 }]) }] } },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            { ...insert('gen.txt', 'p', 'x1\nx2'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 5 }, { begin: 3, end: 5 }, { begin: 4, end: 5 }]) },
+            { ...insert('gen.txt', 'p', 'y'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) },
+          ],
+        },
+      },
+    ],
+    args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
+  },
   '.pb.meta: wire metadata shifted by an insertion without annotations': {
     code: 0,
     plugins: [
