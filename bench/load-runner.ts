@@ -15,6 +15,7 @@
 // less sensitive to other people's load than throughput, so it tells whether a miss is
 // the code or the neighbours.
 import autocannon from 'autocannon';
+import { positiveEnvNumber } from './env-number.js';
 import { itemPath } from './item-fixture.js';
 
 export interface LoadSettings {
@@ -30,17 +31,10 @@ export interface LoadSettings {
 export const DEFAULT_LOAD: LoadSettings = { connections: 10, durationS: 3, rounds: 5, warmupS: 1 };
 
 export function loadSettingsFromEnv(env: NodeJS.ProcessEnv): LoadSettings {
-  const positive = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}=${raw} must be a positive number`);
-    return value;
-  };
   return {
-    connections: Math.round(positive('BENCH_CONNECTIONS', DEFAULT_LOAD.connections)),
-    durationS: positive('BENCH_DURATION', DEFAULT_LOAD.durationS),
-    rounds: Math.round(positive('BENCH_ROUNDS', DEFAULT_LOAD.rounds)),
+    connections: Math.round(positiveEnvNumber(env, 'BENCH_CONNECTIONS', DEFAULT_LOAD.connections)),
+    durationS: positiveEnvNumber(env, 'BENCH_DURATION', DEFAULT_LOAD.durationS),
+    rounds: Math.round(positiveEnvNumber(env, 'BENCH_ROUNDS', DEFAULT_LOAD.rounds)),
     warmupS: DEFAULT_LOAD.warmupS,
   };
 }

@@ -23,20 +23,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { measureRecord, measureReplay, measureStream, type StreamFigures } from './bench-scenarios.js';
 import { loadSettingsFromEnv, type TargetResult } from './load-runner.js';
+import { reportAndExit, type ResultRow } from './result-table.js';
 import { startHost, type ServerHost } from './server-host-client.js';
 
 const MIB = 1024 * 1024;
 const TARGETS = { replayVsBare: 0.7, bigVsOne: 0.9, bigLoadMs: 2000, recordVsHttpProxy: 0.6, streamGrowth: 128 * MIB };
-
-interface Row {
-  scenario: string;
-  value: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  pass: boolean;
-  note?: string;
-}
 
 const env = process.env;
 const settings = loadSettingsFromEnv(env);
@@ -53,7 +44,7 @@ setTimeout(() => {
   process.exit(2);
 }, Number(env.BENCH_TIMEOUT_S ?? 1200) * 1000).unref();
 
-const rows: Row[] = [];
+const rows: ResultRow[] = [];
 const errors: string[] = [];
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-bench-'));
 const reqs = (n: number) => `${n.toFixed(0)} req/s`;
@@ -154,11 +145,7 @@ try {
   rmSync(workDir, { recursive: true, force: true });
 }
 
-printTable(rows);
-for (const error of errors) console.error(`\nERROR ${error}`);
-const missed = rows.filter((r) => !r.pass).length;
-if (errors.length) process.exit(2);
-process.exit(missed > 0 && !noFail ? 1 : 0);
+reportAndExit(rows, errors, { valueHeader: 'req/s or value', noFail });
 
 async function scenario(name: string, body: () => Promise<void>): Promise<void> {
   try {
@@ -170,13 +157,4 @@ async function scenario(name: string, body: () => Promise<void>): Promise<void> 
 
 function kernelNote(s: StreamFigures): string {
   return s.memory.kernelPeak === undefined ? '' : ` (kernel high-water mark ${mib(s.memory.kernelPeak)})`;
-}
-
-function printTable(table: Row[]): void {
-  const header = ['scenario', 'req/s or value', 'baseline', 'ratio', 'target', 'result', 'note'];
-  const lines = table.map((r) => [r.scenario, r.value, r.baseline, r.ratio, r.target, r.pass ? 'PASS' : 'MISS', r.note ?? '']);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const render = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
-  console.log(`\n${render(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const line of lines) console.log(render(line));
 }
