@@ -16,7 +16,7 @@
 //   it lands inside the sandbox, where it is seen, instead of anywhere on the machine.
 // - Inputs are given as absolute paths inside the include directory (-I fixtures), which
 //   a protoc-style compiler maps to their names under it (shop/money.proto).
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeResponse } from '../protocol/plugin-codec.js';
 import type { CompilerCase, GeneratorSpec } from './compiler-suite-format.js';
@@ -98,7 +98,7 @@ export function createCompilerSandbox(root: string, testCase: CompilerCase, fixt
         for (const entry of readdirSync(path.join(work, relative), { withFileTypes: true })) {
           const child = relative ? `${relative}/${entry.name}` : entry.name;
           if (entry.isDirectory()) walk(child);
-          else if (lstatSync(path.join(work, child)).isFile()) found.set(child, readFileSync(path.join(work, child)));
+          else if (entry.isFile()) found.set(child, readFileSync(path.join(work, child)));
           else found.set(child, Buffer.alloc(0)); // a link or special file: seen, never followed
         }
       };
