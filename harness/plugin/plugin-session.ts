@@ -16,9 +16,10 @@
 // - Anything wrong with a recorded run (missing, stale, damaged) is a HarnessError thrown
 //   from the run, which runPluginCase turns into ERROR for that case only; a bad
 //   session.json fails the whole command, since nothing could be replayed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../errors.js';
+import { writeFileAtomic } from '../write-file-atomic.js';
 import type { RunPlugin } from './plugin-checks.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
 import {
@@ -176,11 +177,7 @@ function listDir(dir: string): string[] {
 
 /** A temp name beside the file, then rename: a reader sees the old file or the new one, never half. */
 function writeAtomic(file: string, data: Uint8Array | string): void {
-  const temp = `${file}.tmp-${process.pid}`;
-  attempt(file, () => {
-    writeFileSync(temp, data);
-    renameSync(temp, file);
-  });
+  attempt(file, () => writeFileAtomic(file, data));
 }
 
 /** Rewriting an identical session.json would still churn its mtime for every worker that opens it. */

@@ -1,8 +1,9 @@
 // Writes the four report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../write-file-atomic.js';
 import { HarnessError } from '../errors.js';
 import { compileSchemaFile, createAjv, describeAjvErrors } from '../suite/validated-file.js';
 import { renderHtmlReport } from './html-report.js';
@@ -17,19 +18,12 @@ export function validateResults(results: Results): void {
   if (!validate(results)) throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeAjvErrors(validate.errors)}`);
 }
 
-/** Each file is written to a temp name and renamed, so a reader never sees half a report. */
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, file);
-}
-
 export function writeReports(outDir: string, results: Results): void {
   validateResults(results);
   mkdirSync(outDir, { recursive: true });
-  writeAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
-  writeAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
-  writeAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
+  writeFileAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
+  writeFileAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
+  writeFileAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
   // Last: its presence tells the CLI the run completed.
-  writeAtomic(path.join(outDir, REPORT_FILES.results), JSON.stringify(results, null, 2) + '\n');
+  writeFileAtomic(path.join(outDir, REPORT_FILES.results), JSON.stringify(results, null, 2) + '\n');
 }
