@@ -23,7 +23,7 @@ export type HarnessErrorCode =
   | 'CAPABILITY'; // a case needs something the target or run lacks (becomes SKIP)
 
 /** Exit codes of every command, from DESIGN.md. */
-export const EXIT = { conforming: 0, failed: 1, usage: 2, unreachable: 3 } as const;
+export const EXIT = { conforming: 0, failed: 1, usage: 2, unreachable: 3, incomplete: 4 } as const;
 
 export class HarnessError extends Error {
   constructor(

@@ -31,7 +31,17 @@ export async function runConformance(config: RunConfig, playwrightConfig: string
   }
 }
 
-export const exitCodeOf = (results: Results): number => (results.summary.FAIL + results.summary.ERROR > 0 ? EXIT.failed : EXIT.conforming);
+/**
+ * 1 for a FAIL (a broken MUST, or a stale baseline entry); 4 when a case errored or a MUST
+ * requirement went unchecked, unless --allow-incomplete forgives the unchecked ones (never
+ * an ERROR); otherwise 0, which includes failures every one of which the baseline lists.
+ */
+export function exitCodeOf(results: Results, allowIncomplete = false): number {
+  if (results.summary.FAIL > 0) return EXIT.failed;
+  if (results.gaps.errors.length > 0) return EXIT.incomplete;
+  if (results.gaps.untested.length > 0 && !allowIncomplete) return EXIT.incomplete;
+  return EXIT.conforming;
+}
 
 function runPlaywright(configFile: string, playwrightConfig: string): Promise<void> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');

@@ -1,6 +1,6 @@
 // What `touchstone plugin` and `touchstone compiler` share: their common options, the
 // checks of those options, the run configuration, and turning the results (or a harness
-// error) into an exit code: 0 conforming, 1 failures, 2 usage, 3 the target cannot start.
+// error) into an exit code: 0 conforming, 1 failures, 2 usage, 3 the target cannot start, 4 incomplete.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ export interface ProtocolRunOptions {
   baseline?: string;
   timeout: number;
   'max-output': number;
+  'allow-incomplete': boolean;
 }
 
 export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
@@ -24,6 +25,7 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
     .option('suite', { type: 'array', string: true, default: [] as string[], describe: `run only these suites (file names under ${suitesDir})` })
     .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
+    .option('allow-incomplete', { type: 'boolean', default: false, describe: 'exit 0 when nothing failed even though MUST requirements went unchecked' })
     .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
     .option('timeout', { type: 'number', default: timeoutSeconds, describe: `seconds one run of the ${target} may take before it is killed (the case is ERROR)` })
     .option('max-output', { type: 'number', default: 256, describe: `MiB of stdout one run of the ${target} may write before it is killed (the case is ERROR)` });
@@ -59,7 +61,7 @@ export async function runProtocolSuites(
       startedAt: startedAt.toISOString(),
       ...specific,
     };
-    return exitCodeOf(await runConformance(config, 'harness/plugin/conformance.config.ts', scratch));
+    return exitCodeOf(await runConformance(config, 'harness/plugin/conformance.config.ts', scratch), options['allow-incomplete']);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);

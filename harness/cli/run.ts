@@ -1,6 +1,6 @@
 // `touchstone run`: lint the suites, start the embedded reference unless --target is
 // given, check the target answers, then run the cases through Playwright and turn the
-// results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable).
+// results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable, 4 incomplete).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +31,7 @@ export interface RunOptions {
   baseline?: string;
   record?: string;
   replay?: string;
+  'allow-incomplete': boolean;
 }
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
@@ -46,6 +47,7 @@ export const runCommand = {
       .option('suite', { type: 'array', string: true, default: [] as string[], describe: 'run only these suites (file names under suites/service)' })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
       .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
+      .option('allow-incomplete', { type: 'boolean', default: false, describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)' })
       .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
       .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
       .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
@@ -100,7 +102,7 @@ export async function run(options: RunOptions): Promise<number> {
       if (options.record && options.suite.length === 0) removeStaleCassettes(path.resolve(options.record), written);
     }
 
-    return exitCodeOf(results);
+    return exitCodeOf(results, options['allow-incomplete']);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);

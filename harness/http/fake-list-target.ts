@@ -18,9 +18,20 @@ export interface ListFaults {
   skipOneItem?: boolean;
   endlessNext?: boolean;
   pastEndError?: boolean;
+  /** Wrapped lists only: total_count off by one. */
+  wrongTotal?: boolean;
+  /** Wrapped lists only: the items under another key than the case names. */
+  itemsElsewhere?: boolean;
 }
 
-export function createFakeListTarget(total: number, faults: ListFaults = {}, { perPageDefault = 30, perPageMax = 100 } = {}): Transport {
+/** `wrapped` answers `{total_count, <wrapped>: [...]}` instead of a bare array. */
+export interface ListShape {
+  perPageDefault?: number;
+  perPageMax?: number;
+  wrapped?: string;
+}
+
+export function createFakeListTarget(total: number, faults: ListFaults = {}, { perPageDefault = 30, perPageMax = 100, wrapped }: ListShape = {}): Transport {
   const items = Array.from({ length: total }, (_, i) => ({ login: `user-${String(i + 1).padStart(3, '0')}`, id: i + 1 }));
   const listed = faults.skipOneItem ? items.filter((_, i) => i !== 1) : items;
   return async (request) => {
@@ -48,7 +59,8 @@ export function createFakeListTarget(total: number, faults: ListFaults = {}, { p
     if (page < pages) links.push(link(faults.wrongLast ? pages + 1 : pages, 'last'));
     if (pages === 1 && faults.linkOnSinglePage) links.push(link(1, 'first'));
     if (links.length && !faults.noLinkHeader) headers.push(['Link', links.join(', ')]);
-    return { status: 200, headers, body: Buffer.from(JSON.stringify(body)) };
+    const document = wrapped === undefined ? body : { total_count: listed.length + (faults.wrongTotal ? 1 : 0), [faults.itemsElsewhere ? 'items' : wrapped]: body };
+    return { status: 200, headers, body: Buffer.from(JSON.stringify(document)) };
   };
 }
 

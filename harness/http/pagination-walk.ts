@@ -3,6 +3,11 @@
 // against the world's known items, a termination guard, no link header when one page
 // holds everything, and (MAY) an empty page past the end. Each assertion cites the
 // requirement it enforces, so a failure names the rule that was broken.
+//
+// Lists are bare arrays, or wrapped (`{total_count, artifacts}`): then `items.path` says
+// where the items are and `items.count` where the total is (default `total_count`), and
+// every page's total must equal the number of items the walk finds, past the end too.
+// The total is part of the list's own shape, so a wrong one breaks the list requirement.
 import { ConformanceFailure } from '../errors.js';
 import type { PaginationCase, RequestSpec } from '../suite/suite-format.js';
 import { expectStatus, parseJsonBody } from './expectations.js';
@@ -23,29 +28,49 @@ export const PAGINATION_REQUIREMENTS = {
 } as const;
 
 const R = PAGINATION_REQUIREMENTS;
+const DEFAULT_COUNT_PATH = 'total_count';
 
 export type Send = (spec: RequestSpec) => Promise<Exchange>;
+/** Receives a broken check: throws it to stop the walk, or records it and lets the walk go on. */
+export type Note = (failure: ConformanceFailure) => void;
 
-export async function walkPagination(testCase: PaginationCase, send: Send): Promise<void> {
+const stop: Note = (failure) => {
+  throw failure;
+};
+
+const preview = (value: unknown) => JSON.stringify(value)?.slice(0, 200) ?? 'no body';
+
+export async function walkPagination(testCase: PaginationCase, send: Send, note: Note = stop): Promise<void> {
   const listRequirement = testCase.requirements[0];
-  const { key, total } = testCase.items;
+  const { key, total, path } = testCase.items;
+  const countPath = path === undefined ? undefined : (testCase.items.count ?? DEFAULT_COUNT_PATH);
   const perPage = testCase.per_page;
   const keyOf = (item: unknown) => selectPath(item, key);
+  const where = path === undefined ? 'a JSON array of items' : `a JSON object with the items in ${path} and the total in ${countPath}`;
 
+  /** The page's items; a wrapped list's total must be the list's total on every page. */
+  const itemsOf = (exchange: Exchange, requirement: string): unknown[] => {
+    const body = parseJsonBody(exchange.response, requirement);
+    const items = path === undefined ? body : selectPath(body, path);
+    if (!Array.isArray(items)) throw new ConformanceFailure(requirement, where, preview(body));
+    if (countPath !== undefined) {
+      const count = selectPath(body, countPath);
+      if (count !== total) note(new ConformanceFailure(listRequirement, `${countPath} ${total} (the number of items in the list)`, `${countPath} ${preview(count)} on ${exchange.request.url}`));
+    }
+    return items;
+  };
   const getPage = async (query: Record<string, string | number>) => {
     const exchange = await send({ ...testCase.request, query: { ...testCase.request.query, ...query } });
     expectStatus(exchange.response, 200, listRequirement);
-    const body = parseJsonBody(exchange.response, listRequirement);
-    if (!Array.isArray(body)) throw new ConformanceFailure(listRequirement, 'a JSON array of items', JSON.stringify(body)?.slice(0, 200) ?? 'no body');
     const linkHeader = headerValue(exchange.response.headers, 'link');
-    return { exchange, items: body, links: parseLinkHeader(linkHeader, exchange.request.url), linkHeader };
+    return { exchange, items: itemsOf(exchange, listRequirement), links: parseLinkHeader(linkHeader, exchange.request.url), linkHeader };
   };
 
   // Default page size.
   const first = await getPage({});
   const expectedDefault = Math.min(perPage.default, total);
   if (first.items.length !== expectedDefault) {
-    throw new ConformanceFailure(perPage.default_requirement ?? R.perPageDefault, `${expectedDefault} items without per_page (default ${perPage.default})`, `${first.items.length} items`);
+    note(new ConformanceFailure(perPage.default_requirement ?? R.perPageDefault, `${expectedDefault} items without per_page (default ${perPage.default})`, `${first.items.length} items`));
   }
 
   // A complete walk with a page size that gives at least two pages.
@@ -91,21 +116,26 @@ export async function walkPagination(testCase: PaginationCase, send: Send): Prom
   // One page holds everything: no link header at all.
   if (total <= perPage.max) {
     const single = await getPage({ per_page: perPage.max });
-    if (single.linkHeader) throw new ConformanceFailure(R.omittedOnSinglePage, `no link header when all ${total} items fit`, `link: ${single.linkHeader}`);
+    if (single.linkHeader) note(new ConformanceFailure(R.omittedOnSinglePage, `no link header when all ${total} items fit`, `link: ${single.linkHeader}`));
   }
 
   // Above the maximum: never more than the maximum (clamping or a 422 both obey it).
+  const maxRequirement = perPage.max_requirement ?? R.perPageMax;
   const above = await send({ ...testCase.request, query: { ...testCase.request.query, per_page: perPage.max + 1 } });
-  expectStatus(above.response, [200, 422], perPage.max_requirement ?? R.perPageMax);
+  expectStatus(above.response, [200, 422], maxRequirement);
   if (above.response.status === 200) {
-    const items = parseJsonBody(above.response, listRequirement);
-    const count = Array.isArray(items) ? items.length : -1;
-    if (count < 0 || count > perPage.max) throw new ConformanceFailure(perPage.max_requirement ?? R.perPageMax, `at most ${perPage.max} items for per_page=${perPage.max + 1}`, `${count} items`);
+    const count = itemsOf(above, maxRequirement).length;
+    if (count > perPage.max) note(new ConformanceFailure(maxRequirement, `at most ${perPage.max} items for per_page=${perPage.max + 1}`, `${count} items`));
   }
 
   // MAY: a page past the end is an empty list, not an error.
   const past = await send({ ...testCase.request, query: { ...testCase.request.query, per_page: size, page: pages + 1 } });
-  expectStatus(past.response, 200, R.pastEnd);
-  const pastItems = parseJsonBody(past.response, R.pastEnd);
-  if (!Array.isArray(pastItems) || pastItems.length !== 0) throw new ConformanceFailure(R.pastEnd, 'an empty list past the last page', JSON.stringify(pastItems)?.slice(0, 200) ?? 'no body');
+  try {
+    expectStatus(past.response, 200, R.pastEnd);
+    const pastItems = itemsOf(past, R.pastEnd);
+    if (pastItems.length !== 0) throw new ConformanceFailure(R.pastEnd, 'an empty list past the last page', preview(pastItems));
+  } catch (error) {
+    if (!(error instanceof ConformanceFailure)) throw error;
+    note(error);
+  }
 }

@@ -20,10 +20,7 @@ import { rmSync } from 'node:fs';
 import { ConformanceFailure } from '../errors.js';
 import { decodeRequest, MalformedMessageError, type CodeGeneratorRequest } from '../protocol/plugin-codec.js';
 import { walkFields } from '../protocol/wire-format.js';
-import { outcomeOfBroken } from '../report/outcome-order.js';
-import type { FailureDetail } from '../report/results.js';
-import type { CaseOutcome } from '../suite/case-runner.js';
-import type { RequirementRegistry } from '../suite/requirement-registry.js';
+import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
 import { createCompilerSandbox, type CompilerSandbox } from './compiler-sandbox.js';
 import { CHECK_REQUIREMENT, type CompilerCase, type RequestExpectation } from './compiler-suite-format.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
@@ -37,11 +34,9 @@ export interface CompilerRunRecord {
   files: string[];
 }
 
-export interface CompilerCaseContext {
+export interface CompilerCaseContext extends Grading {
   command: string[];
   fixturesDir: string;
-  registry: RequirementRegistry;
-  strict: boolean;
   limits: PluginProcessOptions;
   /** Where the case's sandbox is made; it must not exist yet. */
   sandboxRoot: string;
@@ -64,10 +59,8 @@ export async function runCompilerCase(testCase: CompilerCase, context: CompilerC
       judge(testCase, sandbox, result, files);
     } catch (error) {
       if (!(error instanceof ConformanceFailure)) throw error;
-      const level = context.registry.get(error.requirement)?.level ?? 'MUST';
       const reproduce = `cd ${shellWord(context.cwd)} && ${[...context.command, ...sandbox.args].map(shellWord).join(' ')}`;
-      const failure: FailureDetail = { requirement: error.requirement, expected: error.expected, actual: error.actual, reproduce };
-      outcome = { outcome: outcomeOfBroken(level, context.strict), message: `${level} ${error.requirement}: expected ${error.expected}, got ${error.actual}`, failure };
+      outcome = stoppedAt(error, testCase.requirements, context, { reproduce });
     }
   }
   if (outcome.outcome === 'PASS') rmSync(sandbox.root, { recursive: true, force: true });

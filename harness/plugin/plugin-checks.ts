@@ -11,10 +11,7 @@
 //   plugin generates (no error, at least one file) for a file to generate that has proto3
 //   optional fields.
 import { ConformanceFailure, HarnessError } from '../errors.js';
-import { outcomeOfBroken } from '../report/outcome-order.js';
-import type { FailureDetail } from '../report/results.js';
-import type { CaseOutcome } from '../suite/case-runner.js';
-import type { RequirementRegistry } from '../suite/requirement-registry.js';
+import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
 import { pluginStdin, type DescribeFiles } from './plugin-input.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
@@ -33,12 +30,10 @@ export interface PluginRunRecord {
  */
 export type RunPlugin = (stdin: Uint8Array, index: number) => Promise<PluginProcessResult>;
 
-export interface PluginCaseContext {
+export interface PluginCaseContext extends Grading {
   /** The plugin command: run by default, and always the one named in reproductions. */
   command: string[];
   describe: DescribeFiles;
-  registry: RequirementRegistry;
-  strict: boolean;
   limits: PluginProcessOptions;
   /** Called after every run of the plugin (a deterministic case runs it twice). */
   onRun?(record: PluginRunRecord, index: number): Promise<void>;
@@ -72,11 +67,7 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
     }
     return { outcome: 'PASS' };
   } catch (error) {
-    if (error instanceof ConformanceFailure) {
-      const level = context.registry.get(error.requirement)?.level ?? 'MUST';
-      const failure: FailureDetail = { requirement: error.requirement, expected: error.expected, actual: error.actual, reproduce: reproduceCommand(stdin, context.command) };
-      return { outcome: outcomeOfBroken(level, context.strict), message: `${level} ${error.requirement}: expected ${error.expected}, got ${error.actual}`, failure };
-    }
+    if (error instanceof ConformanceFailure) return stoppedAt(error, testCase.requirements, context, { reproduce: reproduceCommand(stdin, context.command) });
     if (error instanceof HarnessError) return { outcome: 'ERROR', message: error.message };
     throw error;
   }

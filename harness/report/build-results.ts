@@ -1,7 +1,15 @@
-// Folds case results and the requirement registry into the results.json document.
+// Folds case results and the requirements in scope into the results.json document, and
+// decides the verdict. A verdict never overstates:
+// - a requirement counts as checked only by a case that got to check it: a case that
+//   passed or only warned (it runs to its end), or the check that broke it. A case that
+//   stopped at a failure, was skipped, errored or ran only some of its rows leaves the
+//   rest of its requirements unchecked (`unverified`), and a requirement no case checked
+//   is UNTESTED;
+// - conforming needs every MUST requirement in scope checked, none broken, no case in
+//   ERROR; a MUST broken only in a case the baseline lists (XFAIL) is still non-conforming.
 import type { Requirement } from '../suite/suite-format.js';
-import { worstOutcome } from './outcome-order.js';
-import { OUTCOMES, type CaseResult, type Outcome, type RequirementResult, type Results } from './results.js';
+import { outcomeOfBroken, worstOutcome } from './outcome-order.js';
+import { OUTCOMES, type CaseResult, type Gaps, type Level, type Missing, type Outcome, type RequirementResult, type Results, type Verdict } from './results.js';
 
 export interface RunFacts {
   kind: Results['kind'];
@@ -10,23 +18,68 @@ export interface RunFacts {
   finishedAt: Date;
   strict: boolean;
   version: string;
+  /** --suite, when the run was narrowed to some suites. */
+  suites: string[];
+}
+
+/** What one case says about one requirement it cites: an outcome, or nothing when it never checked it. */
+function contribution(c: CaseResult, id: string): Outcome | undefined {
+  if (c.outcome === 'ERROR') return 'ERROR';
+  if (c.failure?.requirement === id) return c.outcome;
+  if (c.broken?.includes(id)) return c.outcome === 'XFAIL' ? 'XFAIL' : 'WARN';
+  if (c.outcome === 'SKIP' || c.unverified?.includes(id)) return undefined;
+  return 'PASS';
+}
+
+function mergeMissing(from: Iterable<Missing | undefined>): Missing | undefined {
+  const roles = new Set<string>();
+  const capabilities = new Set<string>();
+  for (const missing of from) {
+    for (const role of missing?.roles ?? []) roles.add(role);
+    for (const capability of missing?.capabilities ?? []) capabilities.add(capability);
+  }
+  if (roles.size === 0 && capabilities.size === 0) return undefined;
+  return { ...(roles.size > 0 && { roles: [...roles].sort() }), ...(capabilities.size > 0 && { capabilities: [...capabilities].sort() }) };
+}
+
+function requirementResult(r: Requirement, cases: CaseResult[]): RequirementResult {
+  const citing = cases.filter((c) => c.requirements.includes(r.id) || c.broken?.includes(r.id) || c.failure?.requirement === r.id);
+  const outcomes = citing.flatMap((c) => contribution(c, r.id) ?? []);
+  const result: RequirementResult = {
+    id: r.id,
+    level: r.level,
+    source: r.source,
+    quote: r.quote,
+    cases: citing.map((c) => c.id),
+    status: worstOutcome(outcomes) ?? 'UNTESTED',
+  };
+  const missing = result.status === 'UNTESTED' ? mergeMissing(citing.map((c) => c.missing)) : undefined;
+  if (missing) result.missing = missing;
+  return result;
+}
+
+function decideVerdict(cases: CaseResult[], gaps: Gaps, levelOf: (id: string) => Level, strict: boolean): Verdict {
+  // A baseline turns a failure into XFAIL; it stays a broken MUST all the same. A FAIL
+  // without a failure is a stale baseline entry: the case passed, so it says nothing
+  // against the target (the run still exits 1 until the baseline is fixed).
+  const broken = (c: CaseResult) => c.failure !== undefined && outcomeOfBroken(levelOf(c.failure.requirement), strict) === 'FAIL';
+  if (cases.some((c) => (c.outcome === 'FAIL' || c.outcome === 'XFAIL') && broken(c))) return 'non-conforming';
+  return gaps.untested.length > 0 || gaps.errors.length > 0 ? 'incomplete' : 'conforming';
 }
 
 export function buildResults(cases: CaseResult[], requirements: Iterable<Requirement>, facts: RunFacts): Results {
   const summary = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const c of cases) summary[c.outcome]++;
-  const requirementResults: RequirementResult[] = [...requirements].map((r) => {
-    const citing = cases.filter((c) => c.requirements.includes(r.id) || c.failure?.requirement === r.id);
-    return {
-      id: r.id,
-      level: r.level,
-      source: r.source,
-      quote: r.quote,
-      cases: citing.map((c) => c.id),
-      status: worstOutcome(citing.map((c) => c.outcome)) ?? 'UNTESTED',
-    };
-  });
-  const failed = summary.FAIL > 0 || summary.ERROR > 0;
+  const inScope = [...requirements];
+  const requirementResults = inScope.map((r) => requirementResult(r, cases));
+  const missing = mergeMissing(cases.map((c) => c.missing));
+  const gaps: Gaps = {
+    untested: requirementResults.filter((r) => r.level === 'MUST' && r.status === 'UNTESTED').map((r) => r.id),
+    roles: missing?.roles ?? [],
+    capabilities: missing?.capabilities ?? [],
+    errors: cases.filter((c) => c.outcome === 'ERROR').map((c) => c.id),
+  };
+  const levels = new Map(inScope.map((r) => [r.id, r.level]));
   return {
     format: 'touchstone-results/1',
     tool: { name: 'touchstone', version: facts.version },
@@ -36,7 +89,9 @@ export function buildResults(cases: CaseResult[], requirements: Iterable<Require
     finished_at: facts.finishedAt.toISOString(),
     duration_ms: facts.finishedAt.getTime() - facts.startedAt.getTime(),
     strict: facts.strict,
-    verdict: failed ? 'non-conforming' : 'conforming',
+    verdict: decideVerdict(cases, gaps, (id) => levels.get(id) ?? 'MUST', facts.strict),
+    scope: { suites: facts.suites },
+    gaps,
     summary: { ...summary, total: cases.length },
     requirements: requirementResults,
     cases,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
 import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../suite/run-config.js';
 import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
-import type { CaseOutcome } from '../suite/case-runner.js';
+import type { CaseOutcome } from '../suite/case-outcome.js';
 import { applyBaseline, readBaseline } from './baseline.js';
 import { buildResults } from './build-results.js';
 import { formatSummary } from './console-summary.js';
@@ -27,13 +27,17 @@ export default class ConformanceReporter implements Reporter {
   private readonly config: RunConfig = readRunConfig();
   private readonly cases: CaseResult[] = [];
   private total = 0;
+  /** Every requirement the planned cases cite, whether or not they get to run. */
+  private readonly cited = new Set<string>();
 
   printsToStdio() {
     return true;
   }
 
   onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
-    this.total = suite.allTests().length;
+    const planned = suite.allTests();
+    this.total = planned.length;
+    for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
     const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
     process.stdout.write(`touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
   }
@@ -55,6 +59,9 @@ export default class ConformanceReporter implements Reporter {
     };
     if (outcome.message) record.message = outcome.message;
     if (outcome.failure) record.failure = outcome.failure;
+    if (outcome.broken?.length) record.broken = outcome.broken;
+    if (outcome.unverified?.length) record.unverified = outcome.unverified;
+    if (outcome.missing) record.missing = outcome.missing;
     this.cases.push(record);
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
@@ -68,8 +75,12 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    const results = buildResults(cases, requirementsFor(registry, this.config.kind), {
+    // --suite narrows the scope to what its cases cite: a run of one suite can conform for that suite.
+    const narrowed = this.config.suites.length > 0;
+    const inScope = requirementsFor(registry, this.config.kind).filter((r) => !narrowed || this.cited.has(r.id));
+    const results = buildResults(cases, inScope, {
       kind: this.config.kind,
+      suites: this.config.suites,
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),

@@ -23,6 +23,11 @@ a { color: var(--accent); }
 .verdict-banner { display: flex; gap: 20px; align-items: center; padding: 28px max(24px, calc((100% - 1232px) / 2)); color: #fff; }
 .verdict-banner[data-verdict="conforming"] { background: linear-gradient(120deg, #116329, #1a7f37); }
 .verdict-banner[data-verdict="non-conforming"] { background: linear-gradient(120deg, #a40e26, #cf222e); }
+.verdict-banner[data-verdict="incomplete"] { background: linear-gradient(120deg, #9a4d00, #d4a72c); }
+.verdict-headline { margin: 0 0 8px; font-size: 15px; opacity: .95; }
+.gaps { margin-top: 24px; padding: 4px 18px 8px; border: 1px solid #d4a72c; border-left: 4px solid #bf8700; border-radius: 6px; background: var(--WARN-bg); }
+.gaps h2 { margin: 12px 0 6px; border: 0; font-size: 17px; }
+.gaps li { margin: 4px 0; }
 .verdict-mark { font-size: 44px; line-height: 1; width: 72px; height: 72px; display: grid; place-items: center; border-radius: 50%; background: rgba(255,255,255,.18); flex: none; }
 .eyebrow { margin: 0; font-size: 13px; text-transform: uppercase; letter-spacing: .08em; opacity: .85; }
 .verdict-banner h1 { margin: 2px 0 8px; font-size: 34px; line-height: 1.1; }

@@ -55,7 +55,8 @@ test('the verdict, target and counts lead the page', () => {
   expect(page).toContain('<dd data-testid="started">2025-11-22 12:00:00 UTC</dd>');
   expect(openingTag(page, 'data-testid="count-FAIL"')).toContain('data-count="1"');
   expect(openingTag(page, 'data-testid="count-PASS"')).toContain('data-count="3"');
-  const conforming = renderHtmlReport({ ...createResultsFixture(), verdict: 'conforming', target: { url: 'http://127.0.0.1:4010', embedded: true } });
+  const conforming = renderHtmlReport({ ...createResultsFixture(), verdict: 'conforming', gaps: { untested: [], roles: [], capabilities: [], errors: [] }, target: { url: 'http://127.0.0.1:4010', embedded: true } });
+  expect(conforming).not.toContain('data-testid="gaps"');
   expect(conforming).toContain('>Conforming</h1>');
   expect(conforming).toContain('embedded reference · http://127.0.0.1:4010');
 });
@@ -122,9 +123,10 @@ test('the case table has every case and filter buttons for the outcomes present'
 
 test('the requirements list flags UNTESTED ones', () => {
   const page = renderHtmlReport(createResultsFixture());
-  expect(page).toContain('<tr data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" class="untested">');
-  expect(page).toContain('<p data-testid="untested-count"><strong>1</strong> of 9 requirements have no case (UNTESTED).</p>');
-  expect(page.match(/<tr data-requirement="/g)).toHaveLength(9);
+  expect(page).toContain('<tr id="requirement-interaction-limits.repo-409-owner-limit" data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" class="untested">');
+  expect(page).toContain('<div class="note" data-testid="untested-reason">not run: no control.clock</div>');
+  expect(page).toContain('<p data-testid="untested-count"><strong>2</strong> of 9 requirements were not checked (UNTESTED): no case cites them, or every case that does was skipped or stopped before checking them.</p>');
+  expect(page.match(/<tr id="requirement-[^"]*" data-requirement="/g)).toHaveLength(9);
 });
 
 test('script in a response body, a header value, a message or a title is rendered inert, as text', () => {
@@ -151,4 +153,14 @@ test('a run whose cases exercise no endpoint (plugin, compiler) has no empty mat
   expect(page).not.toContain('id="matrix"');
   expect(page).not.toContain('href="#matrix"');
   expect(page).toContain('id="requirements"');
+});
+
+test('an incomplete run has an amber banner, then what it could not check: roles, capabilities, errors, requirements', () => {
+  const page = renderHtmlReport({ ...createResultsFixture(), verdict: 'incomplete', gaps: { untested: ['a.must'], roles: ['org-owner'], capabilities: ['control.clock'], errors: ['git-blobs/content-base64'] } });
+  expect(page).toContain('<header class="verdict-banner" data-verdict="incomplete">');
+  expect(page).toContain('<h1 data-testid="verdict" data-verdict="incomplete">Incomplete</h1>');
+  expect(page).toContain('<li data-testid="gap-roles">No token for role <code>org-owner</code>: map it to tokens of the target with <code>--tokens</code>.</li>');
+  expect(page).toContain('<li data-testid="gap-untested">1 MUST requirement unchecked: <a href="#requirement-a.must"><code>a.must</code></a>.</li>');
+  expect(page).toContain('data-testid="gap-capabilities"');
+  expect(page).toContain('data-testid="gap-errors"');
 });

@@ -12,7 +12,14 @@ import { REPORT_STYLE } from './html-report-style.js';
 import { renderRequirementTable } from './html-requirement-table.js';
 import { html, Markup } from './markup.js';
 import { compareWorstFirst, OUTCOMES_WORST_FIRST } from './outcome-order.js';
-import type { Results } from './results.js';
+import type { Results, Verdict } from './results.js';
+import { verdictHeadline } from './verdict-reasons.js';
+
+const VERDICT_FACE: Readonly<Record<Verdict, { mark: string; title: string }>> = {
+  conforming: { mark: '✓', title: 'Conforming' },
+  incomplete: { mark: '!', title: 'Incomplete' },
+  'non-conforming': { mark: '✗', title: 'Non-conforming' },
+};
 
 function cspSource(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -36,15 +43,16 @@ function formatTimestamp(iso: string): string {
 }
 
 function renderBanner(results: Results): Markup {
-  const conforming = results.verdict === 'conforming';
+  const face = VERDICT_FACE[results.verdict];
   const target = results.target.embedded ? `embedded reference · ${results.target.url}` : results.target.url;
   const fact = (label: string, value: string, testId: string) =>
     html`<div><dt>${label}</dt><dd data-testid="${testId}">${value}</dd></div>`;
   return html`<header class="verdict-banner" data-verdict="${results.verdict}">
-  <div class="verdict-mark" aria-hidden="true">${conforming ? '✓' : '✗'}</div>
+  <div class="verdict-mark" aria-hidden="true">${face.mark}</div>
   <div>
     <p class="eyebrow">touchstone ${results.kind} conformance report</p>
-    <h1 data-testid="verdict" data-verdict="${results.verdict}">${conforming ? 'Conforming' : 'Non-conforming'}</h1>
+    <h1 data-testid="verdict" data-verdict="${results.verdict}">${face.title}</h1>
+    <p class="verdict-headline" data-testid="verdict-headline">${verdictHeadline(results)}</p>
     <dl class="facts">
       ${fact('Target', target, 'target')}
       ${fact('Started', formatTimestamp(results.started_at), 'started')}
@@ -54,6 +62,25 @@ function renderBanner(results: Results): Markup {
     </dl>
   </div>
 </header>`;
+}
+
+/** Right under the banner when the run did not check everything: what it lacked, and what went unchecked. */
+function renderGaps(results: Results): Markup | undefined {
+  const { roles, capabilities, errors, untested } = results.gaps;
+  const codes = (ids: string[]) => ids.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`);
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const items = [
+    roles.length > 0 && html`<li data-testid="gap-roles">No token for role ${codes(roles)}: map ${roles.length === 1 ? 'it' : 'them'} to tokens of the target with <code>--tokens</code>.</li>`,
+    capabilities.length > 0 && html`<li data-testid="gap-capabilities">The target lacks capability ${codes(capabilities)} (the optional control API).</li>`,
+    errors.length > 0 && html`<li data-testid="gap-errors">${count(errors.length, 'case')} in ERROR: the harness or the environment failed, so their checks did not run: ${codes(errors)}.</li>`,
+    untested.length > 0 &&
+      html`<li data-testid="gap-untested">${count(untested.length, 'MUST requirement')} unchecked: ${untested.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#requirement-${id}"><code>${id}</code></a>`)}.</li>`,
+  ].filter((item) => item !== false);
+  if (items.length === 0) return undefined;
+  return html`<section class="gaps" data-testid="gaps" aria-labelledby="gaps-heading">
+<h2 id="gaps-heading">What this run could not check</h2>
+<ul>${items}</ul>
+</section>`;
 }
 
 function renderCounts(results: Results): Markup {
@@ -101,6 +128,7 @@ ${renderBanner(results)}
   <li><a href="#requirements">Requirements (${results.requirements.length}${untested > 0 ? `, ${untested} untested` : ''})</a></li>
 </ul></nav>
 <main>
+${renderGaps(results)}
 ${renderCounts(results)}
 ${
   hasMatrix &&

@@ -4,27 +4,44 @@ import { levelBadge, outcomeBadge } from './html-badge.js';
 import { html, type Markup } from './markup.js';
 import type { RequirementResult } from './results.js';
 
-function renderRow(r: RequirementResult): Markup {
-  return html`<tr data-requirement="${r.id}" data-status="${r.status}"${r.status === 'UNTESTED' ? html` class="untested"` : ''}>
+/** Why an UNTESTED requirement went unchecked, when its cases say. */
+function untestedReason(r: RequirementResult): Markup | undefined {
+  if (r.status !== 'UNTESTED' || r.cases.length === 0) return undefined;
+  const lacked = [
+    ...(r.missing?.roles ?? []).map((role) => `a token for ${role}`),
+    ...(r.missing?.capabilities ?? []).map((capability) => capability),
+  ];
+  return html`<div class="note" data-testid="untested-reason">${lacked.length > 0 ? `not run: no ${lacked.join(', ')}` : 'its cases stopped before checking it'}</div>`;
+}
+
+function renderFaults(r: RequirementResult): Markup {
+  if (!r.faults || r.faults.length === 0) return html`<span class="note">none</span>`;
+  return html`${r.faults.map((f) => html`<div data-fault="${f.id}"><code>${f.id}</code> <span class="note">caught by ${f.caught_by.length > 0 ? f.caught_by.join(', ') : 'no case'}</span></div>`)}`;
+}
+
+function renderRow(r: RequirementResult, withFaults: boolean): Markup {
+  return html`<tr id="requirement-${r.id}" data-requirement="${r.id}" data-status="${r.status}"${r.status === 'UNTESTED' ? html` class="untested"` : ''}>
   <td><code>${r.id}</code></td>
   <td>${levelBadge(r.level)}</td>
   <td>${outcomeBadge(r.status)}</td>
   <td class="quote-cell"><blockquote>${r.quote}</blockquote><cite>${r.source}</cite></td>
-  <td>${r.cases.length === 0 ? html`<span class="note">no case</span>` : r.cases.map((id) => html`<code>${id}</code> `)}</td>
-</tr>
+  <td>${r.cases.length === 0 ? html`<span class="note">no case</span>` : r.cases.map((id) => html`<code>${id}</code> `)}${untestedReason(r)}</td>
+${withFaults && html`  <td data-testid="faults">${renderFaults(r)}</td>\n`}</tr>
 `;
 }
 
 export function renderRequirementTable(requirements: readonly RequirementResult[]): Markup {
   const untested = requirements.filter((r) => r.status === 'UNTESTED').length;
+  // Only a kill-matrix run knows which built-in faults each requirement's cases catch.
+  const withFaults = requirements.some((r) => r.faults !== undefined);
   return html`<p data-testid="untested-count">${
     untested === 0
-      ? 'Every requirement is cited by at least one case.'
-      : html`<strong>${untested}</strong> of ${requirements.length} requirements have no case (UNTESTED).`
+      ? 'Every requirement was checked by at least one case.'
+      : html`<strong>${untested}</strong> of ${requirements.length} requirements were not checked (UNTESTED): no case cites them, or every case that does was skipped or stopped before checking them.`
   }</p>
 <div class="table-scroll"><table class="requirements" data-testid="requirements">
-<thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Spec text</th><th>Cases</th></tr></thead>
+<thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Spec text</th><th>Cases</th>${withFaults && html`<th>Faults caught</th>`}</tr></thead>
 <tbody>
-${requirements.map(renderRow)}</tbody>
+${requirements.map((r) => renderRow(r, withFaults))}</tbody>
 </table></div>`;
 }

@@ -9,15 +9,15 @@ function testcase(xml: string, name: string): string {
   return xml.slice(start, xml.indexOf('</testcase>', start) + '</testcase>'.length);
 }
 
-test('one testsuite per suite with JUnit counts, one testcase per case', () => {
+test('one testsuite per suite with JUnit counts, one testcase per case, and the verdict first', () => {
   const xml = renderJunit(createResultsFixture());
   expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
-  expect(xml).toContain('tests="8" failures="1" errors="1" skipped="1" time="31.250"');
+  expect(xml).toContain('tests="9" failures="2" errors="1" skipped="1" time="31.250"');
   const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) =>
     m.slice(1).join(' '),
   );
-  expect(suites).toEqual(['assignees 3 1 0 0', 'conventions 1 0 0 0', 'interaction-limits 2 0 0 1', 'git-blobs 1 0 1 0', 'auth 1 0 0 0']);
-  expect(xml.match(/<testcase /g)).toHaveLength(8);
+  expect(suites).toEqual(['touchstone 1 1 0 0', 'assignees 3 1 0 0', 'conventions 1 0 0 0', 'interaction-limits 2 0 0 1', 'git-blobs 1 0 1 0', 'auth 1 0 0 0']);
+  expect(xml.match(/<testcase /g)).toHaveLength(9);
   expect(xml).toContain(
     '<testcase name="GET assignees with every result on one page omits the link header" classname="assignees" time="0.057">',
   );
@@ -40,7 +40,7 @@ test('ERROR becomes <error>, SKIP becomes <skipped message>', () => {
   expect(error).toContain('<error message="TARGET_IO: socket hang up after 30000 ms" type="ERROR">TARGET_IO: socket hang up after 30000 ms\n    at request');
   expect(error).toContain('actual: no response: socket hang up</error>');
   const skip = testcase(xml, 'PUT repository interaction-limits without expiry expires after one day');
-  expect(skip).toContain('<skipped message="requires control.clock: the target does not serve /_conformance/clock"/>');
+  expect(skip).toContain('<skipped message="the target lacks capability control.clock"/>');
   expect(skip).not.toMatch(/<failure|<error/);
 });
 
@@ -75,5 +75,19 @@ test('markup, quotes and characters XML 1.0 forbids cannot break the file', () =
   expect(xml).toContain('<testcase name="a &quot;quoted&quot; &lt;title&gt; &amp; &apos;more&apos;" classname="assignees"');
   expect(xml).toContain('<failure message="bad bytes \ufffd\ufffdred\ufffd and ]]&gt; end" type="FAIL">');
   expect(xml).toContain('actual: body: \ufffd\ufffd\ufffd\ufffd\ufffd\ufffd&lt;/failure&gt;&lt;script&gt;');
-  expect(xml.match(/<\/failure>/g)).toHaveLength(1);
+  expect(xml.match(/<\/failure>/g)).toHaveLength(2);
+});
+
+test('the verdict is a testcase of its own: a failure with the reasons unless the run conforms', () => {
+  const results = createResultsFixture();
+  results.verdict = 'incomplete';
+  results.cases = results.cases.filter((c) => c.outcome !== 'FAIL');
+  const verdict = testcase(renderJunit(results), 'verdict');
+  expect(verdict).toContain('<property name="verdict" value="incomplete"/>');
+  expect(verdict).toContain('<property name="untested" value="interaction-limits.repo-409-owner-limit"/>');
+  expect(verdict).toContain('<property name="missing-capability" value="control.clock"/>');
+  expect(verdict).toContain('<failure message="incomplete: nothing failed, but the run does not show conformance: 2 MUST requirements went unchecked and 1 case errored" type="incomplete">');
+  expect(verdict).toContain('the target lacks capability control.clock (the optional control API)');
+  const conforming = testcase(renderJunit({ ...results, verdict: 'conforming', gaps: { untested: [], roles: [], capabilities: [], errors: [] } }), 'verdict');
+  expect(conforming).not.toMatch(/<failure|<error|<skipped/);
 });

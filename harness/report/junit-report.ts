@@ -4,6 +4,7 @@
 // the test.
 import { escapeXmlText, xml, type Markup } from './markup.js';
 import type { CaseResult, Outcome, RequirementResult, Results } from './results.js';
+import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 type JunitStatus = 'passed' | 'failure' | 'error' | 'skipped';
 
@@ -99,6 +100,25 @@ function tallyAttributes(t: Tally): Markup {
   return xml`tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}"`;
 }
 
+/**
+ * The verdict as one more testsuite, `touchstone`, with one testcase: a CI test tab then
+ * shows an incomplete run as a failure with its reasons, even when every case passed or
+ * was skipped, and the verdict survives in a property.
+ */
+function renderVerdict(results: Results): Markup {
+  const failed = results.verdict !== 'conforming';
+  const reasons = [verdictHeadline(results), ...gapReasons(results, Number.POSITIVE_INFINITY)].join('\n');
+  const result = failed ? xml`      <failure message="${results.verdict}: ${verdictHeadline(results)}" type="${results.verdict}">${escapeXmlText(reasons)}</failure>\n` : '';
+  return xml`  <testsuite name="touchstone" tests="1" failures="${failed ? 1 : 0}" errors="0" skipped="0" time="0.000" timestamp="${results.started_at}">
+    <testcase name="verdict" classname="touchstone" time="0.000">
+      <properties>
+        <property name="verdict" value="${results.verdict}"/>
+${results.gaps.untested.map((id) => xml`        <property name="untested" value="${id}"/>\n`)}${results.gaps.roles.map((role) => xml`        <property name="missing-role" value="${role}"/>\n`)}${results.gaps.capabilities.map((c) => xml`        <property name="missing-capability" value="${c}"/>\n`)}      </properties>
+${result}    </testcase>
+  </testsuite>
+`;
+}
+
 export function renderJunit(results: Results): string {
   const requirements = new Map(results.requirements.map((r) => [r.id, r]));
   const bySuite = new Map<string, CaseResult[]>();
@@ -113,8 +133,11 @@ export function renderJunit(results: Results): string {
 ${cases.map((c) => renderCase(c, requirements))}  </testsuite>
 `;
   });
-  const root = xml`<testsuites name="touchstone ${results.target.url}" ${tallyAttributes(tally(results.cases))} time="${seconds(results.duration_ms)}" timestamp="${results.started_at}">
-${suites}</testsuites>
+  const totals = tally(results.cases);
+  totals.tests += 1;
+  if (results.verdict !== 'conforming') totals.failures += 1;
+  const root = xml`<testsuites name="touchstone ${results.target.url}" ${tallyAttributes(totals)} time="${seconds(results.duration_ms)}" timestamp="${results.started_at}">
+${renderVerdict(results)}${suites}</testsuites>
 `;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root}`;
 }

@@ -63,10 +63,10 @@ test('long messages are cut to one line', () => {
   expect(cells(row)[3]).toBe(`\`${'x'.repeat(160)}\` …`);
 });
 
-test('requirements with no case are counted and named', () => {
+test('requirements no case checked are counted and named', () => {
   const md = renderMarkdownSummary(createResultsFixture());
-  expect(md).toContain('### Untested requirements: 1 of 9');
-  expect(md).toContain('<details><summary>1 requirement has no case</summary>\n\n`interaction-limits.repo-409-owner-limit`\n\n</details>');
+  expect(md).toContain('### Untested requirements: 2 of 9');
+  expect(md).toContain('<details><summary>2 requirements were not checked by any case</summary>\n\n`interaction-limits.expiry-default-one-day`, `interaction-limits.repo-409-owner-limit`\n\n</details>');
 });
 
 test('a conforming run says so and lists nothing', () => {
@@ -74,6 +74,7 @@ test('a conforming run says so and lists nothing', () => {
   const results: Results = {
     ...base,
     verdict: 'conforming',
+    gaps: { untested: [], roles: [], capabilities: [], errors: [] },
     cases: base.cases.filter((c) => c.outcome === 'PASS'),
     requirements: base.requirements.filter((r) => r.status === 'PASS'),
     summary: { PASS: 3, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0, XFAIL: 0, total: 3 },
@@ -83,6 +84,17 @@ test('a conforming run says so and lists nothing', () => {
   expect(md).toContain('### Every case passed');
   expect(md).toContain('### Untested requirements: 0 of 3');
   expect(md).not.toContain('<details>');
+  expect(md).not.toContain('could not check');
+});
+
+test('an incomplete run says so first, with what it could not check', () => {
+  const base = createResultsFixture();
+  const results: Results = { ...base, verdict: 'incomplete', gaps: { untested: ['a.must'], roles: ['org-owner', 'workflow'], capabilities: ['control.clock'], errors: [] } };
+  const md = renderMarkdownSummary(results);
+  expect(md.split('\n')[0]).toBe('## ⚠️ touchstone: **incomplete**');
+  expect(md).toContain('nothing failed, but the run does not show conformance: 1 MUST requirement went unchecked');
+  expect(md).toContain('### What this run could not check\n\n- no token for role org-owner, workflow: map them to tokens of the target with --tokens\n');
+  expect(md).toContain('- the target lacks capability control.clock (the optional control API)\n- unchecked MUST requirements: a.must');
 });
 
 test('a huge run stays within a PR comment', () => {

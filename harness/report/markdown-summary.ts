@@ -8,6 +8,7 @@ import { replaceControlCharacters } from './control-characters.js';
 import { formatDuration } from './duration-format.js';
 import { compareWorstFirst } from './outcome-order.js';
 import { OUTCOMES, type CaseResult, type Results } from './results.js';
+import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 const MAX_CASE_ROWS = 50;
 const MAX_UNTESTED_IDS = 200;
@@ -48,8 +49,10 @@ function caseRow(c: CaseResult): string {
   return `| **${c.outcome}** | ${cellText(c.title)}<br>${codeSpan(c.id)} | ${requirements.map(codeSpan).join(' ')} | ${truncatedMessage(c.message)} |`;
 }
 
+const MARKS = { conforming: '✅', incomplete: '⚠️', 'non-conforming': '❌' } as const;
+
 function verdictLine(results: Results): string {
-  const mark = results.verdict === 'conforming' ? '✅' : '❌';
+  const mark = MARKS[results.verdict];
   const target = results.target.embedded ? `embedded reference (${results.target.url})` : results.target.url;
   const facts = [
     `${results.kind} target ${codeSpan(target)}`,
@@ -57,7 +60,13 @@ function verdictLine(results: Results): string {
     results.strict ? 'strict (WARN counts as FAIL)' : undefined,
     `touchstone ${cellText(results.tool.version)}`,
   ];
-  return `## ${mark} touchstone: **${results.verdict}**\n\n${facts.filter(Boolean).join(' · ')}`;
+  return `## ${mark} touchstone: **${results.verdict}**\n\n${cellText(verdictHeadline(results))}\n\n${facts.filter(Boolean).join(' · ')}`;
+}
+
+function gapsSection(results: Results): string | undefined {
+  const reasons = gapReasons(results, MAX_UNTESTED_IDS);
+  if (reasons.length === 0) return undefined;
+  return `### What this run could not check\n\n${reasons.map((reason) => `- ${cellText(reason)}`).join('\n')}`;
 }
 
 function countsTable(results: Results): string {
@@ -81,10 +90,10 @@ function untestedSection(results: Results): string {
   if (untested.length === 0) return heading;
   const shown = untested.slice(0, MAX_UNTESTED_IDS).map(codeSpan).join(', ');
   const more = untested.length > MAX_UNTESTED_IDS ? `, … and ${untested.length - MAX_UNTESTED_IDS} more` : '';
-  const noun = untested.length === 1 ? 'requirement has' : 'requirements have';
-  return `${heading}\n\n<details><summary>${untested.length} ${noun} no case</summary>\n\n${shown}${more}\n\n</details>`;
+  const noun = untested.length === 1 ? 'requirement was' : 'requirements were';
+  return `${heading}\n\n<details><summary>${untested.length} ${noun} not checked by any case</summary>\n\n${shown}${more}\n\n</details>`;
 }
 
 export function renderMarkdownSummary(results: Results): string {
-  return [verdictLine(results), countsTable(results), notPassingSection(results), untestedSection(results)].join('\n\n') + '\n';
+  return [verdictLine(results), gapsSection(results), countsTable(results), notPassingSection(results), untestedSection(results)].filter(Boolean).join('\n\n') + '\n';
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { compileSchemaFile, createAjv } from '../suite/validated-file.js';
+import { buildResults } from './build-results.js';
 import { createResultsFixture } from './results-fixture.js';
 import { OUTCOMES } from './results.js';
 
@@ -27,4 +28,13 @@ test('the fixture summary and requirement statuses agree with its cases', () => 
   const outcomes = new Set(results.cases.map((c) => c.outcome));
   expect([...outcomes].sort()).toEqual([...OUTCOMES].sort());
   expect(results.requirements.some((r) => r.status === 'UNTESTED')).toBe(true);
+});
+
+test('the fixture is what buildResults makes of its cases: requirement statuses, gaps and verdict', () => {
+  const fixture = createResultsFixture();
+  const built = buildResults(fixture.cases, fixture.requirements, {
+    kind: fixture.kind, target: fixture.target, startedAt: new Date(fixture.started_at), finishedAt: new Date(fixture.finished_at),
+    strict: fixture.strict, version: fixture.tool.version, suites: fixture.scope.suites,
+  });
+  expect(built).toEqual(fixture);
 });

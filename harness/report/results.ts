@@ -28,6 +28,12 @@ export interface FailureDetail {
   reproduce?: string;
 }
 
+/** What a case, or some rows of it, could not run without: role tokens, target capabilities. */
+export interface Missing {
+  roles?: string[];
+  capabilities?: string[];
+}
+
 export interface CaseResult {
   id: string; // "<suite>/<case-id>"
   suite: string;
@@ -39,10 +45,24 @@ export interface CaseResult {
   aspects: Aspect[];
   role?: string;
   duration_ms: number;
-  /** Present for every outcome other than PASS. */
+  /** Present for every outcome other than PASS, and for a PASS whose rows did not all run. */
   message?: string;
+  /** The first check that failed (a WARN case goes on after it; a FAIL case stops there). */
   failure?: FailureDetail;
+  /** Every requirement a check of this case found broken, the failure's first. */
+  broken?: string[];
+  /**
+   * Requirements the case cites but did not get to check although it ran: it stopped at a
+   * failure, or ran only some of its rows. (A SKIP or ERROR case checked none of them.)
+   * They count as untested unless another case checked them.
+   */
+  unverified?: string[];
+  /** Why the case (SKIP) or some of its rows (a partial PASS) could not run. */
+  missing?: Missing;
 }
+
+/** PASS, FAIL, WARN, XFAIL, ERROR when a case checked it; UNTESTED when none did (no case, or every case skipped or stopped before it). */
+export type RequirementStatus = Outcome | 'UNTESTED';
 
 export interface RequirementResult {
   id: string;
@@ -50,8 +70,26 @@ export interface RequirementResult {
   source: string;
   quote: string;
   cases: string[];
-  /** Worst outcome among its cases, or UNTESTED when no case cites it. */
-  status: Outcome | 'UNTESTED';
+  status: RequirementStatus;
+  /** For an UNTESTED requirement whose cases could not run: what they lacked. */
+  missing?: Missing;
+  /** Kill-matrix runs only: the built-in faults that break this requirement, and the cases that caught each. */
+  faults?: { id: string; caught_by: string[] }[];
+}
+
+export const VERDICTS = ['conforming', 'incomplete', 'non-conforming'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/**
+ * What kept a run from being conforming without any MUST failure: MUST requirements no
+ * case checked, the roles and capabilities the skipped rows and cases lacked, and the cases
+ * that errored. Empty lists on a complete run.
+ */
+export interface Gaps {
+  untested: string[];
+  roles: string[];
+  capabilities: string[];
+  errors: string[];
 }
 
 export interface Results {
@@ -63,7 +101,15 @@ export interface Results {
   finished_at: string;
   duration_ms: number;
   strict: boolean;
-  verdict: 'conforming' | 'non-conforming';
+  /**
+   * conforming: every MUST requirement in scope was checked and held. incomplete: nothing
+   * failed, but a MUST requirement went unchecked or a case errored (see gaps).
+   * non-conforming: a MUST requirement is broken (FAIL, or XFAIL through a baseline).
+   */
+  verdict: Verdict;
+  /** Suites the run was narrowed to with --suite; empty for every suite of its kind. */
+  scope: { suites: string[] };
+  gaps: Gaps;
   summary: Record<Outcome, number> & { total: number };
   requirements: RequirementResult[];
   cases: CaseResult[];

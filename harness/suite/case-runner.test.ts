@@ -126,16 +126,80 @@ test('limits: below, at and above are sent with n-1, n and n+1 values, and a bre
   expect((await runCase(limits, context(() => respond(201, {})).ctx)).outcome).toBe('FAIL');
 });
 
-test('a case needing a capability or a role the run lacks is SKIP, with the reason', async () => {
-  const needsClock: Case = { ...oneStep({ status: 200 }), requires: ['control.clock'] };
-  expect(await runCase(needsClock, context(() => respond(200, {})).ctx)).toEqual({ outcome: 'SKIP', message: 'the target lacks capability control.clock' });
-  const otherRole: Case = { ...oneStep({ status: 200 }), as: 'org-owner' };
-  expect((await runCase(otherRole, context(() => respond(200, {})).ctx)).message).toContain('no token for role org-owner');
+test('a case needing a capability or a role the run lacks is SKIP, naming everything it lacks', async () => {
+  const needsClock: Case = { ...oneStep({ status: 200 }), requires: ['control.clock', 'control.reset'] };
+  expect(await runCase(needsClock, context(() => respond(200, {})).ctx)).toEqual({
+    outcome: 'SKIP', message: 'the target lacks capability control.clock, control.reset', missing: { capabilities: ['control.clock', 'control.reset'] },
+  });
+  const otherRoles: Case = { ...oneStep({ status: 200 }), as: 'org-owner', cleanup: [{ request: { method: 'DELETE', path: '/x', as: 'workflow' }, expect: { status: 204 } }] };
+  const skipped = await runCase(otherRoles, context(() => respond(200, {})).ctx);
+  expect(skipped).toMatchObject({ outcome: 'SKIP', missing: { roles: ['org-owner', 'workflow'] } });
+  expect(skipped.message).toBe('no token for role org-owner, workflow (map them with --tokens)');
 });
 
-test('a transport failure is ERROR, not a conformance failure', async () => {
+test('a transport failure is ERROR, not a conformance failure, and checks nothing', async () => {
   const broken = () => { throw new HarnessError('TARGET_IO', 'connection reset'); };
   expect(await runCase(oneStep({ status: 200 }), context(broken).ctx)).toEqual({ outcome: 'ERROR', message: 'HarnessError: connection reset' });
+});
+
+test('a broken SHOULD or MAY does not stop the case: a later broken MUST still fails it, and every broken rule is listed', async () => {
+  const steps = (second: number): Case => ({
+    id: 'c', title: 'three steps', requirements: ['test.must', 'test.other'], as: 'admin',
+    steps: [
+      { requirement: 'test.may', request: { method: 'GET', path: '/a' }, expect: { status: 200 } },
+      { requirement: 'test.should', request: { method: 'GET', path: '/b' }, expect: { status: 200 } },
+      { request: { method: 'GET', path: '/c' }, expect: { status: second } },
+    ],
+  });
+  const answers = (r: WireRequest) => respond(r.url.endsWith('/c') ? 201 : 500, {});
+  const { ctx, sent } = context(answers);
+  const warned = await runCase(steps(201), ctx);
+  expect(sent.map((r) => new URL(r.url).pathname)).toEqual(['/a', '/b', '/c']);
+  expect(warned).toMatchObject({ outcome: 'WARN', broken: ['test.may', 'test.should'], failure: { requirement: 'test.may', endpoint: 'GET /a' } });
+  expect(warned.unverified).toBeUndefined();
+  expect(warned.message).toBe('MAY test.may: expected status 200, got status 500 (and 1 more broken check)');
+  const failed = await runCase(steps(204), context(answers).ctx);
+  expect(failed).toMatchObject({ outcome: 'FAIL', broken: ['test.may', 'test.should', 'test.must'], failure: { requirement: 'test.must', endpoint: 'GET /c' }, unverified: ['test.other'] });
+});
+
+test('a broken MUST stops the case, and what it did not get to check is unverified', async () => {
+  const testCase: Case = {
+    id: 'c', title: 'two steps', requirements: ['test.must', 'test.should'], as: 'admin',
+    steps: [{ request: { method: 'GET', path: '/a' }, expect: { status: 200 } }, { requirement: 'test.should', request: { method: 'GET', path: '/b' }, expect: { status: 200 } }],
+  };
+  const { ctx, sent } = context(() => respond(500, {}));
+  expect(await runCase(testCase, ctx)).toMatchObject({ outcome: 'FAIL', broken: ['test.must'], unverified: ['test.should'] });
+  expect(sent).toHaveLength(1);
+});
+
+test('a soft failure in a step whose values later steps capture stops the case there', async () => {
+  const testCase: Case = {
+    id: 'c', title: 'capture after a warning', requirements: ['test.must'], as: 'admin',
+    steps: [
+      { requirement: 'test.may', request: { method: 'GET', path: '/a' }, expect: { status: 200, capture: { id: 'body.id' } } },
+      { request: { method: 'GET', path: '/b/{id}', params: { id: '${id}' } }, expect: { status: 200 } },
+    ],
+  };
+  const { ctx, sent } = context(() => respond(500, {}));
+  expect(await runCase(testCase, ctx)).toMatchObject({ outcome: 'WARN', broken: ['test.may'], unverified: ['test.must'] });
+  expect(sent).toHaveLength(1);
+});
+
+test('auth matrix with roles the run has no token for: the other rows run, the rows left out are named', async () => {
+  const matrix: Case = {
+    id: 'm', title: 'a matrix', kind: 'auth-matrix', requirements: ['test.must'],
+    request: { method: 'GET', path: '/x' }, expect_by_role: { anonymous: 401, admin: 200, 'org-owner': 200, workflow: 403 },
+  };
+  const correct = (r: WireRequest) => respond(r.headers.some(([k]) => k === 'Authorization') ? 200 : 401, {});
+  const { ctx, sent } = context(correct);
+  const partial = await runCase(matrix, ctx);
+  expect(sent).toHaveLength(2);
+  expect(partial).toEqual({ outcome: 'PASS', message: '2 of 4 rows did not run: no token for role org-owner, workflow', unverified: ['test.must'], missing: { roles: ['org-owner', 'workflow'] } });
+  const failed = await runCase(matrix, context(() => respond(200, {})).ctx);
+  expect(failed).toMatchObject({ outcome: 'FAIL', missing: { roles: ['org-owner', 'workflow'] }, failure: { actual: 'status 200' } });
+  expect(failed.message).toContain('(2 of 4 rows did not run: no token for role org-owner, workflow)');
+  const none: Case = { ...matrix, expect_by_role: { 'org-owner': 200, workflow: 403 } };
+  expect(await runCase(none, context(correct).ctx)).toMatchObject({ outcome: 'SKIP', missing: { roles: ['org-owner', 'workflow'] } });
 });
 
 test('cleanup runs after a failure too, and a failed cleanup of a passing case is ERROR', async () => {

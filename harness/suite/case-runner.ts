@@ -1,6 +1,18 @@
 // Runs one declarative case against a target and decides its outcome. It knows nothing
 // of Playwright: the caller passes hooks for steps and attachments, so the same code runs
-// inside `touchstone run` and in-process in the negative-control tests.
+// inside `touchstone run`, `touchstone mutate` and in-process in the negative-control tests.
+//
+// Decisions where the brief is silent:
+// - A broken SHOULD or MAY (a WARN) does not stop the case: its later checks, MUST ones
+//   included, still run, so a target that misses a recommendation is not left untested
+//   on what it must do. Only a step whose values later steps capture stops there.
+// - A broken MUST (a FAIL) stops the case; what it did not get to check is `unverified`.
+// - An auth matrix runs every row whose role has a token; the rows that could not run are
+//   named, and the case is SKIP only when none ran. A matrix that ran only some rows
+//   passes, but does not count as checking its requirements (unverified): the rows left
+//   out may be the very ones that would have failed.
+// - A steps case needs every role it acts as and every capability it requires; without
+//   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../errors.js';
 import { toCurl, toExchangeRecord, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus } from '../http/expectations.js';
@@ -8,9 +20,9 @@ import { walkPagination } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { ANONYMOUS, type Exchange, type TargetClient } from '../http/target-client.js';
 import type { TargetControl } from '../http/target-control.js';
-import { outcomeOfBroken } from '../report/outcome-order.js';
-import type { ExchangeRecord, FailureDetail, Outcome } from '../report/results.js';
-import { caseRoles, isRequestStep } from './case-facts.js';
+import type { ExchangeRecord, FailureDetail } from '../report/results.js';
+import { caseRequirements, caseRoles, isRequestStep } from './case-facts.js';
+import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 import type { Case, LimitsCase, RequestSpec, RequestStep } from './suite-format.js';
@@ -31,21 +43,37 @@ export interface CaseContext {
   hooks: CaseHooks;
 }
 
-export interface CaseOutcome {
-  outcome: Outcome;
-  message?: string;
-  failure?: FailureDetail;
+/** A broken check and the exchange that showed it. */
+interface Found {
+  error: ConformanceFailure;
+  exchange?: Exchange;
+  endpoint?: string;
 }
 
 export async function runCase(testCase: Case, context: CaseContext): Promise<CaseOutcome> {
-  const missingCapability = (testCase.requires ?? []).find((c) => !context.capabilities.has(c));
-  if (missingCapability) return { outcome: 'SKIP', message: `the target lacks capability ${missingCapability}` };
-  const missingRole = caseRoles(testCase).find((role) => !context.client.hasRole(role));
-  if (missingRole) return { outcome: 'SKIP', message: `no token for role ${missingRole} (map it with --tokens)` };
+  const requirements = caseRequirements(testCase);
+  const missingCapabilities = (testCase.requires ?? []).filter((c) => !context.capabilities.has(c));
+  if (missingCapabilities.length > 0) {
+    return { outcome: 'SKIP', message: `the target lacks capability ${missingCapabilities.join(', ')}`, missing: { capabilities: missingCapabilities } };
+  }
+  const rowRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
+  const missingRoles = caseRoles(testCase).filter((role) => !context.client.hasRole(role));
+  const missingRows = missingRoles.filter((role) => rowRoles.includes(role));
+  const neededRoles = missingRoles.filter((role) => !rowRoles.includes(role));
+  if (neededRoles.length > 0 || (rowRoles.length > 0 && missingRows.length === rowRoles.length)) {
+    return { outcome: 'SKIP', message: `no token for role ${missingRoles.join(', ')} (map ${missingRoles.length === 1 ? 'it' : 'them'} with --tokens)`, missing: { roles: missingRoles } };
+  }
 
+  const grading: Grading = { registry: context.registry, strict: context.strict };
   const role = testCase.as ?? ANONYMOUS;
   let last: Exchange | undefined;
   let lastEndpoint: string | undefined;
+  const found: Found[] = [];
+  /** Records a broken check that only warns; throws one that fails. */
+  const note = (error: ConformanceFailure) => {
+    if (!isSoft(error, grading)) throw error;
+    found.push({ error, exchange: last, endpoint: lastEndpoint });
+  };
   const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
     const title = `${spec.method} ${spec.path} as ${spec.as ?? as}`;
     return context.hooks.step(title, async () => {
@@ -60,18 +88,28 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
   const bindings: Bindings = { values: {} };
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
     const exchange = await send(interpolate(step.request, b), as);
-    Object.assign(b.values, checkExpectation(exchange.response, interpolate(step.expect, b), { requirement: step.requirement ?? testCase.requirements[0], schemas: context.schemas }));
+    try {
+      Object.assign(b.values, checkExpectation(exchange.response, interpolate(step.expect, b), { requirement: step.requirement ?? testCase.requirements[0], schemas: context.schemas }));
+    } catch (error) {
+      // Later steps may need this step's captures, which a failed check never took.
+      if (error instanceof ConformanceFailure && !step.expect.capture) note(error);
+      else throw error;
+    }
   };
 
-  let result: CaseOutcome = { outcome: 'PASS' };
+  let result: CaseOutcome;
   try {
     if (context.capabilities.has('control.reset')) await context.control.reset();
-    await runBody(testCase, context, { send, runRequestStep, bindings, role });
+    await runBody(testCase, context, { send, runRequestStep, bindings, role, note });
+    result = found.length > 0 ? warned(found, context) : { outcome: 'PASS' };
   } catch (error) {
-    result = classify(error, context, last, lastEndpoint);
-  } finally {
-    const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
-    if (cleanupError && result.outcome === 'PASS') result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
+    result = classify(error, requirements, found, { ...context, grading }, last, lastEndpoint);
+  }
+  const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
+  if (cleanupError && result.outcome === 'PASS') result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
+  if (missingRows.length > 0) {
+    const rows = `${missingRows.length} of ${rowRoles.length} rows did not run: no token for role ${missingRows.join(', ')}`;
+    result = { ...result, message: result.message ? `${result.message} (${rows})` : rows, unverified: requirements, missing: { roles: missingRows } };
   }
   return result;
 }
@@ -81,6 +119,7 @@ interface Runner {
   runRequestStep(step: RequestStep, bindings: Bindings, as?: string): Promise<void>;
   bindings: Bindings;
   role: string;
+  note(error: ConformanceFailure): void;
 }
 
 async function runBody(testCase: Case, context: CaseContext, runner: Runner): Promise<void> {
@@ -94,12 +133,18 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       return;
     case 'auth-matrix':
       for (const [role, status] of Object.entries(testCase.expect_by_role)) {
+        if (!context.client.hasRole(role)) continue;
         const exchange = await runner.send(testCase.request, role);
-        expectStatus(exchange.response, status, testCase.requirements[0]);
+        try {
+          expectStatus(exchange.response, status, testCase.requirements[0]);
+        } catch (error) {
+          if (!(error instanceof ConformanceFailure)) throw error;
+          runner.note(error);
+        }
       }
       return;
     case 'pagination':
-      return walkPagination(testCase, (spec) => runner.send(spec));
+      return walkPagination(testCase, (spec) => runner.send(spec), runner.note);
     case 'limits': {
       const variants: [keyof LimitsCase['expect'], number][] = [['below', testCase.limit - 1], ['at', testCase.limit], ['above', testCase.limit + 1]];
       for (const [name, n] of variants) {
@@ -124,19 +169,36 @@ async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRe
   }
 }
 
-function classify(error: unknown, context: CaseContext, last: Exchange | undefined, endpoint: string | undefined): CaseOutcome {
+function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Partial<FailureDetail> {
+  const { redact } = context;
+  const detail: Partial<FailureDetail> = { expected: redact(found.error.expected), actual: redact(found.error.actual) };
+  if (found.endpoint) detail.endpoint = found.endpoint;
+  const exchange = found.error.exchange ?? (found.exchange && toExchangeRecord(found.exchange.request, found.exchange.response, redact));
+  if (exchange) {
+    detail.exchange = exchange;
+    detail.reproduce = toCurl(exchange.request);
+  }
+  return detail;
+}
+
+/** A case that ran to its end with only SHOULD or MAY checks broken: the first is shown, all are listed. */
+function warned(found: Found[], context: CaseContext): CaseOutcome {
+  const first = found[0];
+  const failure = { requirement: first.error.requirement, ...failureDetail(first, context) } as FailureDetail;
+  const more = found.length > 1 ? ` (and ${found.length - 1} more broken check${found.length > 2 ? 's' : ''})` : '';
+  return {
+    outcome: 'WARN',
+    message: failureMessage(levelOf(context.registry, failure.requirement), failure) + more,
+    failure,
+    broken: [...new Set(found.map((f) => f.error.requirement))],
+  };
+}
+
+function classify(error: unknown, requirements: string[], found: Found[], context: CaseContext & { grading: Grading }, last: Exchange | undefined, endpoint: string | undefined): CaseOutcome {
   if (error instanceof ConformanceFailure) {
-    const level = context.registry.get(error.requirement)?.level ?? 'MUST';
-    const outcome = outcomeOfBroken(level, context.strict);
-    const exchange = error.exchange ?? (last && toExchangeRecord(last.request, last.response, context.redact));
-    const { redact } = context;
-    const failure: FailureDetail = { requirement: error.requirement, expected: redact(error.expected), actual: redact(error.actual) };
-    if (endpoint) failure.endpoint = endpoint;
-    if (exchange) {
-      failure.exchange = exchange;
-      failure.reproduce = toCurl(exchange.request);
-    }
-    return { outcome, message: `${level} ${error.requirement}: expected ${failure.expected}, got ${failure.actual}`, failure };
+    const stopped = stoppedAt(error, requirements, context.grading, failureDetail({ error, exchange: last, endpoint }, context));
+    const broken = [...new Set([...found.map((f) => f.error.requirement), error.requirement])];
+    return { ...stopped, broken, unverified: stopped.unverified!.filter((id) => !broken.includes(id)) };
   }
   if (error instanceof HarnessError && error.code === 'CAPABILITY') return { outcome: 'SKIP', message: error.message };
   return { outcome: 'ERROR', message: context.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) };

@@ -3,7 +3,7 @@
 // attachment. Shared by the service, plugin and compiler specs.
 import type { TestDetails, TestInfo } from '@playwright/test';
 import type { Level } from '../report/results.js';
-import type { CaseOutcome } from './case-runner.js';
+import type { CaseOutcome } from './case-outcome.js';
 import { OUTCOME_ATTACHMENT } from './run-config.js';
 
 type Annotation = { type: string; description: string };

@@ -105,7 +105,15 @@ export interface PaginationCase extends CaseBase {
   kind: 'pagination';
   request: RequestSpec;
   per_page: { default: number; max: number; default_requirement?: string; max_requirement?: string };
-  items: { key: string; total: number; includes?: Json[] };
+  items: {
+    key: string;
+    total: number;
+    includes?: Json[];
+    /** Path of the items in a wrapped list (`artifacts` for `{total_count, artifacts}`); absent for a bare array. */
+    path?: string;
+    /** Path of the total in a wrapped list (default `total_count`), checked on every page against the items walked. */
+    count?: string;
+  };
 }
 
 export interface LimitsCase extends CaseBase {

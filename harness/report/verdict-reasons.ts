@@ -1,0 +1,40 @@
+// Why a run got its verdict, in plain sentences every renderer shows (console, report.html,
+// summary.md, junit.xml), so they all say the same thing. A verdict other than conforming
+// always comes with its reasons: which MUST requirements went unchecked and why (roles
+// without a token, capabilities the target lacks, cases in ERROR), or what is broken.
+import type { Results } from './results.js';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The headline: what the verdict means for this run. */
+export function verdictHeadline(results: Results): string {
+  const scope = results.scope.suites.length > 0 ? ` (scope: suite ${results.scope.suites.join(', ')})` : '';
+  switch (results.verdict) {
+    case 'conforming':
+      return `every MUST requirement in scope was checked and held${scope}`;
+    case 'incomplete':
+      return `nothing failed, but the run does not show conformance: ${[
+        results.gaps.untested.length > 0 && `${plural(results.gaps.untested.length, 'MUST requirement')} went unchecked`,
+        results.gaps.errors.length > 0 && `${plural(results.gaps.errors.length, 'case')} errored`,
+      ]
+        .filter(Boolean)
+        .join(' and ')}${scope}`;
+    case 'non-conforming': {
+      const known = results.summary.XFAIL > 0 && results.summary.FAIL === 0 ? ' (every one listed in the baseline)' : '';
+      return `a MUST requirement is broken${known}${scope}`;
+    }
+  }
+}
+
+const listed = (ids: string[], max: number) => ids.slice(0, max).join(', ') + (ids.length > max ? ` … and ${ids.length - max} more` : '');
+
+/** What kept the run from checking everything; empty on a complete run. Long lists stop after `maxIds`. */
+export function gapReasons(results: Results, maxIds = 12): string[] {
+  const { gaps } = results;
+  const reasons: string[] = [];
+  if (gaps.roles.length > 0) reasons.push(`no token for role ${gaps.roles.join(', ')}: map ${gaps.roles.length === 1 ? 'it' : 'them'} to tokens of the target with --tokens`);
+  if (gaps.capabilities.length > 0) reasons.push(`the target lacks capability ${gaps.capabilities.join(', ')} (the optional control API)`);
+  if (gaps.errors.length > 0) reasons.push(`${plural(gaps.errors.length, 'case')} in ERROR (the harness or the environment failed): ${listed(gaps.errors, maxIds)}`);
+  if (gaps.untested.length > 0) reasons.push(`unchecked MUST requirements: ${listed(gaps.untested, maxIds)}`);
+  return reasons;
+}
