@@ -9,8 +9,19 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startReferenceService(options: { port?: number; host?: string; worldFile?: string } = {}): Promise<RunningService> {
+export interface ReferenceOptions {
+  port?: number;
+  host?: string;
+  worldFile?: string;
+  /** Built-in faults to start with (touchstone serve --fault). */
+  faults?: string[];
+}
+
+export async function startReferenceService(options: ReferenceOptions = {}): Promise<RunningService> {
   const reference = await import('../../reference-impl/service/service.js');
+  const faults = options.faults ?? [];
+  const unknown = faults.filter((name) => !reference.isServiceFault(name));
+  if (unknown.length > 0) throw new HarnessError('USAGE', `unknown fault ${unknown.join(', ')}; the reference has: ${reference.SERVICE_FAULTS.join(', ')}`);
   let world;
   try {
     world = reference.loadWorld(options.worldFile ?? suitePaths.world);
@@ -18,7 +29,7 @@ export async function startReferenceService(options: { port?: number; host?: str
     if (error instanceof reference.WorldError) throw new HarnessError('CONFIG', error.message);
     throw error;
   }
-  const service = reference.createReferenceService({ world });
+  const service = reference.createReferenceService({ world, faults: faults.filter(reference.isServiceFault) });
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);
   try {

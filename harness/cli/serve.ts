@@ -9,15 +9,16 @@ export const serveCommand = {
     yargs
       .option('port', { type: 'number', default: 8080, describe: 'port (0 picks a free one)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
-      .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' }),
-  handler: async (argv: { port: number; host: string; world?: string }) => {
-    const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world });
+      .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' })
+      .option('fault', { type: 'array', string: true, default: [] as string[], describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on' }),
+  handler: async (argv: { port: number; host: string; world?: string; fault: string[] }) => {
+    const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world, faults: argv.fault });
     const stop = async () => {
       await service.close();
       process.exit(0);
     };
     // Listening for signals before the address is out: a client may stop us at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
-    process.stdout.write(`touchstone: serving ${service.url}\n`);
+    process.stdout.write(`touchstone: serving ${service.url}${argv.fault.length > 0 ? ` with faults ${argv.fault.join(', ')}` : ''}\n`);
   },
 };

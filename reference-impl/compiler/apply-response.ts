@@ -12,6 +12,9 @@
 // The last stream closes after these checks and before the fatal line is printed, which
 // is where its deferred message (if any) appears in protoc's stderr.
 // Deferred errors (duplicates, bad insertions) mark the location and do not stop the run.
+// Built-in faults (faults.ts) of applying a response are switched here.
+import { NO_FAULTS } from '../fault-list.js';
+import type { CompilerFaults } from './faults.js';
 import type { OutputLocation, OutputStream } from './output-location.js';
 import { checkOutputName } from './output-name-rules.js';
 import { FEATURE_PROTO3_OPTIONAL, type PluginResponse } from './plugin-response.js';
@@ -28,6 +31,7 @@ export interface ApplyContext {
   /** The input files in command-line order. */
   filesToGenerate: FileToGenerate[];
   report: (text: string | Uint8Array) => void;
+  faults?: CompilerFaults;
 }
 
 /** undefined when the run succeeded; else the text protoc prints after "--NAME_out: ". */
@@ -42,6 +46,7 @@ export function proto3OptionalMessage(file: string, pluginName: string): string 
 
 export function applyPluginResponse(response: PluginResponse, context: ApplyContext): ApplyResult {
   const { pluginName, location } = context;
+  const faults = context.faults ?? NO_FAULTS;
   let current: OutputStream | undefined;
   const closeCurrent = () => {
     current?.close();
@@ -53,20 +58,22 @@ export function applyPluginResponse(response: PluginResponse, context: ApplyCont
     const { name, insertionPoint } = file;
     if (insertionPoint.length > 0 || name.length > 0) {
       closeCurrent();
-      const checked = checkOutputName(name, insertionPoint);
+      const checked = faults.has('compiler.unsafe-names-written') ? { ok: true as const, name: Buffer.from(name).toString('utf8') } : checkOutputName(name, insertionPoint);
       if (!checked.ok) return { fatal: `${pluginName}: ${checked.problem}` };
       current = insertionPoint.length > 0 ? location.openForInsert(checked.name, insertionPoint, file.codeInfo) : location.open(checked.name);
     } else if (!current) {
       return { fatal: `${pluginName}: First file chunk returned by plugin did not specify a file name.` };
+    } else if (faults.has('compiler.continuation-dropped')) {
+      continue;
     }
     current.append(file.content);
   }
 
-  if (response.error.length > 0) {
+  if (response.error.length > 0 && !faults.has('compiler.error-ignored')) {
     closeCurrent();
     return { fatal: response.error };
   }
-  if ((response.supportedFeatures & FEATURE_PROTO3_OPTIONAL) === 0n) {
+  if ((response.supportedFeatures & FEATURE_PROTO3_OPTIONAL) === 0n && !faults.has('compiler.proto3-optional-unchecked')) {
     const offending = context.filesToGenerate.find((file) => file.proto3Optional);
     if (offending) {
       context.report(proto3OptionalMessage(offending.name, pluginName));

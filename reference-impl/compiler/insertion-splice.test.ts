@@ -71,3 +71,11 @@ test('a marker in another file is never found, and a first line starts at its fi
   expect(insert('a', a.bytes, 'b', 'nope\n'), 'only b has that marker').toBeUndefined();
   expect(text(insert('a', a.bytes, 'a', 'A2\n')!.bytes)).toBe('x\nA\nA2\n@@protoc_insertion_point(a)\n');
 });
+
+test('faults: content below the annotated line, and without its indentation', () => {
+  const target = Buffer.from('a\n  @@protoc_insertion_point(p)\nb\n');
+  const insert = (faults: Parameters<typeof createInsertionSplicer>[0]) => text(createInsertionSplicer(faults).insert('f', target, Buffer.from('p'), Buffer.from('X\n'))!.bytes);
+  expect(insert(new Set())).toBe('a\n  X\n  @@protoc_insertion_point(p)\nb\n');
+  expect(insert(new Set(['compiler.insertion-below-line']))).toBe('a\n  @@protoc_insertion_point(p)\nX\nb\n');
+  expect(insert(new Set(['compiler.insertion-unindented']))).toBe('a\nX\n  @@protoc_insertion_point(p)\nb\n');
+});

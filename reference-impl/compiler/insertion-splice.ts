@@ -24,6 +24,9 @@
 // .pb.meta rewritten by insertion-metadata.ts) starts a new buffer, so a view someone
 // else may hold is never written through. Views go only into output-location's map.
 
+import { NO_FAULTS } from '../fault-list.js';
+import type { CompilerFaults } from './faults.js';
+
 const NEWLINE = 0x0a;
 const MARKER_START = Buffer.from('@@protoc_insertion_point(');
 const MARKER_END = 0x29; // ')'
@@ -74,7 +77,10 @@ function asPlain(bytes: Uint8Array): Uint8Array {
   return Buffer.isBuffer(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : bytes;
 }
 
-export function createInsertionSplicer(): InsertionSplicer {
+/** Two built-in faults (faults.ts) change where content goes and how it is indented. */
+export function createInsertionSplicer(faults: CompilerFaults = NO_FAULTS): InsertionSplicer {
+  const belowLine = faults.has('compiler.insertion-below-line');
+  const unindented = faults.has('compiler.insertion-unindented');
   const growing = new Map<string, GrowingFile>();
   // The marker is assembled in one reused array: a Buffer per insertion (Node builds each
   // through its JavaScript FastBuffer constructor) showed in profiles.
@@ -109,9 +115,10 @@ export function createInsertionSplicer(): InsertionSplicer {
       if (found < 0 || found + marker.length > length) return undefined;
       let offset: number;
       if (found > 3 && file.plain[found - 3] === 0x2f && file.plain[found - 2] === 0x2a) offset = found - 3; // "/*"
+      else if (belowLine) offset = file.search.indexOf(NEWLINE, found) + 1 || length; // start of the next line
       else offset = file.search.lastIndexOf(NEWLINE, found) + 1; // start of the line; 0 on the first line
       let indent = 0;
-      while (offset + indent < length && (file.plain[offset + indent] === 0x20 || file.plain[offset + indent] === 0x09)) indent++;
+      while (!unindented && offset + indent < length && (file.plain[offset + indent] === 0x20 || file.plain[offset + indent] === 0x09)) indent++;
 
       const content = asPlain(data);
       // protoc ends the content with a newline when it lacks one: written here, after the

@@ -15,7 +15,10 @@
 // These errors are deferred: printed at once, they mark the location, generation goes on,
 // and the run fails before anything is written. The marker keeps the compiler name
 // "protoc": plugins in the wild emit protoc's marker, and touchstone must accept them.
-// The byte work (search, indentation, splicing) is in insertion-splice.ts.
+// The byte work (search, indentation, splicing) is in insertion-splice.ts. Built-in faults
+// (faults.ts) of committing a stream are switched here.
+import { NO_FAULTS } from '../fault-list.js';
+import type { CompilerFaults } from './faults.js';
 import { updateInsertionMetadata } from './insertion-metadata.js';
 import { createInsertionSplicer } from './insertion-splice.js';
 import type { Annotation } from './generated-code-info.js';
@@ -73,9 +76,9 @@ class BufferedStream implements OutputStream {
   }
 }
 
-export function createOutputLocation(key: string, report: (text: string | Uint8Array) => void): OutputLocation {
+export function createOutputLocation(key: string, report: (text: string | Uint8Array) => void, faults: CompilerFaults = NO_FAULTS): OutputLocation {
   const files = new Map<string, Uint8Array>();
-  const splicer = createInsertionSplicer();
+  const splicer = createInsertionSplicer(faults);
   let hadError = false;
   const fail = (text: string | Uint8Array) => {
     report(text);
@@ -90,7 +93,7 @@ export function createOutputLocation(key: string, report: (text: string | Uint8A
   };
 
   function commitFile(name: string, data: Uint8Array): void {
-    if (files.has(name)) return fail(`${name}: Tried to write the same file twice.\n`);
+    if (files.has(name) && !faults.has('compiler.duplicates-allowed')) return fail(`${name}: Tried to write the same file twice.\n`);
     noteName(name);
     files.set(name, data);
   }
@@ -98,6 +101,10 @@ export function createOutputLocation(key: string, report: (text: string | Uint8A
   function commitInsertion(name: string, point: Uint8Array, data: Uint8Array, annotations: Annotation[]): void {
     noteName(name);
     const stored = files.get(name);
+    if (stored === undefined && faults.has('compiler.insertion-creates-file')) {
+      files.set(name, data);
+      return;
+    }
     if (stored === undefined) {
       files.set(name, EMPTY);
       return fail(`${name}: Tried to insert into file that doesn't exist.\n`);

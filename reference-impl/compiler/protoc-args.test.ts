@@ -116,3 +116,9 @@ test('touchstone-only flags: plugin timeout, output limit, compiler_version', ()
   expect(failure(['--plugin_output_limit=lots', '--x_out=o', 'x.proto'])).toBe('--plugin_output_limit: expected a number of bytes greater than 0, got "lots"\n');
   expect(failure(['--compiler_version=3.21', '--x_out=o', 'x.proto'])).toBe('--compiler_version: expected MAJOR.MINOR.PATCH or MAJOR.MINOR.PATCH-SUFFIX, got "3.21"\n');
 });
+
+test('--fault=NAME (repeatable) switches built-in faults on; none by default; an unknown one fails with the list', () => {
+  expect([...run(['--x_out=o', 'x.proto']).faults]).toEqual([]);
+  expect([...run(['--fault=compiler.no-version', '--x_out=o', '--fault', 'compiler.files-reversed', 'x.proto']).faults]).toEqual(['compiler.no-version', 'compiler.files-reversed']);
+  expect(failure(['--fault=compiler.bogus', '--x_out=o', 'x.proto'])).toMatch(/^--fault: unknown fault "compiler\.bogus"; faults: compiler\.files-reversed, /);
+});

@@ -16,8 +16,11 @@
 // - protoc's built-in generators (--cpp_out ...) and modes other than running plugins
 //   (-o, --encode, --decode ...) are refused with a clear message, not half-emulated;
 // - `-IVIRTUAL=DISK` mappings are refused: the .proto parser takes plain directories;
-// - three touchstone-only flags: --plugin_timeout, --plugin_output_limit, --compiler_version.
+// - four touchstone-only flags: --plugin_timeout, --plugin_output_limit, --compiler_version,
+//   and --fault=NAME (repeatable: a built-in fault, faults.ts, for touchstone's kill matrix).
 import { parseCompilerVersion, versionText } from './compiler-version.js';
+import { isListed } from '../fault-list.js';
+import { COMPILER_FAULTS, type CompilerFault, type CompilerFaults } from './faults.js';
 import { DEFAULT_PLUGIN_OUTPUT_LIMIT, DEFAULT_PLUGIN_TIMEOUT_MS } from './plugin-process.js';
 import type { CompilerVersion } from './plugin-request.js';
 import { PROTOC_USAGE } from './protoc-usage.js';
@@ -43,6 +46,8 @@ export interface ProtocInvocation {
   compilerVersion?: CompilerVersion;
   timeoutMs: number;
   outputLimit: number;
+  /** Built-in faults switched on (none in real use). */
+  faults: CompilerFaults;
 }
 
 export type ArgsOutcome =
@@ -118,6 +123,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
   const directives: { flag: string; parameter: string; location: string }[] = [];
   const pluginParameters = new Map<string, string>();
   const invocation: Partial<ProtocInvocation> = {};
+  const faults = new Set<CompilerFault>();
 
   for (let i = 0; i < expanded.length; i++) {
     let { name, value, needsValue } = splitArgument(expanded[i]);
@@ -175,6 +181,9 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
       const version = parseCompilerVersion(value);
       if (!version) return fail(`${name}: expected MAJOR.MINOR.PATCH or MAJOR.MINOR.PATCH-SUFFIX, got "${value}"\n`);
       invocation.compilerVersion = version;
+    } else if (name === '--fault') {
+      if (!isListed(COMPILER_FAULTS, value)) return fail(`${name}: unknown fault "${value}"; faults: ${COMPILER_FAULTS.join(', ')}\n`);
+      faults.add(value);
     } else if (UNSUPPORTED_FLAGS.has(name)) {
       return fail(`${name}: not supported by touchstone protoc, which only runs code-generator plugins\n`);
     } else if (name.endsWith('_out') || (name.startsWith('--') && name.endsWith('_opt'))) {
@@ -223,6 +232,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
       compilerVersion: invocation.compilerVersion,
       timeoutMs: invocation.timeoutMs ?? DEFAULT_PLUGIN_TIMEOUT_MS,
       outputLimit: invocation.outputLimit ?? DEFAULT_PLUGIN_OUTPUT_LIMIT,
+      faults,
     },
   };
 }

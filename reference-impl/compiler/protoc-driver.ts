@@ -62,22 +62,27 @@ async function generate(
   options: Required<Pick<ProtocRunOptions, 'cwd' | 'env'>> & ProtocRunOptions,
   report: OutputSink,
 ) {
+  const { faults } = invocation;
   const fileToGenerate = sources.inputs.map((file) => file.name);
-  const protoFiles = transitiveProtoFiles(fileToGenerate, sources.files);
+  if (faults.has('compiler.files-reversed')) fileToGenerate.reverse();
+  const protoFiles = transitiveProtoFiles(fileToGenerate, sources.files, faults);
   const compilerVersion = invocation.compilerVersion ?? touchstoneCompilerVersion();
   const locations = new Map<string, OutputLocation>();
 
-  for (const directive of invocation.outputs) {
+  // Staged so far: what the fault compiler.partial-writes writes when a run fails.
+  const failed = () => ({ ok: false as const, locations: [...locations.values()] });
+  const outputs = faults.has('compiler.generators-reversed') ? [...invocation.outputs].reverse() : invocation.outputs;
+  for (const directive of outputs) {
     const { flag, pluginName } = directive;
     const key = locationKey(directive.location);
-    const location = locations.get(key) ?? createOutputLocation(key, report);
+    const location = locations.get(key) ?? createOutputLocation(key, report, faults);
     locations.set(key, location);
 
     const registered = invocation.plugins.get(pluginName);
     const exit = await runPluginProcess({
       program: registered ?? pluginName,
       searchPath: registered === undefined,
-      request: encodePluginRequest(messages, { fileToGenerate, parameter: directive.parameter, protoFiles, compilerVersion }),
+      request: encodePluginRequest(messages, { fileToGenerate, parameter: directive.parameter, protoFiles, compilerVersion }, faults),
       cwd: options.cwd,
       env: options.env,
       timeoutMs: invocation.timeoutMs,
@@ -85,19 +90,20 @@ async function generate(
       stderr: options.stderr ?? 'inherit',
     });
     const failure = describePluginExit(exit, invocation);
-    if (failure !== undefined || exit.kind !== 'exited') {
+    const exitIgnored = faults.has('compiler.plugin-exit-ignored') && 'stdout' in exit;
+    if ((failure !== undefined && !exitIgnored) || !('stdout' in exit)) {
       report(`${flag}: ${pluginName}: ${failure}\n`);
-      return { ok: false as const };
+      return failed();
     }
     const response = decodePluginResponse(exit.stdout);
     if (!response) {
       report(`${flag}: ${pluginName}: Plugin output is unparseable: ${cEscape(exit.stdout)}\n`);
-      return { ok: false as const };
+      return failed();
     }
-    const result = applyPluginResponse(response, { pluginName, location, filesToGenerate: sources.inputs, report });
+    const result = applyPluginResponse(response, { pluginName, location, filesToGenerate: sources.inputs, report, faults });
     if (result) {
       report(Buffer.concat([Buffer.from(`${flag}: `), Buffer.from(result.fatal), Buffer.from('\n')]));
-      return { ok: false as const };
+      return failed();
     }
   }
   return { ok: true as const, locations: [...locations.values()] };
@@ -126,22 +132,23 @@ export async function runProtoc(args: string[], options: ProtocRunOptions = {}):
   }
 
   const generated = await generate(invocation, loaded.sources, messages, { ...options, cwd, env }, stderr);
-  if (!generated.ok) return 1;
   // Deferred errors were printed when they happened; a run that had one writes nothing.
-  if (generated.locations.some((location) => location.hadError)) return 1;
-  for (const location of generated.locations) {
+  const ok = generated.ok && !generated.locations.some((location) => location.hadError);
+  if (!ok && !invocation.faults.has('compiler.partial-writes')) return 1;
+  const written = writeLocations(cwd, generated.locations);
+  if (written) stderr(written);
+  return ok && !written ? 0 : 1;
+}
+
+/** Every location, after checking that every directory location exists; the text to print when one fails. */
+function writeLocations(cwd: string, locations: OutputLocation[]): string | undefined {
+  for (const location of locations) {
     const problem = checkLocationExists(cwd, location.key);
-    if (problem) {
-      stderr(problem);
-      return 1;
-    }
+    if (problem) return problem;
   }
-  for (const location of generated.locations) {
+  for (const location of locations) {
     const problem = writeLocation(cwd, location.key, location.files);
-    if (problem) {
-      stderr(problem);
-      return 1;
-    }
+    if (problem) return problem;
   }
-  return 0;
+  return undefined;
 }

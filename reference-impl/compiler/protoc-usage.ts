@@ -27,6 +27,9 @@ touchstone only:
   --compiler_version=X.Y.Z[-SUFFIX]
                               The compiler_version sent to plugins (default:
                               touchstone's own version, suffix "touchstone").
+  --fault=NAME                Switch on a built-in deviation from the plugin
+                              protocol (repeatable), for touchstone's kill
+                              matrix; never for real use.
 Accepted without effect (touchstone has no warnings to make fatal, one error format):
   --experimental_allow_proto3_optional, --fatal_warnings, --error_format=gcc
 `;

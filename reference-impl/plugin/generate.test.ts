@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { typeCheckDeclarations } from './declaration-check.js';
 import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
-import { generate } from './generate.js';
+import { generate, PluginRefusal } from './generate.js';
 import { createPluginCodec } from './plugin-codec.js';
 import { demoRequest, field, message, proto3File, wireRequest } from './test-requests.js';
 
@@ -237,4 +237,24 @@ test('deterministic: the same request bytes give the same response bytes', () =>
   const first = codec.encodeResponse(generate(codec.decodeRequest(bytes)));
   const second = codec.encodeResponse(generate(codec.decodeRequest(bytes)));
   expect(Buffer.from(second).equals(Buffer.from(first))).toBe(true);
+});
+
+test('built-in faults change only what they name, and are off unless given', () => {
+  const faultless = generate(demoRequest());
+  expect(generate(demoRequest(), new Set())).toEqual(faultless);
+  const faulty = generate(demoRequest(), new Set(['plugin.absolute-names', 'plugin.first-chunk-unnamed', 'plugin.proto3-optional-not-advertised', 'plugin.insertion-point-without-name']));
+  expect(faulty.supported_features).toBe(0);
+  expect(faulty.file.map((file) => file.name)).toEqual([undefined, '/demo/foo.d.ts', undefined]);
+  expect(faulty.file.at(-1)).toEqual({ insertion_point: 'touchstone_fault', content: '// inserted\n' });
+  const stamped = new Set(['plugin.nondeterministic'] as const);
+  expect(generate(demoRequest(), stamped)).not.toEqual(generate(demoRequest(), stamped));
+});
+
+test('faults that refuse a parameter or schema problem throw instead of answering with error', () => {
+  expect(generate(demoRequest('format=pdf')).error).toContain('option "format"');
+  expect(() => generate(demoRequest('format=pdf'), new Set(['plugin.unknown-option-exit-1']))).toThrow(PluginRefusal);
+  const clash = demoRequest();
+  clash.file_to_generate = ['demo/foo.proto', 'demo/foo.proto'];
+  expect(generate(clash).error).toContain('would overwrite');
+  expect(() => generate(clash, new Set(['plugin.schema-problem-exit-nonzero']))).toThrow(/would overwrite/);
 });

@@ -90,3 +90,31 @@ test('arguments are refused with usage (exit 2); --help prints it (exit 0)', asy
   expect(help.status).toBe(0);
   expect(help.stdout.toString()).toContain('format=md|ts|both');
 });
+
+test('--fault NAME and --fault=NAME switch built-in faults on; an unknown fault is refused with the list (exit 2)', async () => {
+  const request = codec.encodeRequest(demoRequest());
+  const [texted, garbage, unknown] = await Promise.all([
+    runPlugin(request, ['--fault', 'plugin.text-before-response']),
+    runPlugin('not a request', ['--fault=plugin.garbage-exit-zero']),
+    runPlugin(request, ['--fault=plugin.no-such-fault']),
+  ]);
+  expect(texted.status).toBe(0);
+  expect(texted.stdout.toString('latin1')).toMatch(/^protoc-gen-touchstone: generating\n/);
+  expect(garbage.status).toBe(0);
+  expect(garbage.stderr).toBe('');
+  expect(codec.decodeResponse(garbage.stdout)).toEqual({ file: [] });
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toMatch(/unknown fault "plugin\.no-such-fault"; faults: plugin\.text-before-response, /);
+});
+
+test('request faults: proto_file first, unknown fields and an empty request are refused as unparseable', async () => {
+  const plain = codec.encodeRequest(demoRequest());
+  const extra = Buffer.from([0x98, 0x06, 0x01]); // field 99, varint 1
+  const runs = await Promise.all([
+    runPlugin(Buffer.concat([plain, extra]), ['--fault=plugin.unknown-fields-refused']),
+    runPlugin(plain, ['--fault=plugin.unknown-fields-refused']),
+    runPlugin(Buffer.alloc(0), ['--fault=plugin.empty-request-refused']),
+  ]);
+  expect(runs.map((run) => run.status)).toEqual([1, 0, 1]);
+  expect(runs[0].stderr).toContain('unknown field 99');
+});

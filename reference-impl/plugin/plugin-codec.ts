@@ -19,6 +19,8 @@ export interface PluginCodec {
   /** The two directions a compiler uses; the plugin's tests play the compiler with them. */
   encodeRequest(request: CodeGeneratorRequest): Uint8Array;
   decodeResponse(bytes: Uint8Array): CodeGeneratorResponse;
+  /** The top-level fields of an encoded request in wire order, each with whether spec 3 lists it. */
+  requestFields(bytes: Uint8Array): { number: number; known: boolean }[];
 }
 
 // Plain objects out: enum names, numbers for 64-bit integers (supported_features is a small
@@ -41,5 +43,15 @@ export function createPluginCodec(): PluginCodec {
     encodeResponse: (value) => response.encode(response.fromObject(value)).finish(),
     encodeRequest: (value) => request.encode(request.fromObject(value)).finish(),
     decodeResponse: (bytes) => response.toObject(response.decode(bytes), TO_OBJECT) as CodeGeneratorResponse,
+    requestFields(bytes) {
+      const reader = protobuf.Reader.create(bytes);
+      const fields: { number: number; known: boolean }[] = [];
+      while (reader.pos < reader.len) {
+        const tag = reader.uint32();
+        fields.push({ number: tag >>> 3, known: request.fieldsById[tag >>> 3] !== undefined });
+        reader.skipType(tag & 7);
+      }
+      return fields;
+    },
   };
 }

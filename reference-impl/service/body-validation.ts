@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationFailed, type ValidationIssue } from './errors.js';
+import type { Faults } from './faults.js';
 
 // ajv-formats ships CommonJS typings that NodeNext sees as a namespace, not a function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -20,7 +21,7 @@ export interface BodySchema {
   maxProperties?: number;
 }
 
-export function createBodyValidatorCompiler(): FastifySchemaCompiler<BodySchema> {
+export function createBodyValidatorCompiler(faults: Faults): FastifySchemaCompiler<BodySchema> {
   const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, coerceTypes: false, removeAdditional: false, useDefaults: false }));
   return ({ schema, httpPart }) => {
     if (httpPart !== 'body') throw new Error(`body-validation: only body schemas are supported, got ${String(httpPart)}`);
@@ -29,6 +30,7 @@ export function createBodyValidatorCompiler(): FastifySchemaCompiler<BodySchema>
     return (data: unknown) => {
       // No body at all reads as an empty object, so a missing body reports its missing fields.
       const body = data ?? {};
+      if (faults.on('errors.wrong-types-accepted')) return { value: body };
       if (typeof body !== 'object' || Array.isArray(body)) {
         return { error: validationFailed([{ resource, field: '', code: 'custom', message: 'Body should be a JSON object' }]) };
       }

@@ -15,6 +15,8 @@ export function isControlRequest(request: FastifyRequest): boolean {
 
 export function checkUserAgent(request: FastifyRequest): void {
   const agent = request.headers['user-agent'];
+  if (request.faults.on('user-agent.not-required')) return;
+  if (agent === undefined && request.faults.on('user-agent.missing-400')) throw new ApiError(400, 'BAD_REQUEST', 'Missing User-Agent header');
   if (agent === undefined || agent.trim() === '') {
     throw new ApiError(
       403,
@@ -26,8 +28,10 @@ export function checkUserAgent(request: FastifyRequest): void {
 
 export function checkApiVersion(request: FastifyRequest): void {
   const version = request.headers[API_VERSION_HEADER];
-  if (version === undefined || version === API_VERSION) return;
-  throw new ApiError(400, 'UNSUPPORTED_VERSION', `API version ${String(version)} is not supported`);
+  const { faults } = request;
+  const accepted =
+    version === undefined ? !faults.on('version.omitted-refused') : version === API_VERSION ? !faults.on('version.current-refused') : faults.on('version.unknown-accepted');
+  if (!accepted) throw new ApiError(400, 'UNSUPPORTED_VERSION', `API version ${String(version ?? '(none)')} is not supported`);
 }
 
 /**
@@ -36,11 +40,19 @@ export function checkApiVersion(request: FastifyRequest): void {
  */
 const ACCEPTABLE = /^(?:\*\/\*|application\/\*|application\/json|application\/vnd\.service(?:\.[a-z0-9._-]+)?\+json)$/;
 
+function acceptable(type: string, request: FastifyRequest): boolean {
+  const { faults } = request;
+  if (type === 'application/vnd.service+json' && faults.on('media.vendor-json-refused')) return false;
+  if (type === 'application/json' && faults.on('media.application-json-refused')) return false;
+  return ACCEPTABLE.test(type) || faults.on('media.unsupported-accepted');
+}
+
 export function checkAccept(request: FastifyRequest): void {
   const accept = request.headers.accept;
   if (accept === undefined) return;
   const types = accept.split(',').map((entry) => entry.split(';')[0].trim().toLowerCase());
-  if (!types.some((type) => ACCEPTABLE.test(type))) {
+  const considered = request.faults.on('media.first-type-only') ? types.slice(0, 1) : types;
+  if (!considered.some((type) => acceptable(type, request))) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Accept' header");
   }
 }
@@ -51,12 +63,17 @@ export function createConventionsHook(directory: Directory) {
     checkUserAgent(request);
     checkApiVersion(request);
     checkAccept(request);
-    request.caller = parseAuthorization(request.headers.authorization, directory);
+    request.caller = parseAuthorization(request.headers.authorization, directory, request.faults);
   };
 }
 
 /** Every response says which API version answered, errors included. */
-export async function versionOnSend(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export async function versionOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   reply.header(API_VERSION_HEADER, API_VERSION);
+  const { faults } = request;
+  if (String(reply.getHeader('content-type')).startsWith('application/json')) {
+    if (faults.on('media.json-labelled-text')) reply.header('content-type', 'text/plain; charset=utf-8');
+    else if (faults.on('media.charset-missing')) reply.header('content-type', 'application/json');
+  }
   return payload;
 }

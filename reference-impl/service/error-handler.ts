@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION, API_VERSION_HEADER } from './conventions.js';
 import { ApiError, notFound } from './errors.js';
+import type { Faults } from './faults.js';
 
 export const DOCUMENTATION_URL = 'https://docs.service.example/rest';
 
@@ -32,31 +33,33 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'INTERNAL', 'Internal Server Error');
 }
 
-export function errorBody(error: ApiError): Record<string, unknown> {
+export function errorBody(error: ApiError, faults?: Faults): Record<string, unknown> {
   return {
     message: error.message,
-    documentation_url: DOCUMENTATION_URL,
+    ...(!faults?.on('errors.body-without-documentation-url') && { documentation_url: DOCUMENTATION_URL }),
     status: String(error.statusCode),
     ...(error.errors ? { errors: error.errors } : {}),
   };
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const apiError = toApiError(error);
+  const { faults } = request;
+  let apiError = toApiError(error);
+  if (apiError.statusCode === 422 && faults.on('errors.validation-as-400')) apiError = new ApiError(400, 'BAD_REQUEST', apiError.message, apiError.errors);
   if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
   reply
     .code(apiError.statusCode)
     .header('content-type', 'application/json; charset=utf-8')
     // Set here too: errors raised before routing skip the onSend hook that normally adds it.
     .header(API_VERSION_HEADER, API_VERSION)
-    .send(errorBody(apiError));
+    .send(errorBody(apiError, faults));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   // Unknown routes and known paths with another method alike: 404, revealing nothing.
-  app.setNotFoundHandler(async () => {
-    throw notFound();
+  app.setNotFoundHandler(async (request) => {
+    throw request.faults.on('errors.unknown-route-400') ? new ApiError(400, 'BAD_REQUEST', 'Bad Request') : notFound();
   });
 }
 

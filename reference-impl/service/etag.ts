@@ -24,7 +24,7 @@ export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, p
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
   const tag = entityTag(payload.toString().split(requestOrigin(request)).join(''));
   reply.header('etag', tag);
-  if (!matchesIfNoneMatch(request.headers['if-none-match'], tag)) return payload;
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], tag) || request.faults.on('etag.if-none-match-ignored')) return payload;
   reply.code(304);
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');

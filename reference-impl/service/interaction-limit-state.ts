@@ -3,6 +3,7 @@
 // on every read), and organization limits copied onto the organization's repositories.
 import type { Clock } from './clock.js';
 import type { Directory } from './directory.js';
+import type { Faults } from './faults.js';
 import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from './world-model.js';
 
 export const LIMIT_VALUES: readonly LimitValue[] = ['existing_users', 'contributors_only', 'collaborators_only'];
@@ -38,7 +39,7 @@ export interface InteractionLimitState {
   reset(): void;
 }
 
-export function createInteractionLimitState(directory: Directory, clock: Clock): InteractionLimitState {
+export function createInteractionLimitState(directory: Directory, clock: Clock, faults: Faults): InteractionLimitState {
   const users = new Map<number, ActiveLimit>();
   const organizations = new Map<number, ActiveLimit>();
   const repositories = new Map<number, ActiveLimit>();
@@ -46,7 +47,7 @@ export function createInteractionLimitState(directory: Directory, clock: Clock):
   const activeIn = (map: Map<number, ActiveLimit>, id: number): ActiveLimit | null => {
     const found = map.get(id);
     if (found === undefined) return null;
-    if (found.expiresAt <= clock.now()) {
+    if (found.expiresAt <= clock.now() && !faults.on('limits.never-expire')) {
       map.delete(id);
       return null;
     }
@@ -79,6 +80,7 @@ export function createInteractionLimitState(directory: Directory, clock: Clock):
     setOrganization(org, setting) {
       const limit = make(setting, 'organization');
       organizations.set(org.id, limit);
+      if (faults.on('limits.org-put-skips-repositories')) return limit;
       for (const repository of directory.repositoriesOwnedBy(org.login)) repositories.set(repository.id, { ...limit });
       return limit;
     },

@@ -16,8 +16,8 @@ export interface IssueRecord {
 
 export interface IssueState {
   find(repository: WorldRepository, number: number): IssueRecord | undefined;
-  /** Adds each login not yet assigned, in order, up to MAX_ASSIGNEES; true when anything changed. */
-  addAssignees(record: IssueRecord, logins: string[]): boolean;
+  /** Adds each login not yet assigned, in order, up to `cap` assignees (MAX_ASSIGNEES); true when anything changed. */
+  addAssignees(record: IssueRecord, logins: string[], cap?: number): boolean;
   removeAssignees(record: IssueRecord, logins: string[]): boolean;
   reset(): void;
 }
@@ -31,10 +31,10 @@ export function createIssueState(directory: Directory, clock: Clock): IssueState
 
   const state: IssueState = {
     find: (repository, number) => records.get(key(repository, number)),
-    addAssignees(record, logins) {
+    addAssignees(record, logins, cap = MAX_ASSIGNEES) {
       const before = record.assignees.length;
       for (const login of logins) {
-        if (record.assignees.length >= MAX_ASSIGNEES) break;
+        if (record.assignees.length >= cap) break;
         if (!record.assignees.includes(login)) record.assignees.push(login);
       }
       const changed = record.assignees.length !== before;

@@ -8,12 +8,13 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 const JSON_TYPES = ['application/json', 'application/vnd.service+json'];
 const SERVICE_PARAM_JSON = /^application\/vnd\.service\.[a-z0-9._-]+\+json(?:;|$)/;
 
-function parseJson(text: string): unknown {
+function parseJson(text: string, request: FastifyRequest): unknown {
   // An empty body is no body: the route's validation then reports what is missing.
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
-  } catch {
+  } catch (error) {
+    if (request.faults.on('errors.malformed-json-500')) throw error;
     throw new ApiError(400, 'BAD_JSON', 'Problems parsing JSON');
   }
 }
@@ -21,13 +22,13 @@ function parseJson(text: string): unknown {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const options = { parseAs: 'string' as const, bodyLimit: BODY_LIMIT_BYTES };
-  const parser = async (_request: FastifyRequest, body: string | Buffer) => parseJson(body.toString());
+  const parser = async (request: FastifyRequest, body: string | Buffer) => parseJson(body.toString(), request);
   app.addContentTypeParser(JSON_TYPES, options, parser);
   app.addContentTypeParser(SERVICE_PARAM_JSON, options, parser);
   app.addContentTypeParser('*', options, async (request: FastifyRequest, body: string | Buffer) => {
     if (request.headers['content-type'] !== undefined) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Content-Type' header");
     }
-    return parseJson(body.toString());
+    return parseJson(body.toString(), request);
   });
 }

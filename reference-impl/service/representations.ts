@@ -1,17 +1,32 @@
 // JSON shapes of the resources this slice returns, with every URL absolute on the
 // request's origin. API URLs live under ORIGIN/users, ORIGIN/repos …; "html" URLs
 // directly under ORIGIN, as on the real service where both share one host here.
+import type { FastifyRequest } from 'fastify';
 import { formatTimestamp } from './clock.js';
 import { fullName, type Directory } from './directory.js';
+import type { Faults } from './faults.js';
 import type { ActiveLimit } from './interaction-limit-state.js';
 import type { IssueRecord } from './issue-state.js';
 import { authorAssociation } from './repository-roles.js';
+import { requestOrigin } from './request-origin.js';
 import type { WorldLabel, WorldMilestone, WorldRepository, WorldUser } from './world-model.js';
 
 export interface Representer {
   user(user: WorldUser): Record<string, unknown>;
   issue(record: IssueRecord): Record<string, unknown>;
-  interactionLimit(limit: ActiveLimit | null): Record<string, unknown>;
+  interactionLimit(limit: ActiveLimit | null): Record<string, unknown> | null;
+}
+
+const OFFSET_MS = 2 * 3_600_000;
+
+/** The same instant in UTC+02:00 rather than UTC: the representations.timestamps-local-offset fault. */
+function withLocalOffset(epochMs: number): string {
+  return formatTimestamp(epochMs + OFFSET_MS).replace(/Z$/, '+02:00');
+}
+
+/** The representer for one request: URLs on its origin, and the service's faults. */
+export function representerFor(request: FastifyRequest, directory: Directory): Representer {
+  return createRepresenter(requestOrigin(request), directory, request.faults);
 }
 
 /** The legacy global node id: base64 of "0<length of type>:<Type><id>". */
@@ -19,7 +34,8 @@ function nodeId(type: string, id: number): string {
   return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
 }
 
-export function createRepresenter(origin: string, directory: Directory): Representer {
+export function createRepresenter(origin: string, directory: Directory, faults: Faults): Representer {
+  const timestamp = (epochMs: number) => (faults.on('representations.timestamps-local-offset') ? withLocalOffset(epochMs) : formatTimestamp(epochMs));
   const userByLogin = (login: string): WorldUser => {
     const user = directory.user(login);
     // The world loader checked every login it holds; reaching this is our bug.
@@ -32,7 +48,7 @@ export function createRepresenter(origin: string, directory: Directory): Represe
     return {
       login,
       id,
-      node_id: nodeId('User', id),
+      ...(!faults.on('representations.user-without-node-id') && { node_id: nodeId('User', id) }),
       avatar_url: `${origin}/avatars/u/${id}?v=4`,
       gravatar_id: '',
       url: api,
@@ -63,7 +79,7 @@ export function createRepresenter(origin: string, directory: Directory): Represe
 
   const milestone = (repository: WorldRepository, entry: WorldMilestone) => {
     const issues = repository.issues ?? [];
-    const createdAt = formatTimestamp(Date.parse(directory.world.clock.start));
+    const createdAt = timestamp(Date.parse(directory.world.clock.start));
     return {
       url: `${origin}/repos/${fullName(repository)}/milestones/${entry.number}`,
       html_url: `${origin}/${fullName(repository)}/milestone/${entry.number}`,
@@ -111,10 +127,10 @@ export function createRepresenter(origin: string, directory: Directory): Represe
       assignee: assignees[0] ?? null,
       assignees,
       milestone: found ? milestone(repository, found) : null,
-      locked: false,
+      ...(!faults.on('representations.issue-without-locked') && { locked: false }),
       active_lock_reason: null,
       comments: 0,
-      ...(entry.pull_request
+      ...(entry.pull_request && !faults.on('representations.pull-request-link-missing')
         ? {
             pull_request: {
               url: `${origin}/repos/${fullName(repository)}/pulls/${entry.number}`,
@@ -125,16 +141,22 @@ export function createRepresenter(origin: string, directory: Directory): Represe
           }
         : {}),
       closed_at: null,
-      created_at: formatTimestamp(Date.parse(entry.created_at)),
-      updated_at: formatTimestamp(record.updatedAt),
+      created_at: timestamp(Date.parse(entry.created_at)),
+      updated_at: timestamp(record.updatedAt),
       closed_by: null,
       author_association: authorAssociation(directory, entry.user, repository),
       state_reason: null,
     };
   };
 
-  const interactionLimit = (limit: ActiveLimit | null) =>
-    limit === null ? {} : { limit: limit.limit, origin: limit.origin, expires_at: formatTimestamp(limit.expiresAt) };
+  const interactionLimit = (limit: ActiveLimit | null) => {
+    if (limit === null) return faults.on('representations.limit-none-as-null') ? null : {};
+    return {
+      limit: limit.limit,
+      ...(!faults.on('representations.limit-without-origin') && { origin: limit.origin }),
+      expires_at: timestamp(limit.expiresAt),
+    };
+  };
 
   return { user, issue, interactionLimit };
 }

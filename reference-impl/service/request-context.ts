@@ -2,6 +2,7 @@
 // every file sees the same shape.
 import type { Caller } from './auth/credentials.js';
 import type { Grant } from './auth/authorize.js';
+import type { Faults } from './faults.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,5 +10,7 @@ declare module 'fastify' {
     caller: Caller | null;
     /** Set by the endpoint's access hook; null on routes without one. */
     grant: Grant | null;
+    /** The service's built-in faults, for the code that decides each behaviour. */
+    readonly faults: Faults;
   }
 }

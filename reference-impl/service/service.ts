@@ -9,6 +9,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
 import { registerAssigneeRoutes } from './routes/assignees.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerInteractionLimitRoutes } from './routes/interaction-limits.js';
+import type { ServiceFault } from './faults.js';
 import { createStore } from './store.js';
 import type { World } from './world-model.js';
 import './request-context.js';
@@ -16,11 +17,14 @@ import './request-context.js';
 export { WorldError } from './errors.js';
 export { DEFAULT_WORLD_PATH, loadWorld } from './world-loader.js';
 export type { World } from './world-model.js';
+export { isServiceFault, SERVICE_FAULTS, type ServiceFault } from './faults.js';
 
 export interface ReferenceServiceOptions {
   world: World;
   /** Fastify's logger setting; off unless asked, so the service never writes to stdout by itself. */
   logger?: FastifyServerOptions['logger'];
+  /** Built-in faults on from the start, and again after every reset (faults.ts). */
+  faults?: readonly ServiceFault[];
 }
 
 export interface ReferenceService {
@@ -30,8 +34,8 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
-export function createReferenceService({ world, logger = false }: ReferenceServiceOptions): ReferenceService {
-  const store = createStore(world);
+export function createReferenceService({ world, logger = false, faults = [] }: ReferenceServiceOptions): ReferenceService {
+  const store = createStore(world, faults);
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -41,7 +45,8 @@ export function createReferenceService({ world, logger = false }: ReferenceServi
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('grant', null);
-  app.setValidatorCompiler(createBodyValidatorCompiler());
+  app.decorateRequest('faults', { getter: () => store.faults });
+  app.setValidatorCompiler(createBodyValidatorCompiler(store.faults));
   registerJsonBodyParser(app);
   registerErrorHandling(app);
   // The Date header tells the service's own clock, like every other time it shows: a

@@ -5,6 +5,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { fullName, type Directory } from '../directory.js';
 import { ApiError, notFound } from '../errors.js';
+import type { Faults } from '../faults.js';
 import { atLeast, roleOf } from '../repository-roles.js';
 import type { Permission, WorldOrganization, WorldRepository } from '../world-model.js';
 import { ANONYMOUS, type Caller, type Permissions } from './credentials.js';
@@ -41,35 +42,53 @@ export function organizationGrant(request: FastifyRequest): OrganizationGrant {
 }
 
 export function authorize(directory: Directory, caller: Caller, access: EndpointAccess, request: FastifyRequest): Grant {
-  if (caller.kind === 'anonymous' && (!access.anonymous || carriesBody(request))) {
-    throw new ApiError(401, 'REQUIRES_AUTHENTICATION', 'Requires authentication');
+  const { faults } = request;
+  const anonymousAllowed = access.anonymous && !faults.on('auth.anonymous-refused');
+  if (caller.kind === 'anonymous' && (!anonymousAllowed || carriesBody(request)) && !faults.on('auth.anonymous-not-challenged')) {
+    throw faults.on('auth.required-as-403')
+      ? new ApiError(403, 'FORBIDDEN', 'Requires authentication')
+      : new ApiError(401, 'REQUIRES_AUTHENTICATION', 'Requires authentication');
   }
   const params = request.params as Record<string, string | undefined>;
   return access.target === 'organization'
-    ? authorizeOrganization(directory, caller, access, params.org ?? '')
-    : authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '');
+    ? authorizeOrganization(directory, caller, access, params.org ?? '', faults)
+    : authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '', request);
 }
 
-function authorizeRepository(directory: Directory, caller: Caller, access: EndpointAccess, owner: string, name: string): Grant {
-  const repository = directory.repository(owner, name);
+function authorizeRepository(directory: Directory, caller: Caller, access: EndpointAccess, owner: string, name: string, request: FastifyRequest): Grant {
+  const { faults } = request;
+  const found = directory.repository(owner, name);
+  const repository = found === undefined && faults.on('repos.unknown-repository-empty') && request.method === 'GET' ? emptyRepository(owner, name) : found;
   if (repository === undefined) throw notFound();
+  if (faults.on('names.case-sensitive') && (repository.owner !== owner || repository.name !== name)) throw notFound();
   const reach = reachOf(directory, caller, repository);
-  if (!reach.visible) throw notFound();
-  requireCredentials(caller, access, repository.private);
-  if (access.role === 'admin' && reach.role !== 'admin') {
-    throw new ApiError(403, 'FORBIDDEN', 'Must have admin rights to Repository.');
+  if (!reach.visible) throw faults.on('auth.hidden-as-403') ? new ApiError(403, 'FORBIDDEN', 'Forbidden') : notFound();
+  requireCredentials(caller, access, repository.private, faults);
+  if (access.role === 'admin' && reach.role !== 'admin' && !faults.on('auth.admin-role-not-required')) {
+    throw forbidden('Must have admin rights to Repository.', faults);
   }
   return { target: 'repository', repository, role: reach.role, push: atLeast(reach.role, 'write') };
 }
 
-function authorizeOrganization(directory: Directory, caller: Caller, access: EndpointAccess, login: string): Grant {
+/** What the repos.unknown-repository-empty fault serves for a repository that does not exist. */
+function emptyRepository(owner: string, name: string): WorldRepository {
+  return { owner, name, id: 0, private: false, collaborators: {} };
+}
+
+function authorizeOrganization(directory: Directory, caller: Caller, access: EndpointAccess, login: string, faults: Faults): Grant {
   const organization = directory.organization(login);
   if (organization === undefined) throw notFound();
-  requireCredentials(caller, access, false);
-  if (!isOrganizationOwner(caller, organization)) {
-    throw new ApiError(403, 'FORBIDDEN', 'Must be an organization owner.');
+  if (faults.on('names.case-sensitive') && organization.login !== login) throw notFound();
+  requireCredentials(caller, access, false, faults);
+  if (!isOrganizationOwner(caller, organization) && !faults.on('auth.org-ownership-not-required')) {
+    throw forbidden('Must be an organization owner.', faults);
   }
   return { target: 'organization', organization };
+}
+
+/** A visible resource the caller may not use this way: 403 (404 with the auth.forbidden-as-404 fault). */
+function forbidden(message: string, faults: Faults): ApiError {
+  return faults.on('auth.forbidden-as-404') ? notFound() : new ApiError(403, 'FORBIDDEN', message);
 }
 
 function reachOf(directory: Directory, caller: Caller, repository: WorldRepository): Reach {
@@ -105,24 +124,27 @@ function reachOf(directory: Directory, caller: Caller, repository: WorldReposito
   }
 }
 
-function requireCredentials(caller: Caller, access: EndpointAccess, privateTarget: boolean): void {
+function requireCredentials(caller: Caller, access: EndpointAccess, privateTarget: boolean, faults: Faults): void {
   switch (caller.kind) {
     case 'anonymous':
       return;
     case 'classic':
     case 'oauth': {
+      if (faults.on('auth.scopes-ignored')) return;
       const needed = privateTarget ? access.scopes.private : access.scopes.public;
       if (needed.length > 0 && !needed.some((scope) => caller.scopes.has(scope))) {
         const by = caller.kind === 'classic' ? 'personal access token' : 'OAuth app token';
-        throw new ApiError(403, 'FORBIDDEN', `Resource not accessible by ${by}: needs the ${needed.join(' or ')} scope`);
+        throw forbidden(`Resource not accessible by ${by}: needs the ${needed.join(' or ')} scope`, faults);
       }
       return;
     }
     default: {
-      if (!access.permissions.some((need) => grants(caller.permissions, need))) {
+      if (faults.on('auth.permissions-ignored')) return;
+      const readCanWrite = faults.on('auth.read-permission-can-write');
+      if (!access.permissions.some((need) => grants(caller.permissions, readCanWrite ? { ...need, level: 'read' } : need))) {
         const by = caller.kind === 'fine-grained' ? 'personal access token' : 'integration';
         const needs = access.permissions.map((need) => `${need.name}:${need.level}`).join(' or ');
-        throw new ApiError(403, 'FORBIDDEN', `Resource not accessible by ${by}: needs the ${needs} permission`);
+        throw forbidden(`Resource not accessible by ${by}: needs the ${needs} permission`, faults);
       }
     }
   }

@@ -2,6 +2,7 @@
 // present but not a known token is always 401, even where anonymous access is allowed:
 // a client with a broken token should hear about it rather than silently see less.
 import type { Directory } from '../directory.js';
+import type { Faults } from '../faults.js';
 import { ApiError } from '../errors.js';
 import type { PermissionLevel, WorldToken, WorldUser } from '../world-model.js';
 
@@ -21,14 +22,19 @@ export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 const badCredentials = () => new ApiError(401, 'BAD_CREDENTIALS', 'Bad credentials');
 
-export function parseAuthorization(header: string | undefined, directory: Directory): Caller {
+export function parseAuthorization(header: string | undefined, directory: Directory, faults: Faults): Caller {
   if (header === undefined) return ANONYMOUS;
   const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
   if (match === null) throw badCredentials();
   const [, scheme, value] = match;
-  if (!['bearer', 'token'].includes(scheme.toLowerCase())) throw badCredentials();
+  const schemes = ['bearer', 'token'].filter((s) => !faults.on(s === 'bearer' ? 'auth.bearer-refused' : 'auth.token-scheme-refused'));
+  if (!schemes.includes(scheme.toLowerCase())) throw badCredentials();
   const token = directory.token(value);
-  if (token === undefined) throw badCredentials();
+  if (token === undefined) {
+    if (faults.on('auth.unknown-token-anonymous')) return ANONYMOUS;
+    throw badCredentials();
+  }
+  if (token.kind === 'workflow' && faults.on('auth.workflow-token-refused')) throw badCredentials();
   return callerOf(token, directory);
 }
 

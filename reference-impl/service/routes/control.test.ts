@@ -1,13 +1,53 @@
+import { SERVICE_FAULTS } from '../faults.js';
+import { createReferenceService } from '../service.js';
 import { expect, expectErrorBody, test } from '../test-fixture.js';
 
-// The control API: no User-Agent, version or auth rules; reset, clock, capabilities.
+// The control API: no User-Agent, version or auth rules; reset, clock, faults, capabilities.
 
 const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } };
 
 test('capabilities', async ({ api }) => {
   const response = await api.get('/_conformance/capabilities', bare);
   expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({ capabilities: ['control.reset', 'control.clock'] });
+  expect(response.json()).toEqual({ capabilities: ['control.reset', 'control.clock', 'control.faults'], faults: [...SERVICE_FAULTS] });
+});
+
+const assigneesOfCrowd = '/repos/octo-org/crowd/assignees?per_page=10';
+
+test('POST faults switches built-in faults on at run time, GET lists them, and a reset switches them off', async ({ api }) => {
+  expect((await api.get(assigneesOfCrowd)).headers.link).toContain('rel="next"');
+  const set = await api.call('POST', '/_conformance/faults', { ...bare, body: { faults: ['pagination.no-link-header', 'assignees.check-200'] } });
+  expect(set.statusCode).toBe(200);
+  // Listed in registry order, whatever the order asked.
+  expect(set.json()).toEqual({ active: ['pagination.no-link-header', 'assignees.check-200'] });
+  expect((await api.get('/_conformance/faults', bare)).json()).toEqual({ active: ['pagination.no-link-header', 'assignees.check-200'] });
+  expect((await api.get(assigneesOfCrowd)).headers.link).toBeUndefined();
+  expect((await api.get('/repos/octo-org/widgets/assignees/defunkt')).statusCode).toBe(200);
+  expect((await api.call('POST', '/_conformance/reset', bare)).statusCode).toBe(204);
+  expect((await api.get('/_conformance/faults', bare)).json()).toEqual({ active: [] });
+  expect((await api.get(assigneesOfCrowd)).headers.link).toContain('rel="next"');
+});
+
+test('POST faults with an unknown fault is 422 naming it, and changes nothing', async ({ api }) => {
+  const response = await api.call('POST', '/_conformance/faults', { ...bare, body: { faults: ['pagination.no-link-header', 'no.such-fault'] } });
+  const body = expectErrorBody(response, 422);
+  expect(body.errors).toEqual([{ resource: 'Faults', field: 'faults', code: 'custom', message: 'unknown fault no.such-fault' }]);
+  expect((await api.get('/_conformance/faults', bare)).json()).toEqual({ active: [] });
+  expectErrorBody(await api.call('POST', '/_conformance/faults', { ...bare, body: { faults: 'pagination.no-link-header' } }), 422);
+});
+
+test('faults the service starts with stay on across resets; an empty POST switches them off until the next reset', async ({ world }) => {
+  const service = createReferenceService({ world, faults: ['assignees.check-200'] });
+  try {
+    const check = () => service.app.inject({ method: 'GET', url: '/repos/octo-org/widgets/assignees/defunkt', headers: { 'user-agent': 't' } });
+    expect((await check()).statusCode).toBe(200);
+    await service.app.inject({ method: 'POST', url: '/_conformance/faults', payload: { faults: [] } });
+    expect((await check()).statusCode).toBe(204);
+    await service.app.inject({ method: 'POST', url: '/_conformance/reset' });
+    expect((await check()).statusCode).toBe(200);
+  } finally {
+    await service.close();
+  }
 });
 
 test('GET clock: the world start', async ({ api }) => {

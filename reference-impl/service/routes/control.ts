@@ -1,12 +1,13 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
-// reset to the world, read and move the clock, list capabilities.
+// reset to the world, read and move the clock, switch built-in faults, list capabilities.
 import type { FastifyInstance } from 'fastify';
 import type { BodySchema } from '../body-validation.js';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
+import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
 import type { Store } from '../store.js';
 
-export const CAPABILITIES = ['control.reset', 'control.clock'] as const;
+export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults'] as const;
 
 const RESET_BODY: BodySchema = { title: 'Reset', type: 'object', additionalProperties: false };
 
@@ -19,6 +20,14 @@ const CLOCK_BODY: BodySchema = {
   },
   minProperties: 1,
   maxProperties: 1,
+  additionalProperties: false,
+};
+
+const FAULTS_BODY: BodySchema = {
+  title: 'Faults',
+  type: 'object',
+  properties: { faults: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
+  required: ['faults'],
   additionalProperties: false,
 };
 
@@ -47,5 +56,17 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     return { now: formatTimestamp(clock.now()) };
   });
 
-  app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES] }));
+  // Replaces the faults switched on at run time; a reset drops them again (back to --fault's).
+  app.get('/_conformance/faults', async () => ({ active: store.faults.active() }));
+  app.post('/_conformance/faults', { schema: { body: FAULTS_BODY } }, async (request) => {
+    const { faults } = request.body as { faults: string[] };
+    const unknown = faults.filter((name) => !isServiceFault(name));
+    if (unknown.length > 0) {
+      throw validationFailed(unknown.map((name) => ({ resource: 'Faults', field: 'faults', code: 'custom', message: `unknown fault ${name}` })));
+    }
+    store.faults.set(faults.filter(isServiceFault));
+    return { active: store.faults.active() };
+  });
+
+  app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));
 }

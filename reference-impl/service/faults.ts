@@ -1,0 +1,122 @@
+// Built-in faults: named deviations from the spec, each switched at the one place where
+// the reference decides that behaviour (a flag read there, never a second implementation).
+// `touchstone serve --fault NAME` starts with some on; the control API sets them at run
+// time; the kill matrix (`touchstone mutate`) switches each on in turn and shows which
+// cases catch it. What each fault does and which requirements it breaks is written once,
+// in suites/faults/*.yaml; a test holds that registry and this list equal.
+import { isListed } from '../fault-list.js';
+
+export const SERVICE_FAULTS = [
+  // credentials (auth/credentials.ts)
+  'auth.bearer-refused',
+  'auth.token-scheme-refused',
+  'auth.workflow-token-refused',
+  'auth.unknown-token-anonymous',
+  // access decisions (auth/authorize.ts)
+  'auth.anonymous-refused',
+  'auth.anonymous-not-challenged',
+  'auth.required-as-403',
+  'auth.hidden-as-403',
+  'auth.forbidden-as-404',
+  'auth.scopes-ignored',
+  'auth.permissions-ignored',
+  'auth.read-permission-can-write',
+  'auth.admin-role-not-required',
+  'auth.org-ownership-not-required',
+  'names.case-sensitive',
+  'repos.unknown-repository-empty',
+  // request conventions (conventions.ts)
+  'user-agent.not-required',
+  'user-agent.missing-400',
+  'version.current-refused',
+  'version.omitted-refused',
+  'version.unknown-accepted',
+  'media.vendor-json-refused',
+  'media.application-json-refused',
+  'media.first-type-only',
+  'media.unsupported-accepted',
+  'media.json-labelled-text',
+  'media.charset-missing',
+  // errors (error-handler.ts, json-body.ts, body-validation.ts)
+  'errors.unknown-route-400',
+  'errors.body-without-documentation-url',
+  'errors.validation-as-400',
+  'errors.malformed-json-500',
+  'errors.wrong-types-accepted',
+  // conditional requests (etag.ts)
+  'etag.if-none-match-ignored',
+  // pagination (pagination.ts)
+  'pagination.no-link-header',
+  'pagination.prev-on-first-page',
+  'pagination.link-on-single-page',
+  'pagination.per-page-not-repeated',
+  'pagination.page-missing-in-links',
+  'pagination.default-per-page-25',
+  'pagination.max-ignored',
+  'pagination.page-default-2',
+  'pagination.past-end-404',
+  'pagination.invalid-parameters-ignored',
+  // representations (representations.ts)
+  'representations.user-without-node-id',
+  'representations.issue-without-locked',
+  'representations.pull-request-link-missing',
+  'representations.limit-without-origin',
+  'representations.limit-none-as-null',
+  'representations.timestamps-local-offset',
+  // issue assignees (routes/assignees.ts)
+  'assignees.list-without-owners',
+  'assignees.check-200',
+  'assignees.check-anyone',
+  'assignees.add-200',
+  'assignees.add-replaces',
+  'assignees.more-than-ten',
+  'assignees.remove-ignored',
+  'assignees.remove-204',
+  'assignees.push-not-required',
+  'assignees.unknown-issue-422',
+  // interaction limits (routes/interaction-limits.ts, interaction-limit-state.ts)
+  'limits.put-201',
+  'limits.put-keeps-active',
+  'limits.collaborators-only-refused',
+  'limits.long-expiry-refused',
+  'limits.expiry-ignored',
+  'limits.delete-ignored',
+  'limits.delete-200',
+  'limits.never-expire',
+  'limits.owner-limit-ignored',
+  'limits.org-put-skips-repositories',
+  'limits.org-get-empty',
+  'limits.org-put-201',
+  'limits.org-delete-ignored',
+  'limits.org-delete-200',
+  'limits.org-default-one-week',
+] as const;
+
+export type ServiceFault = (typeof SERVICE_FAULTS)[number];
+
+export function isServiceFault(name: string): name is ServiceFault {
+  return isListed(SERVICE_FAULTS, name);
+}
+
+export interface Faults {
+  on(fault: ServiceFault): boolean;
+  /** The faults now on, in SERVICE_FAULTS order. */
+  active(): ServiceFault[];
+  set(faults: readonly ServiceFault[]): void;
+  /** Back to the faults the service started with (a control-API reset). */
+  reset(): void;
+}
+
+export function createFaults(initial: readonly ServiceFault[] = []): Faults {
+  let current = new Set(initial);
+  return {
+    on: (fault) => current.has(fault),
+    active: () => SERVICE_FAULTS.filter((fault) => current.has(fault)),
+    set(faults) {
+      current = new Set(faults);
+    },
+    reset() {
+      current = new Set(initial);
+    },
+  };
+}
