@@ -3,6 +3,7 @@ import yargs from 'yargs';
 import { HarnessError } from '../errors.js';
 import { cassetteCommand } from './cassette.js';
 import { compilerCommand } from './compiler.js';
+import { mutateCommand } from './mutate.js';
 import { pluginCommand } from './plugin.js';
 import { protocCommand, runProtocCommand } from './protoc.js';
 import { proxyCommand } from './proxy.js';
@@ -24,6 +25,7 @@ export async function main(args: string[]): Promise<void> {
       .command(cassetteCommand)
       .command(pluginCommand)
       .command(compilerCommand)
+      .command(mutateCommand)
       .command(protocCommand)
       .demandCommand(1, 'name a command')
       .strict()

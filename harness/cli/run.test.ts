@@ -6,9 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Results } from '../report/results.js';
-import { launchDebianChromium, skipWithoutDebianChromium } from '../report/debian-chromium.js';
+import { skipWithoutDebianChromium, withFilePage } from '../report/debian-chromium.js';
 import { validateResults } from '../report/write-reports.js';
 import { suitePaths } from '../suite/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
@@ -45,30 +44,110 @@ test('self-check: every suite passes against the embedded reference, and no requ
   expect(readFileSync(path.join(out, 'report.html'), 'utf8')).not.toContain(readWorldTokens()['repo-admin']);
 });
 
+/** `touchstone serve` in a child process, with its URL once it listens. */
+async function startServe(args: string[] = []) {
+  const server = spawn(process.execPath, [TOUCHSTONE_BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stdout!.once('data', (d: Buffer) => {
+      const match = /^touchstone: serving (http:\/\/127\.0\.0\.1:\d+)/.exec(d.toString());
+      if (match) resolve(match[1]!);
+      else reject(new Error(`unexpected first line: ${d}`));
+    });
+  });
+  const stop = async () => {
+    server.kill('SIGTERM');
+    return new Promise<number | null>((resolve) => server.once('exit', (c) => resolve(c)));
+  };
+  return { url, stop };
+}
+
 test('run --target against a separately served reference gives the same verdicts as the embedded run', async () => {
   const dir = scratch();
-  const server = spawn(process.execPath, [TOUCHSTONE_BIN, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await startServe();
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stdout!.once('data', (d: Buffer) => {
-        const match = /^touchstone: serving (http:\/\/127\.0\.0\.1:\d+)\n/.exec(d.toString());
-        if (match) resolve(match[1]);
-        else reject(new Error(`unexpected first line: ${d}`));
-      });
-    });
     const [embedded, remote] = await Promise.all([
       runCli(['run', '--out', path.join(dir, 'embedded')]),
-      runCli(['run', '--target', url, '--tokens', tokensFile(dir), '--out', path.join(dir, 'remote')], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] }),
+      runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', path.join(dir, 'remote')], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] }),
     ]);
     expect(remote.code, remote.stdout + remote.stderr).toBe(0);
     expect(embedded.code).toBe(0);
     expect(outcomes(readResults(path.join(dir, 'remote')))).toEqual(outcomes(readResults(path.join(dir, 'embedded'))));
-    expect(readResults(path.join(dir, 'remote')).target).toEqual({ url, embedded: false });
+    expect(readResults(path.join(dir, 'remote'))).toMatchObject({ target: { url: server.url, embedded: false }, verdict: 'conforming' });
+    expect(remote.stdout).toContain('touchstone: CONFORMING');
   } finally {
-    server.kill('SIGTERM');
+    expect(await server.stop(), 'serve stops cleanly on SIGTERM').toBe(0);
   }
-  const [code] = await new Promise<[number | null]>((resolve) => server.once('exit', (c) => resolve([c])));
-  expect(code, 'serve stops cleanly on SIGTERM').toBe(0);
+});
+
+test('without --tokens the run is INCOMPLETE, exit 4, naming every role it lacked, with an amber banner', async () => {
+  const dir = scratch();
+  const server = await startServe();
+  try {
+    const result = await runCli(['run', '--target', server.url, '--out', dir]);
+    expect(result.code, result.stdout + result.stderr).toBe(4);
+    expect(result.stdout).toContain('touchstone: INCOMPLETE');
+    const results = readResults(dir);
+    validateResults(results);
+    expect(results.verdict).toBe('incomplete');
+    expect(results.summary.FAIL + results.summary.ERROR).toBe(0);
+    // Every role of the world but anonymous is missing, and each is named.
+    expect(results.gaps.roles).toEqual(Object.keys(readWorldTokens()).sort());
+    expect(results.gaps.untested).toContain('assignees.add');
+    expect(results.requirements.find((r) => r.id === 'assignees.add')).toMatchObject({ status: 'UNTESTED', missing: { roles: expect.arrayContaining(['repo-writer']) } });
+    for (const role of ['repo-admin', 'org-owner', 'workflow']) expect(result.stdout).toContain(role);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ touchstone: \*\*incomplete\*\*/);
+    expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<property name="verdict" value="incomplete"/>');
+    // A user who knowingly runs without tokens can say so.
+    const allowed = await runCli(['run', '--target', server.url, '--out', path.join(dir, 'allowed'), '--allow-incomplete']);
+    expect(allowed.code).toBe(0);
+
+    skipWithoutDebianChromium(test);
+    await withFilePage(path.join(dir, 'report.html'), async (page) => {
+      await expect(page.getByTestId('verdict')).toHaveText('Incomplete');
+      const banner = page.locator('header.verdict-banner');
+      // Amber: the gradient runs from a dark orange to a gold, neither green nor red.
+      expect(await banner.evaluate((e) => getComputedStyle(e).backgroundImage)).toBe('linear-gradient(120deg, rgb(154, 77, 0), rgb(212, 167, 44))');
+      await expect(page.getByTestId('gap-roles')).toContainText('repo-admin');
+      await expect(page.getByTestId('gap-roles')).toContainText('--tokens');
+      await expect(page.getByTestId('gap-untested')).toContainText('assignees.add');
+    });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('serve --fault: a reference switched into a fault is judged non-conforming, citing the requirement it breaks; an unknown fault is exit 2', async () => {
+  const dir = scratch();
+  const server = await startServe(['--fault', 'pagination.no-link-header', '--fault', 'limits.owner-limit-ignored']);
+  try {
+    const result = await runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
+    expect(result.code).toBe(1);
+    const failed = Object.fromEntries(readResults(dir).cases.filter((c) => c.outcome === 'FAIL').map((c) => [c.id, c.failure?.requirement]));
+    expect(failed).toEqual({
+      'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
+      'assignees/list-small-repository': 'pagination.link-relations',
+      'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
+      'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
+    });
+    expect(readResults(dir).verdict).toBe('non-conforming');
+  } finally {
+    await server.stop();
+  }
+  const unknown = await runCli(['serve', '--port', '0', '--fault', 'no.such-fault']);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('unknown fault no.such-fault; the reference has: auth.bearer-refused,');
+});
+
+test('--suite narrows the scope: one suite run alone conforms for what its cases cite', async () => {
+  const out = scratch();
+  const result = await runCli(['run', '--suite', 'assignees', '--out', out]);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const results = readResults(out);
+  expect(results).toMatchObject({ verdict: 'conforming', scope: { suites: ['assignees'] }, gaps: { untested: [] } });
+  const cited = new Set(results.cases.flatMap((c) => c.requirements));
+  expect(results.requirements.map((r) => r.id).sort()).toEqual([...cited].sort());
+  expect(cited.has('interaction-limits.repo-put')).toBe(false);
+  expect(result.stdout).toContain('every MUST requirement in scope was checked and held (scope: suite assignees)');
 });
 
 test('a target where nothing listens exits 3 with a clear message', async () => {
@@ -155,10 +234,7 @@ test.describe('a target that breaks two rules', () => {
 
   test('its report.html, opened in Chromium, shows the failing matrix cells and the failure details', async () => {
     skipWithoutDebianChromium(test);
-    const browser = await launchDebianChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(pathToFileURL(path.join(dir, 'report.html')).href);
+    await withFilePage(path.join(dir, 'report.html'), async (page) => {
       await expect(page.getByTestId('verdict')).toHaveText('Non-conforming');
       const cell = page.locator('[data-cell="PUT /repos/{owner}/{repo}/interaction-limits|state"]');
       await expect(cell).toContainText('FAIL');
@@ -167,8 +243,6 @@ test.describe('a target that breaks two rules', () => {
       await expect(failure).toContainText('409 on 28 and 29 arises when a limit is set on the owning user or organization.');
       await expect(failure).toContainText('status 409');
       await expect(failure.getByTestId('reproduce')).toContainText('/repos/sheriff/town/interaction-limits');
-    } finally {
-      await browser.close();
-    }
+    });
   });
 });

@@ -8,12 +8,9 @@ import type { Argv } from 'yargs';
 import { HarnessError } from '../errors.js';
 import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
-import { createTargetControl } from '../http/target-control.js';
 import { readTokensFile } from '../http/tokens-file.js';
-import { createHttpTransport } from '../http/transport.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
-import { withCassette } from '../proxy/with-cassette.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import type { RunConfig } from '../suite/run-config.js';
 import { lintSuites, loadSuites } from '../suite/suite-loader.js';
@@ -21,6 +18,7 @@ import { suitePaths } from '../suite/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { exitCodeOf, reportDirectory, runConformance } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
+import { normaliseTarget, probeTarget } from './service-target.js';
 
 export interface RunOptions {
   target?: string;
@@ -122,30 +120,5 @@ function removeStaleCassettes(dir: string, written: Cassette[]): void {
     rmSync(file);
     rmSync(path.join(path.dirname(file), sidecarFolder(file).prefix), { recursive: true, force: true });
     process.stdout.write(`touchstone: removed ${path.relative(process.cwd(), file)} (no such case any more)\n`);
-  }
-}
-
-function normaliseTarget(target: string): string {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    throw new HarnessError('USAGE', `--target ${target} is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
-  return url.toString().replace(/\/+$/, '');
-}
-
-/** Any HTTP answer proves the target is there; no answer at all is exit 3. */
-async function probeTarget(targetUrl: string, cassette: string | undefined): Promise<Set<string>> {
-  const transport = createHttpTransport({ timeoutMs: 10_000 });
-  try {
-    const send = withCassette(transport.send, () => cassette);
-    const control = createTargetControl(targetUrl, send, 'touchstone-conformance/0.1');
-    return await control.capabilities();
-  } catch (error) {
-    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
-  } finally {
-    transport.close();
   }
 }

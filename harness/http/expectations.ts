@@ -79,7 +79,7 @@ export function checkExpectation(
     const mismatch = findSubsetMismatch(body, expect.json);
     if (mismatch) throw new ConformanceFailure(requirement, `${mismatch.path} = ${show(mismatch.expected)}`, `${mismatch.path} = ${show(mismatch.actual)}`);
   }
-  for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, requirement);
+  for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, assertion.requirement ?? requirement);
 
   const captures: Record<string, string | number> = {};
   for (const [name, source] of Object.entries(expect.capture ?? {})) {

@@ -1,4 +1,5 @@
-// The optional control API of a target (/_conformance/*): capabilities, reset, clock.
+// The optional control API of a target (/_conformance/*): capabilities, reset, clock,
+// and the built-in faults of the reference (what the kill matrix switches).
 // A target without it simply has no capabilities; cases that need one are SKIP.
 import { HarnessError } from '../errors.js';
 import type { Transport } from './transport.js';
@@ -7,6 +8,8 @@ export interface TargetControl {
   capabilities(): Promise<Set<string>>;
   reset(): Promise<void>;
   clock(move: { advance_seconds?: number; set?: string }): Promise<void>;
+  /** Switches exactly these built-in faults on (capability control.faults); a reset switches them off. */
+  faults(ids: string[]): Promise<void>;
 }
 
 export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {
@@ -45,6 +48,9 @@ export function createTargetControl(baseUrl: string, transport: Transport, userA
     },
     async clock(move) {
       expectOk('clock', await call('POST', '/_conformance/clock', move));
+    },
+    async faults(ids) {
+      expectOk('faults', await call('POST', '/_conformance/faults', { faults: ids }));
     },
   };
 }

@@ -5,7 +5,7 @@
 import { test } from '@playwright/test';
 import { rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { strongestLevel } from '../suite/case-facts.js';
+import { protocolCaseFacts } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
 import { readRunConfig } from '../suite/run-config.js';
@@ -32,8 +32,7 @@ for (const suite of loadCompilerSuites(suitePaths.compiler, config.suites)) {
       }
     });
     for (const testCase of suite.cases) {
-      const details = caseTestDetails(suite.name, testCase.id, strongestLevel(testCase.requirements, registry), testCase.requirements);
-      test(testCase.title, details, async ({}, testInfo) => {
+      test(testCase.title, caseTestDetails(protocolCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
         // Kept when the case does not pass, so the reproduction command can be rerun in it.
         const sandboxRoot = path.join(keptSandboxes, suite.name, testCase.id);
         rmSync(sandboxRoot, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // --replay, a recorded session (plugin-session.ts) runs the plugin instead.
 import { test } from '@playwright/test';
 import { describeFixtures } from '../cli/plugin-fixtures.js';
-import { strongestLevel } from '../suite/case-facts.js';
+import { protocolCaseFacts } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
 import { readRunConfig } from '../suite/run-config.js';
@@ -25,8 +25,7 @@ const session = plugin.replay ? createSessionReplayer(plugin.replay) : plugin.re
 for (const suite of loadPluginSuites(suitePaths.plugin, config.suites)) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
-      const details = caseTestDetails(suite.name, testCase.id, strongestLevel(testCase.requirements, registry), testCase.requirements);
-      test(testCase.title, details, async ({}, testInfo) => {
+      test(testCase.title, caseTestDetails(protocolCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
         const onRun = async ({ stdin, result }: PluginRunRecord, index: number) => {
           await testInfo.attach(`run ${index + 1}`, { body: JSON.stringify(readableRun(stdin, result), null, 2), contentType: 'application/json' });
         };

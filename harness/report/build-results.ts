@@ -9,7 +9,9 @@
 //   ERROR; a MUST broken only in a case the baseline lists (XFAIL) is still non-conforming.
 import type { Requirement } from '../suite/suite-format.js';
 import { outcomeOfBroken, worstOutcome } from './outcome-order.js';
-import { OUTCOMES, type CaseResult, type Gaps, type Level, type Missing, type Outcome, type RequirementResult, type Results, type Verdict } from './results.js';
+import {
+  OUTCOMES, type CaseFacts, type CaseOutcome, type CaseResult, type Gaps, type Level, type Missing, type Outcome, type RequirementResult, type Results, type Verdict,
+} from './results.js';
 
 export interface RunFacts {
   kind: Results['kind'];
@@ -20,6 +22,18 @@ export interface RunFacts {
   version: string;
   /** --suite, when the run was narrowed to some suites. */
   suites: string[];
+}
+
+/** A case's record in results.json: its facts and what its run found (empty lists left out). */
+export function caseResult(facts: CaseFacts, found: CaseOutcome, durationMs: number): CaseResult {
+  const record: CaseResult = { ...facts, outcome: found.outcome, duration_ms: durationMs };
+  if (record.role === undefined) delete record.role;
+  if (found.message) record.message = found.message;
+  if (found.failure) record.failure = found.failure;
+  if (found.broken?.length) record.broken = found.broken;
+  if (found.unverified?.length) record.unverified = found.unverified;
+  if (found.missing) record.missing = found.missing;
+  return record;
 }
 
 /** What one case says about one requirement it cites: an outcome, or nothing when it never checked it. */

@@ -2,15 +2,13 @@
 // an attachment by conformance.spec.ts), prints progress and a one-screen summary, and
 // writes results.json, junit.xml, report.html and summary.md.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { readFileSync } from 'node:fs';
 import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
 import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../suite/run-config.js';
-import { PROJECT_ROOT, suitePaths } from '../suite/suite-paths.js';
-import type { CaseOutcome } from '../suite/case-outcome.js';
+import { suitePaths, toolVersion } from '../suite/suite-paths.js';
 import { applyBaseline, readBaseline } from './baseline.js';
-import { buildResults } from './build-results.js';
+import { buildResults, caseResult } from './build-results.js';
 import { formatSummary } from './console-summary.js';
-import type { Aspect, CaseResult, Level } from './results.js';
+import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level } from './results.js';
 import { writeReports } from './write-reports.js';
 
 const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
@@ -45,31 +43,23 @@ export default class ConformanceReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult) {
     const outcome = readOutcome(result);
     const [id] = annotations(test, 'case');
-    const record: CaseResult = {
+    const facts: CaseFacts = {
       id,
       suite: id.split('/')[0],
       title: test.title,
-      outcome: outcome.outcome,
       level: annotations(test, 'level')[0] as Level,
       requirements: annotations(test, 'requirement'),
       endpoints: annotations(test, 'endpoint'),
       aspects: annotations(test, 'aspect') as Aspect[],
       role: annotations(test, 'role')[0],
-      duration_ms: result.duration,
     };
-    if (outcome.message) record.message = outcome.message;
-    if (outcome.failure) record.failure = outcome.failure;
-    if (outcome.broken?.length) record.broken = outcome.broken;
-    if (outcome.unverified?.length) record.unverified = outcome.unverified;
-    if (outcome.missing) record.missing = outcome.missing;
-    this.cases.push(record);
+    this.cases.push(caseResult(facts, outcome, result.duration));
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
   }
 
   onEnd(result: FullResult) {
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    const version = JSON.parse(readFileSync(`${PROJECT_ROOT}/package.json`, 'utf8')).version as string;
     let cases = this.cases;
     if (this.config.baselineFile) cases = applyBaseline(cases, readBaseline(this.config.baselineFile), this.config.baselineFile);
     if (result.status === 'interrupted' || result.status === 'timedout') {
@@ -85,7 +75,7 @@ export default class ConformanceReporter implements Reporter {
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
       strict: this.config.strict,
-      version,
+      version: toolVersion(),
     });
     writeReports(this.config.outDir, results);
     process.stdout.write(formatSummary(results, this.config.outDir));

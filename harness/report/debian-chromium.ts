@@ -4,7 +4,8 @@
 // silently passing.
 import { existsSync } from 'node:fs';
 import { test as base } from '@playwright/test';
-import { chromium, type Browser } from 'playwright';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright';
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
@@ -24,6 +25,18 @@ export async function launchDebianChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** Opens a file written by touchstone (a report) in a Chromium of its own, runs `check` on the page, closes it. */
+export async function withFilePage(file: string, check: (page: Page) => Promise<void>): Promise<void> {
+  const browser = await launchDebianChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    await check(page);
+  } finally {
+    await browser.close();
+  }
 }
 
 /** Playwright's test with one Debian Chromium per worker, launched only when a test asks for it. */

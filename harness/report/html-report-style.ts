@@ -116,6 +116,9 @@ button:hover { background: var(--panel); }
 /* Two lines of the message are enough to recognise it; the whole text is in the title tooltip and the failure block. */
 .case-message { min-width: 200px; max-width: 360px; color: var(--muted); font-size: 13px; overflow-wrap: anywhere; white-space: pre-line; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; line-clamp: 2; overflow: hidden; }
 .requirements tr.untested { background: var(--UNTESTED-bg); }
+.requirements .fault { font-size: 12px; overflow-wrap: anywhere; min-width: 200px; }
+.requirements .fault code { font-size: 12px; }
+.requirements .fault[data-caught="false"] .note { color: var(--FAIL); font-weight: 700; }
 .quote-cell blockquote { margin-top: 0; font-size: 14px; }
 footer { color: var(--muted); font-size: 13px; margin-top: 48px; }
 @media print { nav.sections, .filters, button { display: none !important; } .failure { break-inside: avoid; } pre { max-height: none; } }

@@ -164,3 +164,17 @@ test('an incomplete run has an amber banner, then what it could not check: roles
   expect(page).toContain('data-testid="gap-capabilities"');
   expect(page).toContain('data-testid="gap-errors"');
 });
+
+test('a kill-matrix run shows, per requirement, the faults that break it and whether a case caught them', () => {
+  const plain = renderHtmlReport(createResultsFixture());
+  expect(plain).not.toContain('<th>Faults caught</th>');
+  const results = createResultsFixture();
+  results.requirements[0]!.faults = [{ id: 'assignees.list-without-owners', caught_by: ['assignees/list-returns-users'] }];
+  results.requirements[1]!.faults = [{ id: 'pagination.link-on-single-page', caught_by: [] }];
+  const page = renderHtmlReport(results);
+  expect(page).toContain('<th>Faults caught</th>');
+  expect(page).toContain('<div class="fault" data-fault="assignees.list-without-owners" data-caught="true" title="caught by assignees/list-returns-users"><code>assignees.list-without-owners</code> <span class="note">caught by 1 case</span></div>');
+  expect(page).toContain('data-fault="pagination.link-on-single-page" data-caught="false"');
+  expect(page).toContain('<span class="note">not caught</span>');
+  expect(page).toContain('<td data-testid="faults"><span class="note">none</span></td>');
+});

@@ -16,7 +16,12 @@ function untestedReason(r: RequirementResult): Markup | undefined {
 
 function renderFaults(r: RequirementResult): Markup {
   if (!r.faults || r.faults.length === 0) return html`<span class="note">none</span>`;
-  return html`${r.faults.map((f) => html`<div data-fault="${f.id}"><code>${f.id}</code> <span class="note">caught by ${f.caught_by.length > 0 ? f.caught_by.join(', ') : 'no case'}</span></div>`)}`;
+  return html`${r.faults.map(
+    (f) =>
+      html`<div class="fault" data-fault="${f.id}" data-caught="${f.caught_by.length > 0 ? 'true' : 'false'}" title="${f.caught_by.length > 0 ? `caught by ${f.caught_by.join(', ')}` : 'no case citing this requirement caught it'}"><code>${f.id}</code> <span class="note">${
+        f.caught_by.length > 0 ? `caught by ${f.caught_by.length} case${f.caught_by.length === 1 ? '' : 's'}` : 'not caught'
+      }</span></div>`,
+  )}`;
 }
 
 function renderRow(r: RequirementResult, withFaults: boolean): Markup {

@@ -61,6 +61,12 @@ export interface CaseResult {
   missing?: Missing;
 }
 
+/** What is known of a case before it runs: who it is, what it checks, where. */
+export type CaseFacts = Pick<CaseResult, 'id' | 'suite' | 'title' | 'level' | 'requirements' | 'endpoints' | 'aspects' | 'role'>;
+
+/** What a run of a case of any kind (service, plugin, compiler) found. */
+export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'broken' | 'unverified' | 'missing'>;
+
 /** PASS, FAIL, WARN, XFAIL, ERROR when a case checked it; UNTESTED when none did (no case, or every case skipped or stopped before it). */
 export type RequirementStatus = Outcome | 'UNTESTED';
 

@@ -2,7 +2,7 @@
 // endpoints it touches and the aspects it checks. Used by the lint, the test generator
 // and the report's endpoint × aspect matrix.
 import { ANONYMOUS } from '../http/target-client.js';
-import type { Aspect, Level } from '../report/results.js';
+import type { Aspect, CaseFacts, Level } from '../report/results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 import type { Case, RequestSpec, RequestStep, Step, StepsCase } from './suite-format.js';
 
@@ -18,10 +18,13 @@ export function caseSteps(testCase: Case): RequestStep[] {
   return [];
 }
 
-/** Every requirement a case checks: its own list, its steps' and its page-size rules'. */
+/** Every requirement a case checks: its own list, its steps' and assertions', and its page-size rules'. */
 export function caseRequirements(testCase: Case): string[] {
   const ids = [...testCase.requirements];
-  for (const step of [...caseSteps(testCase), ...(testCase.cleanup ?? [])]) if (step.requirement) ids.push(step.requirement);
+  for (const step of [...caseSteps(testCase), ...(testCase.cleanup ?? [])]) {
+    if (step.requirement) ids.push(step.requirement);
+    for (const assertion of step.expect.assert ?? []) if (assertion.requirement) ids.push(assertion.requirement);
+  }
   if (testCase.kind === 'pagination') {
     if (testCase.per_page.default_requirement) ids.push(testCase.per_page.default_requirement);
     if (testCase.per_page.max_requirement) ids.push(testCase.per_page.max_requirement);
@@ -66,4 +69,31 @@ export function caseAspects(testCase: Case): Aspect[] {
   for (const aspect of testCase.aspects ?? (isStepsCase(testCase) ? ['status'] : [])) aspects.add(aspect);
   if (caseSteps(testCase).some((s) => s.expect.schema)) aspects.add('schema');
   return [...aspects];
+}
+
+/** The facts of a service case, as results.json records them. */
+export function serviceCaseFacts(suite: string, testCase: Case, registry: RequirementRegistry): CaseFacts {
+  return {
+    id: `${suite}/${testCase.id}`,
+    suite,
+    title: testCase.title,
+    level: caseLevel(testCase, registry),
+    requirements: caseRequirements(testCase),
+    endpoints: caseEndpoints(testCase),
+    aspects: caseAspects(testCase),
+    role: testCase.as ?? ANONYMOUS,
+  };
+}
+
+/** The facts of a plugin or compiler case: no endpoints, no aspects, no role. */
+export function protocolCaseFacts(suite: string, testCase: { id: string; title: string; requirements: string[] }, registry: RequirementRegistry): CaseFacts {
+  return {
+    id: `${suite}/${testCase.id}`,
+    suite,
+    title: testCase.title,
+    level: strongestLevel(testCase.requirements, registry),
+    requirements: testCase.requirements,
+    endpoints: [],
+    aspects: [],
+  };
 }

@@ -4,20 +4,10 @@
 // (`unverified`), so the verdict never counts it as checked.
 import type { ConformanceFailure } from '../errors.js';
 import { outcomeOfBroken } from '../report/outcome-order.js';
-import type { FailureDetail, Level, Missing, Outcome } from '../report/results.js';
+import type { CaseOutcome, FailureDetail, Level } from '../report/results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 
-export interface CaseOutcome {
-  outcome: Outcome;
-  message?: string;
-  /** The check that decided the outcome. */
-  failure?: FailureDetail;
-  /** Every requirement a check found broken. */
-  broken?: string[];
-  /** Requirements the case cites but did not check (see CaseResult.unverified). */
-  unverified?: string[];
-  missing?: Missing;
-}
+export type { CaseOutcome } from '../report/results.js';
 
 export interface Grading {
   registry: RequirementRegistry;

@@ -31,7 +31,7 @@ function context(route: Route, options: { capabilities?: string[]; strict?: bool
   const attached: string[] = [];
   const ctx: CaseContext = {
     client: createTargetClient({ baseUrl: 'http://target.test', tokens: { admin: TOKEN }, transport, userAgent: 'test' }),
-    control: { capabilities: async () => new Set(), reset: async () => {}, clock: async () => {}, ...options.control },
+    control: { capabilities: async () => new Set(), reset: async () => {}, clock: async () => {}, faults: async () => {}, ...options.control },
     capabilities: new Set(options.capabilities ?? []),
     schemas, registry, redact: createRedactor([TOKEN]), strict: options.strict ?? false,
     hooks: { step: (_title, body) => body(), attach: async (_name, record) => void attached.push(JSON.stringify(record)) },

@@ -14,22 +14,50 @@
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../errors.js';
-import { toCurl, toExchangeRecord, type Redactor } from '../http/exchange-record.js';
+import { createRedactor, toCurl, toExchangeRecord, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
-import type { SchemaRegistry } from '../http/schema-registry.js';
-import { ANONYMOUS, type Exchange, type TargetClient } from '../http/target-client.js';
-import type { TargetControl } from '../http/target-control.js';
+import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry.js';
+import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from '../http/target-client.js';
+import { createTargetControl, type TargetControl } from '../http/target-control.js';
+import type { Transport } from '../http/transport.js';
 import type { ExchangeRecord, FailureDetail } from '../report/results.js';
 import { caseRequirements, caseRoles, isRequestStep } from './case-facts.js';
 import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 import type { Case, LimitsCase, RequestSpec, RequestStep } from './suite-format.js';
+import { suitePaths } from './suite-paths.js';
 
 export interface CaseHooks {
   step<T>(title: string, body: () => Promise<T>): Promise<T>;
   attach(name: string, record: ExchangeRecord): Promise<void>;
+}
+
+/** What a service run knows of its target, from which every case's context is made. */
+export interface ServiceTarget {
+  url: string;
+  tokens: Record<string, string>;
+  send: Transport;
+  capabilities: ReadonlySet<string>;
+  registry: RequirementRegistry;
+  strict: boolean;
+}
+
+export const USER_AGENT = 'touchstone-conformance/0.1';
+
+/** The context cases run in against `target`, with the given hooks (Playwright's, or none). */
+export function createCaseContext(target: ServiceTarget, hooks: CaseHooks): CaseContext {
+  return {
+    client: createTargetClient({ baseUrl: target.url, tokens: target.tokens, transport: target.send, userAgent: USER_AGENT }),
+    control: createTargetControl(target.url, target.send, USER_AGENT),
+    capabilities: target.capabilities,
+    schemas: loadSchemaRegistry(suitePaths.schemas),
+    registry: target.registry,
+    redact: createRedactor(Object.values(target.tokens)),
+    strict: target.strict,
+    hooks,
+  };
 }
 
 export interface CaseContext {

@@ -2,20 +2,20 @@
 // conformance reporter: the tags and annotations the reporter reads back, and the outcome
 // attachment. Shared by the service, plugin and compiler specs.
 import type { TestDetails, TestInfo } from '@playwright/test';
-import type { Level } from '../report/results.js';
-import type { CaseOutcome } from './case-outcome.js';
+import type { CaseFacts, CaseOutcome } from '../report/results.js';
 import { OUTCOME_ATTACHMENT } from './run-config.js';
 
-type Annotation = { type: string; description: string };
-
-export function caseTestDetails(suite: string, caseId: string, level: Level, requirements: string[], extra: Annotation[] = []): TestDetails {
+/** The tags and annotations the conformance reporter reads the case's facts back from. */
+export function caseTestDetails(facts: CaseFacts): TestDetails {
   return {
-    tag: [`@${level}`, `@${suite}`],
+    tag: [`@${facts.level}`, `@${facts.suite}`],
     annotation: [
-      { type: 'case', description: `${suite}/${caseId}` },
-      { type: 'level', description: level },
-      ...requirements.map((id) => ({ type: 'requirement', description: id })),
-      ...extra,
+      { type: 'case', description: facts.id },
+      { type: 'level', description: facts.level },
+      ...facts.requirements.map((id) => ({ type: 'requirement', description: id })),
+      ...(facts.role === undefined ? [] : [{ type: 'role', description: facts.role }]),
+      ...facts.endpoints.map((e) => ({ type: 'endpoint', description: e })),
+      ...facts.aspects.map((a) => ({ type: 'aspect', description: a })),
     ],
   };
 }

@@ -12,13 +12,13 @@ export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 /** What a run checks: the service (specs 1-2), or one side of the plugin protocol (spec 3). */
 export type RunKind = 'service' | 'plugin' | 'compiler';
 
-/**
- * The requirements a run of this kind reports on (and lists as untested when no case
- * cites them): ids starting with `plugin.` and `compiler.` are spec 3's two sides, every
- * other id belongs to the service.
- */
+/** Ids starting with `plugin.` and `compiler.` are spec 3's two sides; every other id belongs to the service. */
+export function sideOf(requirementId: string): RunKind {
+  return requirementId.startsWith('plugin.') ? 'plugin' : requirementId.startsWith('compiler.') ? 'compiler' : 'service';
+}
+
+/** The requirements a run of this kind reports on (and lists as untested when no case checks them). */
 export function requirementsFor(registry: RequirementRegistry, kind: RunKind): Requirement[] {
-  const sideOf = (id: string): RunKind => (id.startsWith('plugin.') ? 'plugin' : id.startsWith('compiler.') ? 'compiler' : 'service');
   return [...registry.values()].filter((r) => sideOf(r.id) === kind);
 }
 

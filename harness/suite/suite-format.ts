@@ -43,6 +43,8 @@ export interface Assertion {
   max_length?: number;
   /** The value is a string matching this regular expression. */
   matches?: string;
+  /** The requirement this assertion checks, when not the step's (a failure cites it). */
+  requirement?: string;
 }
 
 /** A status, or a class such as "4xx". */

@@ -1,4 +1,5 @@
 // Where the data of touchstone lives, resolved from this file so commands work from any cwd.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -13,6 +14,13 @@ export const suitePaths = {
   worldSchema: path.join(SUITES_DIR, 'world.schema.json'),
   plugin: path.join(SUITES_DIR, 'plugin'),
   compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
+  /** The built-in faults of the reference implementations. */
+  faults: path.join(SUITES_DIR, 'faults'),
   /** .proto inputs of both plugin and compiler cases. */
   pluginFixtures: path.join(SUITES_DIR, 'plugin', 'fixtures'),
 };
+
+/** touchstone's version, from its package.json. */
+export function toolVersion(): string {
+  return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}

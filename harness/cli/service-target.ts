@@ -1,0 +1,31 @@
+// What the commands that judge a service (run, mutate) do with --target: check it is an
+// http(s) URL, and ask it what it can do (which also proves something answers there).
+import { HarnessError } from '../errors.js';
+import { createTargetControl } from '../http/target-control.js';
+import { createHttpTransport } from '../http/transport.js';
+import { withCassette } from '../proxy/with-cassette.js';
+import { USER_AGENT } from '../suite/case-runner.js';
+
+export function normaliseTarget(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new HarnessError('USAGE', `--target ${target} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** The target's capabilities; any HTTP answer proves the target is there, no answer at all is exit 3. */
+export async function probeTarget(targetUrl: string, cassette?: string): Promise<Set<string>> {
+  const transport = createHttpTransport({ timeoutMs: 10_000 });
+  try {
+    const send = withCassette(transport.send, () => cassette);
+    return await createTargetControl(targetUrl, send, USER_AGENT).capabilities();
+  } catch (error) {
+    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,101 @@
+// How each side of the reference is run by the kill matrix, with one fault on or none:
+// - the service: one reference process; each case resets it (the control API) and the
+//   fault is switched on again right after, since a reset switches runtime faults off;
+// - the plugin and the compiler: their command with `--fault=ID` appended, a process per
+//   run, so several runs can go at once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CompilerSuite } from '../plugin/compiler-suite-format.js';
+import { runCompilerCase } from '../plugin/compiler-checks.js';
+import { runPluginCase } from '../plugin/plugin-checks.js';
+import type { DescribeFiles } from '../plugin/plugin-input.js';
+import type { PluginProcessOptions } from '../plugin/plugin-process.js';
+import type { PluginSuite } from '../plugin/plugin-suite-format.js';
+import type { CaseFacts, CaseOutcome } from '../report/results.js';
+import { protocolCaseFacts, serviceCaseFacts } from '../suite/case-facts.js';
+import { createCaseContext, runCase, type ServiceTarget } from '../suite/case-runner.js';
+import type { RequirementRegistry } from '../suite/requirement-registry.js';
+import type { Case, Suite } from '../suite/suite-format.js';
+import { suitePaths } from '../suite/suite-paths.js';
+import type { SideRunner } from './kill-matrix.js';
+
+/** Two runs at once: one per core of the machines this is measured on. */
+const PROCESS_CONCURRENCY = 2;
+
+interface Indexed<C> {
+  facts: CaseFacts;
+  testCase: C;
+}
+
+function indexCases<C>(suites: { name: string; cases: C[] }[], facts: (suite: string, testCase: C) => CaseFacts): Map<string, Indexed<C>> {
+  const index = new Map<string, Indexed<C>>();
+  for (const suite of suites) {
+    for (const testCase of suite.cases) {
+      const f = facts(suite.name, testCase);
+      index.set(f.id, { facts: f, testCase });
+    }
+  }
+  return index;
+}
+
+/** Times one run and finds its case. */
+function sideRunner<C>(side: SideRunner['side'], index: Map<string, Indexed<C>>, concurrency: number, run: (testCase: C, fault: string | undefined) => Promise<CaseOutcome>): SideRunner {
+  return {
+    side,
+    cases: [...index.values()].map((entry) => entry.facts),
+    concurrency,
+    async run(caseId, fault) {
+      const started = Date.now();
+      const found = await run(index.get(caseId)!.testCase, fault);
+      return { ...found, duration_ms: Date.now() - started };
+    },
+  };
+}
+
+export function serviceSide(suites: Suite[], target: ServiceTarget): SideRunner {
+  const index = indexCases<Case>(suites, (suite, testCase) => serviceCaseFacts(suite, testCase, target.registry));
+  const hooks = { step: <T>(_title: string, body: () => Promise<T>) => body(), attach: async () => {} };
+  return sideRunner('service', index, 1, async (testCase, fault) => {
+    const context = createCaseContext(target, hooks);
+    const faults = fault === undefined ? [] : [fault];
+    const { reset } = context.control;
+    context.control.reset = async () => {
+      await reset();
+      if (faults.length > 0) await context.control.faults(faults);
+    };
+    // Cases reset before they start; this one also clears what the last case left on.
+    await context.control.faults(faults);
+    return runCase(testCase, context);
+  });
+}
+
+const withFault = (command: string[], fault: string | undefined) => (fault === undefined ? command : [...command, `--fault=${fault}`]);
+
+export function pluginSide(suites: PluginSuite[], options: { command: string[]; describe: DescribeFiles; registry: RequirementRegistry; limits: PluginProcessOptions }): SideRunner {
+  const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
+  return sideRunner('plugin', index, PROCESS_CONCURRENCY, (testCase, fault) =>
+    runPluginCase(testCase, { command: withFault(options.command, fault), describe: options.describe, registry: options.registry, strict: false, limits: options.limits }),
+  );
+}
+
+export function compilerSide(suites: CompilerSuite[], options: { command: string[]; registry: RequirementRegistry; limits: PluginProcessOptions }): SideRunner {
+  const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
+  return sideRunner('compiler', index, PROCESS_CONCURRENCY, async (testCase, fault) => {
+    // A sandbox of its own per run; a case that does not pass leaves it, so remove it here.
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-mutate-'));
+    try {
+      return await runCompilerCase(testCase, {
+        command: withFault(options.command, fault),
+        fixturesDir: suitePaths.pluginFixtures,
+        registry: options.registry,
+        strict: false,
+        limits: options.limits,
+        sandboxRoot: path.join(scratch, 'case'),
+        cwd: options.limits.cwd ?? process.cwd(),
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+}

@@ -1,0 +1,36 @@
+// The kill matrix as a person reads it in a terminal: one line per fault as it finishes
+// (which cases caught it, or that none did), then what is wrong with the suites, if
+// anything, and the totals.
+import type { FaultResult, KillMatrix } from './kill-matrix.js';
+
+const MAX_NAMED = 3;
+
+function named(ids: string[]): string {
+  return ids.length <= MAX_NAMED ? ids.join(', ') : `${ids.slice(0, MAX_NAMED).join(', ')} and ${ids.length - MAX_NAMED} more`;
+}
+
+export function formatFaultLine(result: FaultResult): string {
+  const head = `  ${result.caught_by.length > 0 ? 'caught' : 'MISSED'}  ${result.id.padEnd(44)}`;
+  if (result.caught_by.length > 0) return `${head} by ${named(result.caught_by)}`;
+  if (result.runs.length === 0) return `${head} no case cites ${result.breaks.join(', ')}`;
+  return `${head} ${result.runs.map((r) => `${r.case} ${r.outcome}${r.requirement ? ` (${r.requirement})` : ''}`).join('; ')}`;
+}
+
+export function formatKillMatrix(matrix: KillMatrix, outDir: string): string {
+  const lines = [''];
+  for (const run of matrix.false_failures) lines.push(`  FALSE FAILURE ${run.case}: ${run.outcome} against the faultless reference${run.message ? `: ${run.message}` : ''}`);
+  for (const fault of matrix.faults) {
+    for (const run of fault.misattributed) lines.push(`  note: with ${fault.id}, ${run.case} failed citing ${run.requirement}, which the fault does not list`);
+  }
+  if (matrix.uncovered.length > 0) lines.push(`  MUST requirements with no caught fault: ${matrix.uncovered.join(', ')}`);
+  const caught = matrix.faults.length - matrix.uncaught.length;
+  const clean = matrix.uncaught.length + matrix.uncovered.length + matrix.false_failures.length === 0;
+  lines.push(
+    `touchstone: kill matrix ${clean ? 'COMPLETE' : 'HAS HOLES'}: ${caught} of ${matrix.faults.length} faults caught, ` +
+      `${matrix.false_failures.length} false failures in ${matrix.baseline_cases} faultless cases, ` +
+      `${matrix.uncovered.length} MUST requirements without a caught fault (${(matrix.duration_ms / 1000).toFixed(1)} s)`,
+    `  reports: ${outDir}/{kill-matrix.json,<side>/report.html,…}`,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import type { CaseFacts, CaseOutcome } from '../report/results.js';
+import type { Fault } from './fault-registry.js';
+import { runKillMatrix, type SideRunner } from './kill-matrix.js';
+
+const facts = (id: string, requirements: string[]): CaseFacts => ({ id, suite: id.split('/')[0], title: id, level: 'MUST', requirements, endpoints: [], aspects: [] });
+const fault = (id: string, breaks: string[]): Fault => ({ id, does: `does ${id}`, breaks, side: 'service', file: 'f.yaml' });
+const failing = (requirement: string, outcome: 'FAIL' | 'WARN' = 'FAIL'): CaseOutcome => ({ outcome, message: `${requirement} broken`, failure: { requirement, expected: 'x', actual: 'y' } });
+
+/** A side whose cases fail exactly as `behaviour` says for each fault (undefined: no fault). */
+function side(cases: CaseFacts[], behaviour: (caseId: string, fault: string | undefined) => CaseOutcome): SideRunner & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    side: 'service',
+    cases,
+    concurrency: 1,
+    calls,
+    async run(caseId, f) {
+      calls.push(`${caseId}@${f ?? '-'}`);
+      return { ...behaviour(caseId, f), duration_ms: 1 };
+    },
+  };
+}
+
+test('each fault runs only the cases citing what it breaks; a failure citing a listed requirement catches it', async () => {
+  const cases = [facts('a/list', ['r.list', 'r.shape']), facts('a/get', ['r.get']), facts('a/other', ['r.other'])];
+  const runner = side(cases, (id, f) => (f === 'f.list' && id === 'a/list' ? failing('r.list') : f === 'f.get' && id === 'a/get' ? failing('r.get', 'WARN') : { outcome: 'PASS' }));
+  const { matrix, baseline } = await runKillMatrix({
+    faults: [fault('f.list', ['r.list']), fault('f.get', ['r.get'])],
+    runners: [runner],
+    requirements: [{ id: 'r.list', level: 'MUST', side: 'service' }, { id: 'r.get', level: 'MUST', side: 'service' }, { id: 'r.other', level: 'MAY', side: 'service' }],
+  });
+  expect(runner.calls).toEqual(['a/list@-', 'a/get@-', 'a/other@-', 'a/list@f.list', 'a/get@f.get']);
+  expect(baseline.map((b) => b.found.outcome)).toEqual(['PASS', 'PASS', 'PASS']);
+  expect(matrix.faults.map((f) => [f.id, f.caught_by])).toEqual([['f.list', ['a/list']], ['f.get', ['a/get']]]);
+  expect(matrix).toMatchObject({ uncaught: [], uncovered: [], false_failures: [], baseline_cases: 3 });
+  expect(matrix.requirements.find((r) => r.id === 'r.list')).toEqual({ id: 'r.list', level: 'MUST', side: 'service', cases: ['a/list'], faults: [{ id: 'f.list', caught_by: ['a/list'] }] });
+});
+
+test('holes: a fault no case catches, a case failing for another reason, a MUST no caught fault covers, a false failure', async () => {
+  const cases = [facts('a/one', ['r.one']), facts('a/two', ['r.two']), facts('a/flaky', ['r.three'])];
+  const runner = side(cases, (id, f) => {
+    if (id === 'a/flaky') return failing('r.three');
+    if (f === 'f.misattributed' && id === 'a/one') return failing('r.unrelated');
+    return { outcome: 'PASS' };
+  });
+  const { matrix } = await runKillMatrix({
+    faults: [fault('f.missed', ['r.two']), fault('f.misattributed', ['r.one'])],
+    runners: [runner],
+    requirements: ['r.one', 'r.two', 'r.three'].map((id) => ({ id, level: 'MUST' as const, side: 'service' as const })),
+  });
+  expect(matrix.uncaught).toEqual(['f.missed', 'f.misattributed']);
+  expect(matrix.faults[1]!.misattributed).toEqual([{ case: 'a/one', outcome: 'FAIL', requirement: 'r.unrelated', message: 'r.unrelated broken' }]);
+  expect(matrix.uncovered).toEqual(['r.one', 'r.two', 'r.three']);
+  expect(matrix.false_failures).toEqual([{ case: 'a/flaky', outcome: 'FAIL', requirement: 'r.three', message: 'r.three broken' }]);
+});
+
+test('a requirement counts as covered only through a case citing it, even when the fault lists it', async () => {
+  const cases = [facts('a/both', ['r.caught']), facts('a/silent', ['r.listed-too'])];
+  const runner = side(cases, (id, f) => (f && id === 'a/both' ? failing('r.caught') : { outcome: 'PASS' }));
+  const { matrix } = await runKillMatrix({
+    faults: [fault('f.two', ['r.caught', 'r.listed-too'])],
+    runners: [runner],
+    requirements: ['r.caught', 'r.listed-too'].map((id) => ({ id, level: 'MUST' as const, side: 'service' as const })),
+  });
+  expect(matrix.uncaught).toEqual([]);
+  expect(matrix.uncovered).toEqual(['r.listed-too']);
+});
+
+test('an ERROR under a fault is not a catch', async () => {
+  const runner = side([facts('a/x', ['r.x'])], (_id, f) => (f ? { outcome: 'ERROR', message: 'connection reset' } : { outcome: 'PASS' }));
+  const { matrix } = await runKillMatrix({ faults: [fault('f.x', ['r.x'])], runners: [runner], requirements: [{ id: 'r.x', level: 'MUST', side: 'service' }] });
+  expect(matrix.uncaught).toEqual(['f.x']);
+  expect(matrix.faults[0]!.runs).toEqual([{ case: 'a/x', outcome: 'ERROR', message: 'connection reset' }]);
+});
