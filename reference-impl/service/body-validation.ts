@@ -10,15 +10,10 @@ import type { Faults } from './faults.js';
 // ajv-formats ships CommonJS typings that NodeNext sees as a namespace, not a function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
+/** A body schema (TypeBox, endpoint.ts); its title is the resource `errors[]` names. */
 export interface BodySchema {
-  /** The resource named in `errors[].resource`. */
   title: string;
-  type: 'object';
-  properties?: Record<string, unknown>;
-  required?: string[];
-  additionalProperties: false;
-  minProperties?: number;
-  maxProperties?: number;
+  [keyword: string]: unknown;
 }
 
 export function createBodyValidatorCompiler(faults: Faults): FastifySchemaCompiler<BodySchema> {

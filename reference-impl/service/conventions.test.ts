@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test } from './test-fixture.js';
+import { expect, expectErrorBody, test } from './service.fixture.js';
 
 // Shared request conventions: User-Agent, X-Service-Api-Version, Accept, response headers.
 

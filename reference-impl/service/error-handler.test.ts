@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test, type Api } from './test-fixture.js';
+import { expect, expectErrorBody, test, type Api } from './service.fixture.js';
 
 // Bad input of every kind is a 4xx with the error body, and leaves the state as it was.
 

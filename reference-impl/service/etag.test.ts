@@ -1,4 +1,4 @@
-import { expect, test } from './test-fixture.js';
+import { expect, test } from './service.fixture.js';
 
 const ASSIGNEES = '/repos/octo-org/widgets/assignees';
 const LIMITS = '/repos/octo-org/widgets/interaction-limits';

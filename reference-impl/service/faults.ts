@@ -56,14 +56,14 @@ export const SERVICE_FAULTS = [
   'pagination.page-default-2',
   'pagination.past-end-404',
   'pagination.invalid-parameters-ignored',
-  // representations (representations.ts)
+  // representations (representations.ts and each area's)
   'representations.user-without-node-id',
   'representations.issue-without-locked',
   'representations.pull-request-link-missing',
   'representations.limit-without-origin',
   'representations.limit-none-as-null',
   'representations.timestamps-local-offset',
-  // issue assignees (routes/assignees.ts)
+  // issue assignees (areas/assignees/)
   'assignees.list-without-owners',
   'assignees.check-200',
   'assignees.check-anyone',
@@ -74,7 +74,7 @@ export const SERVICE_FAULTS = [
   'assignees.remove-204',
   'assignees.push-not-required',
   'assignees.unknown-issue-422',
-  // interaction limits (routes/interaction-limits.ts, interaction-limit-state.ts)
+  // interaction limits (areas/interaction-limits/)
   'limits.put-201',
   'limits.put-keeps-active',
   'limits.collaborators-only-refused',

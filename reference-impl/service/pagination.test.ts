@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test } from './test-fixture.js';
+import { expect, expectErrorBody, test } from './service.fixture.js';
 
 // Pagination through GET /repos/octo-org/crowd/assignees: 107 assignable users
 // (hubot, monalisa, dev-001 … dev-105), ordered by id.

@@ -1,20 +1,24 @@
-// JSON shapes of the resources this slice returns, with every URL absolute on the
-// request's origin. API URLs live under ORIGIN/users, ORIGIN/repos …; "html" URLs
-// directly under ORIGIN, as on the real service where both share one host here.
+// What every area's representations build on: the request's origin (every URL is absolute
+// on it), timestamps, node ids, and the User object, which every area shows. API URLs live
+// under ORIGIN/users, ORIGIN/repos …; "html" URLs directly under ORIGIN, as on the real
+// service where both share one host here. Each area shapes its own resources
+// (areas/<name>/representation.ts) from these.
 import type { FastifyRequest } from 'fastify';
 import { formatTimestamp } from './clock.js';
-import { fullName, type Directory } from './directory.js';
+import type { Directory } from './directory.js';
 import type { Faults } from './faults.js';
-import type { ActiveLimit } from './interaction-limit-state.js';
-import type { IssueRecord } from './issue-state.js';
-import { authorAssociation } from './repository-roles.js';
 import { requestOrigin } from './request-origin.js';
-import type { WorldLabel, WorldMilestone, WorldRepository, WorldUser } from './world-model.js';
+import type { WorldUser } from './world-model.js';
 
 export interface Representer {
+  readonly origin: string;
   user(user: WorldUser): Record<string, unknown>;
-  issue(record: IssueRecord): Record<string, unknown>;
-  interactionLimit(limit: ActiveLimit | null): Record<string, unknown> | null;
+  /** The world's user of that login; the world loader checked every login it holds. */
+  userByLogin(login: string): WorldUser;
+  /** An instant as the API writes it (ISO 8601 UTC with seconds). */
+  timestamp(epochMs: number): string;
+  /** The legacy global node id of a resource of that type and id. */
+  nodeId(type: string, id: number): string;
 }
 
 const OFFSET_MS = 2 * 3_600_000;
@@ -67,96 +71,5 @@ export function createRepresenter(origin: string, directory: Directory, faults: 
     };
   };
 
-  const label = (repository: WorldRepository, entry: WorldLabel) => ({
-    id: entry.id,
-    node_id: nodeId('Label', entry.id),
-    url: `${origin}/repos/${fullName(repository)}/labels/${encodeURIComponent(entry.name)}`,
-    name: entry.name,
-    description: entry.description ?? null,
-    color: entry.color,
-    default: entry.default ?? false,
-  });
-
-  const milestone = (repository: WorldRepository, entry: WorldMilestone) => {
-    const issues = repository.issues ?? [];
-    const createdAt = timestamp(Date.parse(directory.world.clock.start));
-    return {
-      url: `${origin}/repos/${fullName(repository)}/milestones/${entry.number}`,
-      html_url: `${origin}/${fullName(repository)}/milestone/${entry.number}`,
-      labels_url: `${origin}/repos/${fullName(repository)}/milestones/${entry.number}/labels`,
-      id: entry.id,
-      node_id: nodeId('Milestone', entry.id),
-      number: entry.number,
-      state: entry.state,
-      title: entry.title,
-      description: entry.description ?? null,
-      creator: user(userByLogin(entry.creator)),
-      // Every issue of the world is open (the only state the spec shows).
-      open_issues: issues.filter((issue) => issue.milestone === entry.number).length,
-      closed_issues: 0,
-      // The world gives milestones no creation time; the world's start is the one deterministic choice.
-      created_at: createdAt,
-      updated_at: createdAt,
-      closed_at: null,
-      due_on: entry.due_on ?? null,
-    };
-  };
-
-  const issue = (record: IssueRecord) => {
-    const { repository, issue: entry } = record;
-    const api = `${origin}/repos/${fullName(repository)}/issues/${entry.number}`;
-    const html = `${origin}/${fullName(repository)}`;
-    const assignees = record.assignees.map((login) => user(userByLogin(login)));
-    const names = (entry.labels ?? []).map((name) => name.toLowerCase());
-    const found = (repository.milestones ?? []).find((m) => m.number === entry.milestone);
-    return {
-      id: repository.id * 100_000 + entry.number,
-      node_id: nodeId('Issue', repository.id * 100_000 + entry.number),
-      url: api,
-      repository_url: `${origin}/repos/${fullName(repository)}`,
-      labels_url: `${api}/labels{/name}`,
-      comments_url: `${api}/comments`,
-      events_url: `${api}/events`,
-      html_url: entry.pull_request ? `${html}/pull/${entry.number}` : `${html}/issues/${entry.number}`,
-      number: entry.number,
-      state: 'open',
-      title: entry.title,
-      body: entry.body ?? null,
-      user: user(userByLogin(entry.user)),
-      labels: (repository.labels ?? []).filter((l) => names.includes(l.name.toLowerCase())).map((l) => label(repository, l)),
-      assignee: assignees[0] ?? null,
-      assignees,
-      milestone: found ? milestone(repository, found) : null,
-      ...(!faults.on('representations.issue-without-locked') && { locked: false }),
-      active_lock_reason: null,
-      comments: 0,
-      ...(entry.pull_request && !faults.on('representations.pull-request-link-missing')
-        ? {
-            pull_request: {
-              url: `${origin}/repos/${fullName(repository)}/pulls/${entry.number}`,
-              html_url: `${html}/pull/${entry.number}`,
-              diff_url: `${html}/pull/${entry.number}.diff`,
-              patch_url: `${html}/pull/${entry.number}.patch`,
-            },
-          }
-        : {}),
-      closed_at: null,
-      created_at: timestamp(Date.parse(entry.created_at)),
-      updated_at: timestamp(record.updatedAt),
-      closed_by: null,
-      author_association: authorAssociation(directory, entry.user, repository),
-      state_reason: null,
-    };
-  };
-
-  const interactionLimit = (limit: ActiveLimit | null) => {
-    if (limit === null) return faults.on('representations.limit-none-as-null') ? null : {};
-    return {
-      limit: limit.limit,
-      ...(!faults.on('representations.limit-without-origin') && { origin: limit.origin }),
-      expires_at: timestamp(limit.expiresAt),
-    };
-  };
-
-  return { user, issue, interactionLimit };
+  return { origin, user, userByLogin, timestamp, nodeId };
 }

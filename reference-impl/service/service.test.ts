@@ -28,8 +28,9 @@ test('an unexpected failure is a 500 with the error body, logged, and its detail
     },
   });
   const service = createReferenceService({ world: loadWorld(), logger: { level: 'error', stream } });
-  // A deliberately broken route: the reference's own routes must never get here.
-  service.app.get('/_test/boom', async () => {
+  // A deliberately broken route: the reference's own routes must never get here. It is
+  // marked as declared (endpoint.ts refuses any other route) and has no access rule.
+  service.app.get('/_test/boom', { config: { endpoint: 'test.boom' } }, async () => {
     throw new Error('secret internal detail');
   });
   const response = await service.app.inject({ url: '/_test/boom', headers: { 'user-agent': 'touchstone-tests' } });

@@ -6,10 +6,10 @@ import { createConventionsHook, versionOnSend } from './conventions.js';
 import { handleClientError, registerErrorHandling, sendError } from './error-handler.js';
 import { etagOnSend } from './etag.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
-import { registerAssigneeRoutes } from './routes/assignees.js';
 import { registerControlRoutes } from './routes/control.js';
-import { registerInteractionLimitRoutes } from './routes/interaction-limits.js';
 import type { ServiceFault } from './faults.js';
+import { AREAS } from './areas/index.js';
+import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { createStore } from './store.js';
 import type { World } from './world-model.js';
 import './request-context.js';
@@ -35,7 +35,7 @@ export interface ReferenceService {
 }
 
 export function createReferenceService({ world, logger = false, faults = [] }: ReferenceServiceOptions): ReferenceService {
-  const store = createStore(world, faults);
+  const store = createStore(world, AREAS, faults);
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -58,8 +58,8 @@ export function createReferenceService({ world, logger = false, faults = [] }: R
   app.addHook('onSend', versionOnSend);
   app.addHook('onSend', etagOnSend);
 
-  registerAssigneeRoutes(app, store);
-  registerInteractionLimitRoutes(app, store);
+  refuseUndeclaredRoutes(app);
+  for (const area of store.areas) registerEndpoints(app, store.directory, area.endpoints);
   registerControlRoutes(app, store);
 
   return {

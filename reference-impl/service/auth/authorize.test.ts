@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test } from '../test-fixture.js';
+import { expect, expectErrorBody, test } from '../service.fixture.js';
 
 // The auth model of the README against the world's token roles, one behaviour per test.
 

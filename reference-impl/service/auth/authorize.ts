@@ -1,4 +1,4 @@
-// Decides, from the endpoint's row in endpoint-access.ts, whether a caller may go on,
+// Decides, from the endpoint's access rule (endpoint-access.ts), whether a caller may go on,
 // in a fixed order: authentication (401), visibility (404), token scope or permission
 // (403), role (403). Visibility comes before permissions so a private repository
 // never shows through a 403.
@@ -9,7 +9,7 @@ import type { Faults } from '../faults.js';
 import { atLeast, roleOf } from '../repository-roles.js';
 import type { Permission, WorldOrganization, WorldRepository } from '../world-model.js';
 import { ANONYMOUS, type Caller, type Permissions } from './credentials.js';
-import { ENDPOINT_ACCESS, type EndpointAccess, type EndpointId, type PermissionNeed } from './endpoint-access.js';
+import type { EndpointAccess, PermissionNeed } from './endpoint-access.js';
 
 export type Grant =
   | { target: 'repository'; repository: WorldRepository; role: Permission | null; push: boolean }
@@ -20,25 +20,10 @@ interface Reach {
   role: Permission | null;
 }
 
-export function createAccessHook(directory: Directory, endpoint: EndpointId): onRequestAsyncHookHandler {
-  const access = ENDPOINT_ACCESS[endpoint];
+export function createAccessHook(directory: Directory, access: EndpointAccess): onRequestAsyncHookHandler {
   return async (request) => {
     request.grant = authorize(directory, request.caller ?? ANONYMOUS, access, request);
   };
-}
-
-type RepositoryGrant = Extract<Grant, { target: 'repository' }>;
-type OrganizationGrant = Extract<Grant, { target: 'organization' }>;
-
-/** The grant of a repository route's access hook; a route without one is a wiring bug. */
-export function repositoryGrant(request: FastifyRequest): RepositoryGrant {
-  if (request.grant?.target !== 'repository') throw new Error(`no repository grant on ${request.url}`);
-  return request.grant;
-}
-
-export function organizationGrant(request: FastifyRequest): OrganizationGrant {
-  if (request.grant?.target !== 'organization') throw new Error(`no organization grant on ${request.url}`);
-  return request.grant;
 }
 
 export function authorize(directory: Directory, caller: Caller, access: EndpointAccess, request: FastifyRequest): Grant {

@@ -1,6 +1,6 @@
 import { SERVICE_FAULTS } from '../faults.js';
 import { createReferenceService } from '../service.js';
-import { expect, expectErrorBody, test } from '../test-fixture.js';
+import { expect, expectErrorBody, test } from '../service.fixture.js';
 
 // The control API: no User-Agent, version or auth rules; reset, clock, faults, capabilities.
 

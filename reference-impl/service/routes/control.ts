@@ -1,7 +1,7 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
 // reset to the world, read and move the clock, switch built-in faults, list capabilities.
 import type { FastifyInstance } from 'fastify';
-import type { BodySchema } from '../body-validation.js';
+import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
 import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
@@ -9,27 +9,14 @@ import type { Store } from '../store.js';
 
 export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults'] as const;
 
-const RESET_BODY: BodySchema = { title: 'Reset', type: 'object', additionalProperties: false };
+const RESET_BODY = Type.Object({}, { title: 'Reset', additionalProperties: false });
 
-const CLOCK_BODY: BodySchema = {
-  title: 'Clock',
-  type: 'object',
-  properties: {
-    set: { type: 'string', format: 'date-time' },
-    advance_seconds: { type: 'integer', minimum: 0 },
-  },
-  minProperties: 1,
-  maxProperties: 1,
-  additionalProperties: false,
-};
+const CLOCK_BODY = Type.Object(
+  { set: Type.Optional(Type.String({ format: 'date-time' })), advance_seconds: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { title: 'Clock', minProperties: 1, maxProperties: 1, additionalProperties: false },
+);
 
-const FAULTS_BODY: BodySchema = {
-  title: 'Faults',
-  type: 'object',
-  properties: { faults: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
-  required: ['faults'],
-  additionalProperties: false,
-};
+const FAULTS_BODY = Type.Object({ faults: Type.Array(Type.String(), { uniqueItems: true }) }, { title: 'Faults', additionalProperties: false });
 
 export function registerControlRoutes(app: FastifyInstance, store: Store): void {
   const { clock } = store;
@@ -42,8 +29,8 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
 
   app.get('/_conformance/clock', async () => ({ now: formatTimestamp(clock.now()) }));
 
-  app.post('/_conformance/clock', { schema: { body: CLOCK_BODY } }, async (request) => {
-    const body = request.body as { set?: string; advance_seconds?: number };
+  app.post<{ Body: Static<typeof CLOCK_BODY> }>('/_conformance/clock', { schema: { body: CLOCK_BODY } }, async (request) => {
+    const { body } = request;
     if (body.set !== undefined) {
       const target = Date.parse(body.set);
       // Bounded so that now plus the longest expiry is still a representable date.
@@ -58,8 +45,8 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
 
   // Replaces the faults switched on at run time; a reset drops them again (back to --fault's).
   app.get('/_conformance/faults', async () => ({ active: store.faults.active() }));
-  app.post('/_conformance/faults', { schema: { body: FAULTS_BODY } }, async (request) => {
-    const { faults } = request.body as { faults: string[] };
+  app.post<{ Body: Static<typeof FAULTS_BODY> }>('/_conformance/faults', { schema: { body: FAULTS_BODY } }, async (request) => {
+    const { faults } = request.body;
     const unknown = faults.filter((name) => !isServiceFault(name));
     if (unknown.length > 0) {
       throw validationFailed(unknown.map((name) => ({ resource: 'Faults', field: 'faults', code: 'custom', message: `unknown fault ${name}` })));

@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test } from '../test-fixture.js';
+import { expect, expectErrorBody, test } from '../../service.fixture.js';
 
 // Every row of the spec's interaction-restriction state table, plus the README's choices.
 // The world's clock starts at 2026-06-01T12:00:00Z; sheriff (owner of sheriff/town) has a

@@ -1,8 +1,8 @@
 // The mutable part of issues: their assignees and when they last changed. Everything
 // else about an issue is read from the world as it was loaded.
-import type { Clock } from './clock.js';
-import type { Directory } from './directory.js';
-import type { WorldIssue, WorldRepository } from './world-model.js';
+import type { Clock } from '../../clock.js';
+import type { Directory } from '../../directory.js';
+import type { WorldIssue, WorldRepository } from '../../world-model.js';
 
 export const MAX_ASSIGNEES = 10;
 

@@ -1,4 +1,4 @@
-import { expect, expectErrorBody, test, type Api } from '../test-fixture.js';
+import { expect, expectErrorBody, test, type Api } from '../../service.fixture.js';
 
 // Endpoints 6–9. Push access on octo-org/widgets: hubot (organization owner), monalisa
 // (admin), wanstrath (maintain), defunkt (write); mojombo only reads.

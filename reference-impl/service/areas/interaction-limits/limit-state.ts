@@ -1,10 +1,10 @@
 // Interaction restrictions of users, organizations and repositories, with the state
 // table of the spec: set/replace, delete, expiry on the service clock (checked lazily
 // on every read), and organization limits copied onto the organization's repositories.
-import type { Clock } from './clock.js';
-import type { Directory } from './directory.js';
-import type { Faults } from './faults.js';
-import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from './world-model.js';
+import type { Clock } from '../../clock.js';
+import type { Directory } from '../../directory.js';
+import type { Faults } from '../../faults.js';
+import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from '../../world-model.js';
 
 export const LIMIT_VALUES: readonly LimitValue[] = ['existing_users', 'contributors_only', 'collaborators_only'];
 

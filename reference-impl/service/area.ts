@@ -1,0 +1,23 @@
+// An area of the service: a group of endpoints of the spec with the state they share
+// (areas/<name>/). An area gets the service's core (the world's directory, the clock, the
+// faults), builds its own state from it, and hands back its endpoint definitions and how
+// to return that state to the world on a reset. Nothing outside its folder knows its state.
+import type { Clock } from './clock.js';
+import type { Directory } from './directory.js';
+import type { Endpoint } from './endpoint.js';
+import type { Faults } from './faults.js';
+
+export interface ServiceCore {
+  readonly directory: Directory;
+  readonly clock: Clock;
+  readonly faults: Faults;
+}
+
+export interface Area {
+  readonly name: string;
+  readonly endpoints: readonly Endpoint[];
+  /** Back to the world, after the clock was reset. */
+  reset(): void;
+}
+
+export type AreaFactory = (core: ServiceCore) => Area;

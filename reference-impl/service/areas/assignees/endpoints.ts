@@ -1,0 +1,117 @@
+// Issue assignees, endpoints 6–9 of spec document 1: the area's state (issue-state.ts) and
+// its four endpoint definitions. Access is decided by each definition's rule before the
+// handler runs; handlers only apply the assignee rules.
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AreaFactory } from '../../area.js';
+import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
+import { defineEndpoint } from '../../endpoint.js';
+import { notFound, validationFailed } from '../../errors.js';
+import { paginate } from '../../pagination.js';
+import { representerFor } from '../../representations.js';
+import { assignableUsers, roleOf } from '../../repository-roles.js';
+import type { WorldRepository } from '../../world-model.js';
+import { representIssue } from './issue-representation.js';
+import { createIssueState, MAX_ASSIGNEES, type IssueRecord } from './issue-state.js';
+
+// The 10-per-call limit is checked by the handler, not the schema: it is where the
+// assignees.more-than-ten fault switches it off.
+const ASSIGNEES_BODY = Type.Object({ assignees: Type.Array(Type.String()) }, { title: 'Issue', additionalProperties: false });
+
+const READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('issues'), read('pull_requests')], role: 'visible' });
+const WRITE = onRepository({ anonymous: false, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('issues'), write('pull_requests')], role: 'push-or-ignore' });
+
+export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
+  const issues = createIssueState(directory, clock);
+  const issueOf = (request: FastifyRequest, record: IssueRecord) => representIssue(representerFor(request, directory), directory, faults, record);
+  const assignable = (repository: WorldRepository) => new Set(assignableUsers(directory, repository).map((u) => u.login));
+  const findIssue = (repository: WorldRepository, raw: string): IssueRecord => {
+    const number = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+    const record = Number.isSafeInteger(number) ? issues.find(repository, number) : undefined;
+    if (record === undefined) {
+      throw faults.on('assignees.unknown-issue-422') ? validationFailed([{ resource: 'Issue', field: 'issue_number', code: 'invalid' }]) : notFound();
+    }
+    return record;
+  };
+  /** Push access decides whether a write is applied (spec: otherwise "silently ignored"). */
+  const applies = (push: boolean) => push || faults.on('assignees.push-not-required');
+  /** Names of known users in canonical spelling; unknown names are dropped, as the spec's "ignored". */
+  const knownLogins = (names: string[]) =>
+    names.flatMap((name) => {
+      const user = directory.user(name);
+      return user === undefined ? [] : [user.login];
+    });
+
+  const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 6 },
+      id: 'assignees.list',
+      summary: 'List assignees',
+      method: 'GET',
+      path: '/repos/:owner/:repo/assignees',
+      access: READ,
+      handler: async (request, reply, { repository }) => {
+        const users = assignableUsers(directory, repository);
+        const listed = faults.on('assignees.list-without-owners') ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin') : users;
+        const page = paginate(request, listed);
+        if (page.link !== null) reply.header('link', page.link);
+        const representer = representerFor(request, directory);
+        return page.items.map((user) => representer.user(user));
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 7 },
+      id: 'assignees.check',
+      summary: 'Check if a user can be assigned',
+      method: 'GET',
+      path: '/repos/:owner/:repo/assignees/:assignee',
+      access: READ,
+      handler: async (request, reply, { repository }) => {
+        const user = directory.user(request.params.assignee);
+        if (user === undefined || (!assignable(repository).has(user.login) && !faults.on('assignees.check-anyone'))) throw notFound();
+        return faults.on('assignees.check-200') ? reply.code(200).send({ assignable: true }) : reply.code(204).send();
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 8 },
+      id: 'assignees.add',
+      summary: 'Add assignees to an issue',
+      method: 'POST',
+      path: '/repos/:owner/:repo/issues/:issue_number/assignees',
+      access: WRITE,
+      body: ASSIGNEES_BODY,
+      handler: async (request, reply, grant) => {
+        const { assignees } = request.body;
+        const cap = faults.on('assignees.more-than-ten') ? Number.POSITIVE_INFINITY : MAX_ASSIGNEES;
+        // Like a schema's maxItems, before the issue is looked up (README "order of checks").
+        if (assignees.length > cap) throw validationFailed([{ resource: 'Issue', field: 'assignees', code: 'invalid' }]);
+        const record = findIssue(grant.repository, request.params.issue_number);
+        // Without push access the request succeeds and changes nothing (spec: "silently ignored").
+        if (applies(grant.push)) {
+          const allowed = assignable(grant.repository);
+          const logins = knownLogins(assignees).filter((login) => allowed.has(login));
+          if (faults.on('assignees.add-replaces')) issues.removeAssignees(record, record.assignees);
+          issues.addAssignees(record, logins, cap);
+        }
+        reply.code(faults.on('assignees.add-200') ? 200 : 201);
+        return issueOf(request, record);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 9 },
+      id: 'assignees.remove',
+      summary: 'Remove assignees from an issue',
+      method: 'DELETE',
+      path: '/repos/:owner/:repo/issues/:issue_number/assignees',
+      access: WRITE,
+      body: ASSIGNEES_BODY,
+      handler: async (request, reply, grant) => {
+        const record = findIssue(grant.repository, request.params.issue_number);
+        if (applies(grant.push) && !faults.on('assignees.remove-ignored')) issues.removeAssignees(record, knownLogins(request.body.assignees));
+        if (faults.on('assignees.remove-204')) return reply.code(204).send();
+        return issueOf(request, record);
+      },
+    }),
+  ];
+  return { name: 'assignees', endpoints, reset: () => issues.reset() };
+};

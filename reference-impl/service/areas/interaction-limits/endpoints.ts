@@ -1,0 +1,136 @@
+// Interaction restrictions of repositories and organizations, endpoints 27–32 of spec
+// document 1: the area's state (limit-state.ts, the spec's state table) and its six
+// endpoint definitions (README "Interaction restrictions").
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { AreaFactory } from '../../area.js';
+import {
+  onOrganization, onRepository, ORGANIZATION_READ_SCOPES, ORGANIZATION_WRITE_SCOPES, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write,
+} from '../../auth/endpoint-access.js';
+import { defineEndpoint } from '../../endpoint.js';
+import { ApiError, validationFailed } from '../../errors.js';
+import type { Faults } from '../../faults.js';
+import { representerFor } from '../../representations.js';
+import type { LimitSetting, WorldRepository } from '../../world-model.js';
+import { createInteractionLimitState, EXPIRY_DURATIONS_MS, LIMIT_VALUES, type ActiveLimit } from './limit-state.js';
+import { representLimit } from './representation.js';
+
+const SET_BODY = Type.Object(
+  {
+    limit: Type.Enum(LIMIT_VALUES),
+    expiry: Type.Optional(Type.Enum(Object.keys(EXPIRY_DURATIONS_MS) as (keyof typeof EXPIRY_DURATIONS_MS)[])),
+  },
+  { title: 'InteractionLimit', additionalProperties: false },
+);
+
+// DELETE takes no parameters; a body with fields is refused like any unknown field.
+const DELETE_BODY = Type.Object({}, { title: 'InteractionLimit', additionalProperties: false });
+
+const REPOSITORY_ADMIN = { anonymous: false, role: 'admin' } as const;
+const ORGANIZATION_OWNER = { anonymous: false, role: 'organization-owner' } as const;
+const REPOSITORY_READ = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_READ_SCOPES, permissions: [read('administration')] });
+const REPOSITORY_WRITE = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('administration')] });
+const ORGANIZATION_READ = onOrganization({ ...ORGANIZATION_OWNER, scopes: ORGANIZATION_READ_SCOPES, permissions: [read('organization_administration')] });
+const ORGANIZATION_WRITE = onOrganization({ ...ORGANIZATION_OWNER, scopes: ORGANIZATION_WRITE_SCOPES, permissions: [write('organization_administration')] });
+
+const REPOSITORY_PATH = '/repos/:owner/:repo/interaction-limits';
+const ORGANIZATION_PATH = '/orgs/:org/interaction-limits';
+
+/** `expiry` defaults to one_day on both levels (a documented choice for organizations). */
+function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organization', faults: Faults): LimitSetting {
+  const refused =
+    (body.limit === 'collaborators_only' && faults.on('limits.collaborators-only-refused')) ||
+    ((body.expiry === 'one_month' || body.expiry === 'six_months') && faults.on('limits.long-expiry-refused'));
+  if (refused) throw validationFailed([{ resource: 'InteractionLimit', field: body.limit === 'collaborators_only' ? 'limit' : 'expiry', code: 'invalid' }]);
+  const fallback = level === 'organization' && faults.on('limits.org-default-one-week') ? 'one_week' : 'one_day';
+  return { limit: body.limit, expiry: faults.on('limits.expiry-ignored') ? 'one_day' : (body.expiry ?? fallback) };
+}
+
+export const interactionLimitsArea: AreaFactory = ({ directory, clock, faults }) => {
+  const limits = createInteractionLimitState(directory, clock, faults);
+  const limitOf = (request: FastifyRequest, limit: ActiveLimit | null) => representLimit(representerFor(request, directory), faults, limit);
+  const refuseWhenOwnerLimited = (repository: WorldRepository) => {
+    const level = faults.on('limits.owner-limit-ignored') ? null : limits.ownerLevelBlocking(repository);
+    if (level !== null) throw new ApiError(409, 'CONFLICT', `Interaction limits are already set at the ${level} level`);
+  };
+
+  const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 27 },
+      id: 'repository-limits.get',
+      summary: 'Get interaction restrictions for a repository',
+      method: 'GET',
+      path: REPOSITORY_PATH,
+      access: REPOSITORY_READ,
+      handler: async (request, _reply, { repository }) => limitOf(request, limits.ofRepository(repository)),
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 28 },
+      id: 'repository-limits.set',
+      summary: 'Set interaction restrictions for a repository',
+      method: 'PUT',
+      path: REPOSITORY_PATH,
+      access: REPOSITORY_WRITE,
+      body: SET_BODY,
+      handler: async (request, reply, { repository }) => {
+        refuseWhenOwnerLimited(repository);
+        const setting = settingOf(request.body, 'repository', faults);
+        const active = faults.on('limits.put-keeps-active') ? limits.ofRepository(repository) : null;
+        const limit = active ?? limits.setRepository(repository, setting);
+        reply.code(faults.on('limits.put-201') ? 201 : 200);
+        return limitOf(request, limit);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 29 },
+      id: 'repository-limits.delete',
+      summary: 'Remove interaction restrictions from a repository',
+      method: 'DELETE',
+      path: REPOSITORY_PATH,
+      access: REPOSITORY_WRITE,
+      body: DELETE_BODY,
+      handler: async (_request, reply, { repository }) => {
+        refuseWhenOwnerLimited(repository);
+        if (!faults.on('limits.delete-ignored')) limits.clearRepository(repository);
+        return faults.on('limits.delete-200') ? reply.code(200).send({}) : reply.code(204).send();
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 30 },
+      id: 'organization-limits.get',
+      summary: 'Get interaction restrictions for an organization',
+      method: 'GET',
+      path: ORGANIZATION_PATH,
+      access: ORGANIZATION_READ,
+      handler: async (request, _reply, { organization }) => limitOf(request, faults.on('limits.org-get-empty') ? null : limits.ofOrganization(organization)),
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 31 },
+      id: 'organization-limits.set',
+      summary: 'Set interaction restrictions for an organization',
+      method: 'PUT',
+      path: ORGANIZATION_PATH,
+      access: ORGANIZATION_WRITE,
+      body: SET_BODY,
+      handler: async (request, reply, { organization }) => {
+        const limit = limits.setOrganization(organization, settingOf(request.body, 'organization', faults));
+        reply.code(faults.on('limits.org-put-201') ? 201 : 200);
+        return limitOf(request, limit);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 32 },
+      id: 'organization-limits.delete',
+      summary: 'Remove interaction restrictions from an organization',
+      method: 'DELETE',
+      path: ORGANIZATION_PATH,
+      access: ORGANIZATION_WRITE,
+      body: DELETE_BODY,
+      handler: async (_request, reply, { organization }) => {
+        if (!faults.on('limits.org-delete-ignored')) limits.clearOrganization(organization);
+        return faults.on('limits.org-delete-200') ? reply.code(200).send({}) : reply.code(204).send();
+      },
+    }),
+  ];
+  return { name: 'interaction-limits', endpoints, reset: () => limits.reset() };
+};

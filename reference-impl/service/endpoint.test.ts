@@ -1,0 +1,66 @@
+// Endpoint definitions are the only way to add a route, and each carries a complete access rule.
+import { expect, test } from '@playwright/test';
+import { Type } from 'typebox';
+import { AREAS } from './areas/index.js';
+import { onRepository, REPOSITORY_READ_SCOPES } from './auth/endpoint-access.js';
+import { createDirectory } from './directory.js';
+import { defineEndpoint, registerEndpoints, type Endpoint } from './endpoint.js';
+import { createReferenceService } from './service.js';
+import { createStore } from './store.js';
+import { loadWorld } from './world-loader.js';
+
+const world = loadWorld();
+const RULE = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [], role: 'visible' });
+const probe = (overrides: Partial<Endpoint> = {}): Endpoint => ({
+  ...defineEndpoint({ spec: { document: 1, number: 99 }, id: 'probe.get', summary: 'probe', method: 'GET', path: '/repos/:owner/:repo/probe', access: RULE, handler: async () => ({}) }),
+  ...overrides,
+});
+
+test('a route added without an endpoint definition is refused when it is registered', async () => {
+  const service = createReferenceService({ world });
+  try {
+    expect(() => service.app.get('/repos/:owner/:repo/open-to-anyone', async () => ({}))).toThrow(/not registered from an endpoint definition.*no access rule/);
+  } finally {
+    await service.close();
+  }
+});
+
+test('a definition without a complete access rule, or defined twice, is refused at start-up', async () => {
+  const service = createReferenceService({ world });
+  const directory = createDirectory(world);
+  try {
+    const noRule = probe({ access: undefined as unknown as Endpoint['access'] });
+    expect(() => registerEndpoints(service.app, directory, [noRule])).toThrow('endpoint probe.get has no complete access rule');
+    const noRole = probe({ access: { ...RULE, role: undefined as unknown as 'visible' } });
+    expect(() => registerEndpoints(service.app, directory, [noRole])).toThrow('has no complete access rule');
+    expect(() => registerEndpoints(service.app, directory, [probe({ body: Type.Object({}) })])).toThrow('endpoint probe.get: its body schema has no title');
+    expect(() => registerEndpoints(service.app, directory, [probe(), probe({ id: 'probe.again' })])).toThrow('endpoint probe.again (GET /repos/:owner/:repo/probe) is defined twice');
+  } finally {
+    await service.close();
+  }
+});
+
+test('a declared endpoint runs behind its access rule: a hidden repository is 404 before the handler', async () => {
+  const service = createReferenceService({ world });
+  const directory = createDirectory(world);
+  let handled = 0;
+  registerEndpoints(service.app, directory, [probe({ id: 'probe.count', path: '/repos/:owner/:repo/count', handler: async () => ({ handled: ++handled }) })]);
+  try {
+    const headers = { 'user-agent': 'touchstone-tests' };
+    const open = await service.app.inject({ url: '/repos/octo-org/widgets/count', headers });
+    expect(open.json()).toEqual({ handled: 1 });
+    const hidden = await service.app.inject({ url: '/repos/octo-org/no-such-repository/count', headers });
+    expect(hidden.statusCode).toBe(404);
+    expect(handled).toBe(1);
+  } finally {
+    await service.close();
+  }
+});
+
+test('every area declares unique endpoint ids and spec numbers, each with a body schema titled for errors[].resource', () => {
+  const endpoints = createStore(world, AREAS).areas.flatMap((area) => area.endpoints);
+  expect(endpoints.length).toBe(10);
+  expect(new Set(endpoints.map((e) => e.id)).size).toBe(endpoints.length);
+  expect(new Set(endpoints.map((e) => `${e.spec.document}.${e.spec.number}`)).size).toBe(endpoints.length);
+  for (const endpoint of endpoints.filter((e) => e.body)) expect((endpoint.body as { title?: string }).title, endpoint.id).toMatch(/^[A-Z]\w+$/);
+});

@@ -1,0 +1,127 @@
+// One endpoint, one definition: its number in the spec, id, method, path, access rule,
+// request body schema (a TypeBox schema, which is also the handler's type for the body),
+// the representations it offers, and its handler. Routes are registered from these
+// definitions only (registerEndpoints), the README's endpoint and auth tables are generated
+// from them (endpoint-docs.ts), and start-up refuses any route that did not come from one,
+// so a route cannot be added without an access rule.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { createAccessHook, type Grant } from './auth/authorize.js';
+import type { EndpointAccess } from './auth/endpoint-access.js';
+import type { Directory } from './directory.js';
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
+
+/** `/repos/:owner/:repo` → 'owner' | 'repo'. */
+type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : Path extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** The path parameters of a Fastify path, as strings (they are validated by the handler that reads them). */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+
+type TargetOf<Access extends EndpointAccess> = Access['target'];
+export type GrantOf<Target extends EndpointAccess['target']> = Extract<Grant, { target: Target }>;
+
+/** What a handler gets: the request typed by the definition's path and body, the reply, and the access grant. */
+export type Handler<Path extends string, Body extends TSchema | undefined, Target extends EndpointAccess['target']> = (
+  request: FastifyRequest<{ Params: PathParams<Path>; Body: Body extends TSchema ? Static<Body> : undefined }>,
+  reply: FastifyReply,
+  grant: GrantOf<Target>,
+) => Promise<unknown>;
+
+export interface EndpointSpec<Path extends string, Body extends TSchema | undefined, Access extends EndpointAccess> {
+  /** The spec document and the endpoint's number in it. */
+  spec: { document: 1 | 2; number: number };
+  /** Stable id, `<area>.<action>`, as the requirements name it. */
+  id: string;
+  summary: string;
+  method: HttpMethod;
+  /** Fastify syntax: `/repos/:owner/:repo/assignees`. */
+  path: Path;
+  access: Access;
+  /** The request body's schema; `errors[].resource` is its title. Omitted: the endpoint takes no body. */
+  body?: Body;
+  handler: Handler<Path, Body, TargetOf<Access>>;
+}
+
+/** A definition with its types erased, as the registry and the docs hold it. */
+export interface Endpoint {
+  readonly spec: { document: 1 | 2; number: number };
+  readonly id: string;
+  readonly summary: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly access: EndpointAccess;
+  readonly body?: TSchema;
+  readonly handler: (request: FastifyRequest, reply: FastifyReply, grant: Grant) => Promise<unknown>;
+}
+
+/**
+ * Checks the types of one definition. The one cast of the service's request handling is
+ * here: the registry holds definitions of many shapes, and the grant a handler receives
+ * is the one its access rule produces (authorize() returns a grant of the rule's target).
+ */
+export function defineEndpoint<Path extends string, Access extends EndpointAccess, Body extends TSchema | undefined = undefined>(
+  definition: EndpointSpec<Path, Body, Access>,
+): Endpoint {
+  return definition as unknown as Endpoint;
+}
+
+/** The route config that marks a route as registered from a definition. */
+interface EndpointRouteConfig {
+  endpoint?: string;
+}
+
+/** Where an endpoint does not sit: the harness's control API, registered by routes/control.ts. */
+const CONTROL_PREFIX = '/_conformance';
+
+/**
+ * Refuses, at start-up, every later route that neither came from a definition nor belongs to
+ * the control API: an endpoint without an access rule cannot be served.
+ */
+export function refuseUndeclaredRoutes(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const declared = (route.config as EndpointRouteConfig | undefined)?.endpoint !== undefined;
+    if (!declared && !route.url.startsWith(CONTROL_PREFIX)) {
+      throw new Error(`route ${String(route.method)} ${route.url} was not registered from an endpoint definition (endpoint.ts): it has no access rule`);
+    }
+  });
+}
+
+export function registerEndpoints(app: FastifyInstance, directory: Directory, endpoints: readonly Endpoint[]): void {
+  const seen = new Map<string, Endpoint>();
+  for (const endpoint of endpoints) {
+    const clash = seen.get(endpoint.id) ?? seen.get(`${endpoint.method} ${endpoint.path}`);
+    if (clash) throw new Error(`endpoint ${endpoint.id} (${endpoint.method} ${endpoint.path}) is defined twice`);
+    seen.set(endpoint.id, endpoint).set(`${endpoint.method} ${endpoint.path}`, endpoint);
+    checkDefinition(endpoint);
+    app.route({
+      method: endpoint.method,
+      url: endpoint.path,
+      config: { endpoint: endpoint.id } satisfies EndpointRouteConfig,
+      onRequest: createAccessHook(directory, endpoint.access),
+      ...(endpoint.body && { schema: { body: endpoint.body } }),
+      handler: (request, reply) => endpoint.handler(request, reply, request.grant!),
+    });
+  }
+}
+
+/**
+ * The types make a rule complete; this holds definitions built without them (JavaScript,
+ * casts). A body schema needs a title: it is the resource `errors[]` names.
+ */
+function checkDefinition({ id, access, body }: Endpoint): void {
+  if (body !== undefined && typeof (body as { title?: unknown }).title !== 'string') throw new Error(`endpoint ${id}: its body schema has no title`);
+  const complete =
+    access !== undefined &&
+    (access.target === 'repository' || access.target === 'organization') &&
+    typeof access.anonymous === 'boolean' &&
+    Array.isArray(access.scopes?.public) &&
+    Array.isArray(access.scopes?.private) &&
+    Array.isArray(access.permissions) &&
+    typeof access.role === 'string';
+  if (!complete) throw new Error(`endpoint ${id} has no complete access rule (target, anonymous, scopes, permissions, role)`);
+}
