@@ -1,4 +1,4 @@
-// Reads the fixture world: YAML, validated against suites/world.schema.json, then
+// Reads the fixture world: YAML, validated against its schema (world-schema.ts), then
 // expanded (user series, collaborator globs) and cross-checked. Every problem is a
 // WorldError naming the file and the JSON path, so a bad world fails before serving.
 import { readFileSync } from 'node:fs';
@@ -9,10 +9,10 @@ import { parse as parseYaml } from 'yaml';
 import { WorldError } from './errors.js';
 import { expandUsers, resolveCollaborators } from './world-expansion.js';
 import type { World, WorldDocument } from './world-model.js';
+import { WorldDocumentSchema } from './world-schema.js';
 import { checkReferences } from './world-references.js';
 
 export const DEFAULT_WORLD_PATH = fileURLToPath(new URL('../../suites/world.yaml', import.meta.url));
-const WORLD_SCHEMA_PATH = fileURLToPath(new URL('../../suites/world.schema.json', import.meta.url));
 
 // ajv-formats ships CommonJS typings that NodeNext sees as a namespace, not a function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -37,7 +37,7 @@ export function parseWorld(text: string, source: string): World {
   }
   const validate = compileWorldSchema();
   if (!validate(data)) throw new WorldError(`${source}: ${describeSchemaErrors(validate.errors)}`);
-  const document = data as WorldDocument;
+  const document = data;
   const users = expandUsers(document);
   const world: World = {
     source,
@@ -51,9 +51,11 @@ export function parseWorld(text: string, source: string): World {
   return world;
 }
 
-function compileWorldSchema(): ValidateFunction {
-  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
-  return ajv.compile(JSON.parse(readFileSync(WORLD_SCHEMA_PATH, 'utf8')) as object);
+function compileWorldSchema(): ValidateFunction<WorldDocument> {
+  // Strict, but for `required` inside the tokens' if/then branches, which name properties
+  // declared by the enclosing object (Ajv's strictRequired looks at the branch alone).
+  const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false }));
+  return ajv.compile<WorldDocument>(WorldDocumentSchema);
 }
 
 function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {

@@ -12,13 +12,14 @@ import { ApiError, validationFailed } from '../../errors.js';
 import type { Faults } from '../../faults.js';
 import { representerFor } from '../../representations.js';
 import type { LimitSetting, WorldRepository } from '../../world-model.js';
-import { createInteractionLimitState, EXPIRY_DURATIONS_MS, LIMIT_VALUES, type ActiveLimit } from './limit-state.js';
+import { LIMIT_EXPIRIES, LIMIT_VALUES } from '../../world-schema.js';
+import { createInteractionLimitState, type ActiveLimit } from './limit-state.js';
 import { representLimit } from './representation.js';
 
 const SET_BODY = Type.Object(
   {
     limit: Type.Enum(LIMIT_VALUES),
-    expiry: Type.Optional(Type.Enum(Object.keys(EXPIRY_DURATIONS_MS) as (keyof typeof EXPIRY_DURATIONS_MS)[])),
+    expiry: Type.Optional(Type.Enum(LIMIT_EXPIRIES)),
   },
   { title: 'InteractionLimit', additionalProperties: false },
 );

@@ -6,7 +6,6 @@ import type { Directory } from '../../directory.js';
 import type { Faults } from '../../faults.js';
 import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from '../../world-model.js';
 
-export const LIMIT_VALUES: readonly LimitValue[] = ['existing_users', 'contributors_only', 'collaborators_only'];
 
 const HOUR_MS = 3_600_000;
 export const EXPIRY_DURATIONS_MS: Readonly<Record<LimitExpiry, number>> = {

@@ -1,6 +1,7 @@
-// The README's endpoint and auth table, generated from the endpoint definitions so it
-// cannot drift from what the service does: `npm run docs:service` rewrites the part of
-// reference-impl/service/README.md between the markers, and a test fails when it differs.
+// Files generated from the reference's definitions, so they cannot drift from what the
+// service does: the README's endpoint and auth table (from the endpoint definitions,
+// between markers in reference-impl/service/README.md) and suites/world.schema.json (from
+// world-schema.ts). `npm run docs:service` rewrites them; a test fails when one differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AREAS } from './areas/index.js';
@@ -8,8 +9,10 @@ import type { EndpointAccess, RoleNeed } from './auth/endpoint-access.js';
 import type { Endpoint } from './endpoint.js';
 import { createStore } from './store.js';
 import { loadWorld } from './world-loader.js';
+import { worldJsonSchema } from './world-schema.js';
 
 export const README_PATH = fileURLToPath(new URL('./README.md', import.meta.url));
+export const WORLD_SCHEMA_PATH = fileURLToPath(new URL('../../suites/world.schema.json', import.meta.url));
 const START = '<!-- endpoint-table:start (generated from the endpoint definitions by `npm run docs:service`; do not edit) -->';
 const END = '<!-- endpoint-table:end -->';
 
@@ -59,9 +62,24 @@ export function withEndpointTable(readme: string, table: string): string {
   return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
+export interface GeneratedFile {
+  path: string;
+  /** The file's content as it should be, given what it holds now. */
+  render(current: string): string;
+}
+
+export function generatedFiles(): GeneratedFile[] {
+  return [
+    { path: README_PATH, render: (readme) => withEndpointTable(readme, renderEndpointTable(allEndpoints())) },
+    { path: WORLD_SCHEMA_PATH, render: () => `${JSON.stringify(worldJsonSchema(), null, 2)}\n` },
+  ];
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const readme = readFileSync(README_PATH, 'utf8');
-  const updated = withEndpointTable(readme, renderEndpointTable(allEndpoints()));
-  if (updated !== readme) writeFileSync(README_PATH, updated);
-  process.stdout.write(`${README_PATH}: ${updated === readme ? 'already up to date' : 'endpoint table rewritten'}\n`);
+  for (const file of generatedFiles()) {
+    const current = readFileSync(file.path, 'utf8');
+    const wanted = file.render(current);
+    if (wanted !== current) writeFileSync(file.path, wanted);
+    process.stdout.write(`${file.path}: ${wanted === current ? 'up to date' : 'rewritten'}\n`);
+  }
 }

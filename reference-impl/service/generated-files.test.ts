@@ -1,11 +1,13 @@
-// The README's endpoint table is the one the definitions generate.
+// The generated files are what their definitions generate today.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { allEndpoints, README_PATH, renderEndpointTable, withEndpointTable } from './endpoint-docs.js';
+import { allEndpoints, generatedFiles, renderEndpointTable } from './generated-files.js';
 
-test('the README endpoint table is generated from the definitions (npm run docs:service rewrites it)', () => {
-  const readme = readFileSync(README_PATH, 'utf8');
-  expect(withEndpointTable(readme, renderEndpointTable(allEndpoints())), 'run `npm run docs:service`').toBe(readme);
+test('the README endpoint table and suites/world.schema.json are generated from the definitions (npm run docs:service rewrites them)', () => {
+  for (const file of generatedFiles()) {
+    const current = readFileSync(file.path, 'utf8');
+    expect(file.render(current), `${file.path} is stale: run \`npm run docs:service\``).toBe(current);
+  }
 });
 
 test('one row per endpoint, with its spec number, path, id and access rule', () => {

@@ -1,0 +1,165 @@
+// The fixture world's shape, written once: these TypeBox schemas validate the world
+// (world-loader.ts), their static types are the world's TypeScript types (world-model.ts),
+// and suites/world.schema.json, which the harness and editors read, is generated from them
+// (`npm run docs:service`; a test fails when the file differs).
+import { Type, type Static, type TSchema } from 'typebox';
+
+const Login = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9-]*$' });
+const Id = Type.Integer({ minimum: 1 });
+const DateTime = Type.String({ format: 'date-time' });
+const FullName = Type.String({ pattern: '^[^/]+/[^/]+$' });
+
+export const PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const;
+export const LIMIT_VALUES = ['existing_users', 'contributors_only', 'collaborators_only'] as const;
+export const LIMIT_EXPIRIES = ['one_day', 'three_days', 'one_week', 'one_month', 'six_months'] as const;
+export const TOKEN_KINDS = ['classic', 'oauth', 'fine-grained', 'app-installation', 'app-user', 'workflow'] as const;
+export const PERMISSION_LEVELS = ['read', 'write'] as const;
+
+const Permission = Type.Enum(PERMISSIONS);
+const PermissionLevel = Type.Enum(PERMISSION_LEVELS);
+
+/** A map from any name to `value`: a JSON Schema TypeBox's Record does not write (additionalProperties, propertyNames). */
+function nameMap<T extends TSchema>(value: T, options: { description?: string; propertyNames?: object } = {}) {
+  return Type.Unsafe<Record<string, Static<T>>>({ type: 'object', ...options, additionalProperties: value });
+}
+
+export const LimitSettingSchema = Type.Object(
+  { limit: Type.Enum(LIMIT_VALUES), expiry: Type.Enum(LIMIT_EXPIRIES) },
+  { additionalProperties: false },
+);
+
+export const UserSchema = Type.Object(
+  { login: Login, id: Id, interaction_limit: Type.Optional(LimitSettingSchema) },
+  { additionalProperties: false },
+);
+
+const UserSeriesSchema = Type.Object(
+  {
+    series: Type.Object(
+      { prefix: Login, count: Type.Integer({ minimum: 1, maximum: 999 }), first_id: Id },
+      { additionalProperties: false, description: 'Generates logins PREFIX001..PREFIXnnn (zero-padded to 3 digits) with consecutive ids' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const TeamSchema = Type.Object(
+  { slug: Type.String({ pattern: '^[a-z0-9-]+$' }), name: Type.String(), id: Id, members: Type.Optional(Type.Array(Login)) },
+  { additionalProperties: false },
+);
+
+export const OrganizationSchema = Type.Object(
+  {
+    login: Login,
+    id: Id,
+    owners: Type.Array(Login, { minItems: 1 }),
+    members: Type.Optional(Type.Array(Login)),
+    interaction_limit: Type.Optional(LimitSettingSchema),
+    teams: Type.Optional(Type.Array(TeamSchema)),
+  },
+  { additionalProperties: false },
+);
+
+export const LabelSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    color: Type.String({ pattern: '^[0-9a-fA-F]{6}$' }),
+    description: Type.Optional(Type.String()),
+    default: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const MilestoneSchema = Type.Object(
+  {
+    id: Id,
+    number: Type.Integer({ minimum: 1 }),
+    title: Type.String(),
+    description: Type.Optional(Type.String()),
+    state: Type.Enum(['open', 'closed']),
+    creator: Login,
+    due_on: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+);
+
+export const IssueSchema = Type.Object(
+  {
+    number: Type.Integer({ minimum: 1 }),
+    title: Type.String(),
+    body: Type.Optional(Type.String()),
+    user: Login,
+    pull_request: Type.Optional(Type.Boolean()),
+    assignees: Type.Optional(Type.Array(Login, { maxItems: 10 })),
+    labels: Type.Optional(Type.Array(Type.String())),
+    milestone: Type.Optional(Type.Integer({ minimum: 1 })),
+    created_at: DateTime,
+  },
+  { additionalProperties: false },
+);
+
+export const RepositoryDocumentSchema = Type.Object(
+  {
+    owner: Login,
+    name: Type.String({ pattern: '^[A-Za-z0-9._-]+$' }),
+    id: Id,
+    private: Type.Boolean(),
+    collaborators: Type.Optional(nameMap(Permission, { description: 'login (or a series glob such as dev-*) to permission' })),
+    interaction_limit: Type.Optional(LimitSettingSchema),
+    labels: Type.Optional(Type.Array(LabelSchema)),
+    milestones: Type.Optional(Type.Array(MilestoneSchema)),
+    issues: Type.Optional(Type.Array(IssueSchema)),
+  },
+  { additionalProperties: false },
+);
+
+const requiredFor = (kinds: readonly (typeof TOKEN_KINDS)[number][], required: string[]) => ({
+  if: { properties: { kind: { enum: kinds } } },
+  then: { required },
+});
+
+export const TokenSchema = Type.Object(
+  {
+    role: Type.String({ pattern: '^[a-z][a-z0-9-]*$', not: { const: 'anonymous' } }),
+    kind: Type.Enum(TOKEN_KINDS),
+    value: Type.String({ minLength: 8, pattern: '^[A-Za-z0-9_.-]+$' }),
+    user: Type.Optional(Login),
+    account: Type.Optional(Type.String({ ...Login, description: 'app-installation: the account the app is installed on' })),
+    repository: Type.Optional(Type.String({ ...FullName, description: 'workflow: the repository of the run' })),
+    scopes: Type.Optional(Type.Array(Type.String())),
+    repositories: Type.Optional(Type.Union([Type.Literal('all'), Type.Array(FullName)])),
+    permissions: Type.Optional(nameMap(PermissionLevel, { propertyNames: { pattern: '^[a-z_]+$' } })),
+  },
+  {
+    additionalProperties: false,
+    allOf: [
+      requiredFor(['classic', 'oauth'], ['user', 'scopes']),
+      requiredFor(['fine-grained', 'app-user'], ['user', 'permissions']),
+      requiredFor(['app-installation'], ['account', 'permissions']),
+      requiredFor(['workflow'], ['repository', 'permissions']),
+    ],
+  },
+);
+
+export const WorldDocumentSchema = Type.Object(
+  {
+    clock: Type.Object({ start: DateTime }, { additionalProperties: false }),
+    users: Type.Array(Type.Union([UserSchema, UserSeriesSchema])),
+    organizations: Type.Array(OrganizationSchema),
+    repositories: Type.Array(RepositoryDocumentSchema),
+    tokens: Type.Array(TokenSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** suites/world.schema.json: the schema above as a JSON Schema document. */
+export function worldJsonSchema(): object {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'touchstone:world',
+    title: 'touchstone fixture world',
+    description: 'Generated from reference-impl/service/world-schema.ts by `npm run docs:service`; do not edit.',
+    ...(JSON.parse(JSON.stringify(WorldDocumentSchema)) as object),
+  };
+}
