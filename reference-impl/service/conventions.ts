@@ -34,27 +34,39 @@ export function checkApiVersion(request: FastifyRequest): void {
   if (!accepted) throw new ApiError(400, 'UNSUPPORTED_VERSION', `API version ${String(version ?? '(none)')} is not supported`);
 }
 
-/**
- * Every endpoint of this slice has one JSON representation, so any service media type
- * (whatever its PARAM) selects it; a list is acceptable when one entry is.
- */
-const ACCEPTABLE = /^(?:\*\/\*|application\/\*|application\/json|application\/vnd\.service(?:\.[a-z0-9._-]+)?\+json)$/;
+/** The representations an endpoint may offer besides its JSON one, named by `application/vnd.service.PARAM+json`. */
+export const REPRESENTATIONS = ['raw', 'html', 'object'] as const;
+export type Representation = 'json' | (typeof REPRESENTATIONS)[number];
 
-function acceptable(type: string, request: FastifyRequest): boolean {
+const SERVICE_TYPE = /^application\/vnd\.service(?:\.([a-z0-9._-]+))?\+json$/;
+
+/**
+ * The representation one Accept entry selects on this endpoint, or undefined when it selects
+ * none. A service type whose PARAM the endpoint does not offer selects the JSON one, as real
+ * services ignore PARAMs they do not know.
+ */
+function selected(type: string, offered: readonly Representation[], request: FastifyRequest): Representation | undefined {
   const { faults } = request;
-  if (type === 'application/vnd.service+json' && faults.on('media.vendor-json-refused')) return false;
-  if (type === 'application/json' && faults.on('media.application-json-refused')) return false;
-  return ACCEPTABLE.test(type) || faults.on('media.unsupported-accepted');
+  if (type === 'application/vnd.service+json' && faults.on('media.vendor-json-refused')) return undefined;
+  if (type === 'application/json' && faults.on('media.application-json-refused')) return undefined;
+  if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'json';
+  const param = SERVICE_TYPE.exec(type);
+  if (param) return offered.find((representation) => representation === param[1]) ?? 'json';
+  return faults.on('media.unsupported-accepted') ? 'json' : undefined;
 }
 
-export function checkAccept(request: FastifyRequest): void {
+/** The representation the request asks for (the first acceptable entry), or 415. */
+export function checkAccept(request: FastifyRequest): Representation {
   const accept = request.headers.accept;
-  if (accept === undefined) return;
+  if (accept === undefined) return 'json';
+  const offered = request.routeOptions.config?.representations ?? [];
   const types = accept.split(',').map((entry) => entry.split(';')[0].trim().toLowerCase());
   const considered = request.faults.on('media.first-type-only') ? types.slice(0, 1) : types;
-  if (!considered.some((type) => acceptable(type, request))) {
-    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Accept' header");
+  for (const type of considered) {
+    const representation = selected(type, offered, request);
+    if (representation !== undefined) return representation;
   }
+  throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Accept' header");
 }
 
 export function createConventionsHook(directory: Directory) {
@@ -62,7 +74,7 @@ export function createConventionsHook(directory: Directory) {
     if (isControlRequest(request)) return;
     checkUserAgent(request);
     checkApiVersion(request);
-    checkAccept(request);
+    request.representation = checkAccept(request);
     request.caller = parseAuthorization(request.headers.authorization, directory, request.faults);
   };
 }

@@ -64,3 +64,25 @@ test('every area declares unique endpoint ids and spec numbers, each with a body
   expect(new Set(endpoints.map((e) => `${e.spec.document}.${e.spec.number}`)).size).toBe(endpoints.length);
   for (const endpoint of endpoints.filter((e) => e.body)) expect((endpoint.body as { title?: string }).title, endpoint.id).toMatch(/^[A-Z]\w+$/);
 });
+
+test('content negotiation per endpoint: the Accept header selects among the representations it declares', async () => {
+  const service = createReferenceService({ world });
+  const directory = createDirectory(world);
+  const echo = (id: string, path: string, representations?: Endpoint['representations']) =>
+    probe({ id, path, representations, handler: async (request) => ({ representation: request.representation }) });
+  registerEndpoints(service.app, directory, [echo('probe.raw', '/repos/:owner/:repo/with-raw', ['raw']), echo('probe.json', '/repos/:owner/:repo/json-only')]);
+  const ask = async (path: string, accept?: string) => {
+    const response = await service.app.inject({ url: `/repos/octo-org/widgets/${path}`, headers: { 'user-agent': 'touchstone-tests', ...(accept && { accept }) } });
+    return response.statusCode === 200 ? response.json().representation : response.statusCode;
+  };
+  try {
+    expect(await ask('with-raw')).toBe('json');
+    expect(await ask('with-raw', 'application/vnd.service.raw+json')).toBe('raw');
+    expect(await ask('with-raw', 'text/html, application/vnd.service.raw+json;q=0.5')).toBe('raw');
+    expect(await ask('with-raw', 'application/vnd.service.html+json'), 'a PARAM it does not offer: its JSON').toBe('json');
+    expect(await ask('json-only', 'application/vnd.service.raw+json')).toBe('json');
+    expect(await ask('json-only', 'text/html')).toBe(415);
+  } finally {
+    await service.close();
+  }
+});

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { createAccessHook, type Grant } from './auth/authorize.js';
 import type { EndpointAccess } from './auth/endpoint-access.js';
+import type { Representation } from './conventions.js';
 import type { Directory } from './directory.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
@@ -44,6 +45,11 @@ export interface EndpointSpec<Path extends string, Body extends TSchema | undefi
   access: Access;
   /** The request body's schema; `errors[].resource` is its title. Omitted: the endpoint takes no body. */
   body?: Body;
+  /**
+   * The representations it offers besides JSON (`application/vnd.service.raw+json` …); the
+   * handler reads the one selected from request.representation. Omitted: JSON only.
+   */
+  representations?: readonly Exclude<Representation, 'json'>[];
   handler: Handler<Path, Body, TargetOf<Access>>;
 }
 
@@ -56,6 +62,7 @@ export interface Endpoint {
   readonly path: string;
   readonly access: EndpointAccess;
   readonly body?: TSchema;
+  readonly representations?: readonly Exclude<Representation, 'json'>[];
   readonly handler: (request: FastifyRequest, reply: FastifyReply, grant: Grant) => Promise<unknown>;
 }
 
@@ -70,11 +77,6 @@ export function defineEndpoint<Path extends string, Access extends EndpointAcces
   return definition as unknown as Endpoint;
 }
 
-/** The route config that marks a route as registered from a definition. */
-interface EndpointRouteConfig {
-  endpoint?: string;
-}
-
 /** Where an endpoint does not sit: the harness's control API, registered by routes/control.ts. */
 const CONTROL_PREFIX = '/_conformance';
 
@@ -84,7 +86,7 @@ const CONTROL_PREFIX = '/_conformance';
  */
 export function refuseUndeclaredRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    const declared = (route.config as EndpointRouteConfig | undefined)?.endpoint !== undefined;
+    const declared = route.config?.endpoint !== undefined;
     if (!declared && !route.url.startsWith(CONTROL_PREFIX)) {
       throw new Error(`route ${String(route.method)} ${route.url} was not registered from an endpoint definition (endpoint.ts): it has no access rule`);
     }
@@ -101,7 +103,7 @@ export function registerEndpoints(app: FastifyInstance, directory: Directory, en
     app.route({
       method: endpoint.method,
       url: endpoint.path,
-      config: { endpoint: endpoint.id } satisfies EndpointRouteConfig,
+      config: { endpoint: endpoint.id, representations: ['json', ...(endpoint.representations ?? [])] },
       onRequest: createAccessHook(directory, endpoint.access),
       ...(endpoint.body && { schema: { body: endpoint.body } }),
       handler: (request, reply) => endpoint.handler(request, reply, request.grant!),

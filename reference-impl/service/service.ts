@@ -45,6 +45,7 @@ export function createReferenceService({ world, logger = false, faults = [] }: R
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('grant', null);
+  app.decorateRequest('representation', 'json');
   app.decorateRequest('faults', { getter: () => store.faults });
   app.setValidatorCompiler(createBodyValidatorCompiler(store.faults));
   registerJsonBodyParser(app);
