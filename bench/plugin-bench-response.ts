@@ -1,6 +1,6 @@
 // The canned CodeGeneratorResponse `npm run bench:plugin` applies: `files` generated files,
 // then `insertionsPerFile` insertions into each, all in one response (protoc allows a plugin
-// to insert into a file it created earlier in the same response: research §3.2).
+// to insert into a file it created earlier in the same response: it applies Files in order).
 //
 // The files look like generated code rather than filler, so the work is the real work:
 // insertion points are searched for in bodies of 40-80 lines, and each form protoc

@@ -1,4 +1,4 @@
-// Goal 14 of the replay research: the HAR export is proven by a real consumer. Playwright's
+// The HAR export is proven by a real consumer. Playwright's
 // routeFromHAR serves every request below from the exported file; nothing listens at the
 // origin (`.invalid` never resolves), so any request that missed the HAR would fail.
 import { writeFileSync } from 'node:fs';

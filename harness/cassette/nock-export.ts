@@ -1,5 +1,5 @@
 // Cassette -> nock definitions, for Node tests that replay in-process with `nock.define()`
-// (the research's "Loading the same cassette everywhere"). nock consumes each definition
+// (one cassette loaded by the proxy, by Playwright through HAR and by nock alike). nock consumes each definition
 // once, first match first, so identical requests are answered in recorded order, as the
 // proxy does.
 //

@@ -16,7 +16,7 @@ export interface MalformedResponse {
 
 export const MALFORMED_RESPONSES: readonly MalformedResponse[] = [
   { title: 'text instead of a message', bytes: new TextEncoder().encode('this is not a protobuf\n'), offset: 0, reason: 'end-group tag for field 14 without a matching start-group' },
-  // protoc's own example of truncated plugin output (research notes §3.1 row 16).
+  // Truncated plugin output, which protoc 3.21 reports as "Plugin output is unparseable".
   { title: 'a truncated message', bytes: file(0x10, 0x01, 0x7a, 0x13, 0x0a, 0x09, 0x68, 0x65, 0x6c, 0x6c), offset: 3, reason: 'field 15 has length 19, past the end of the message at byte 10' },
   { title: 'a truncated varint', bytes: file(0x10, 0x81), offset: 1, reason: 'truncated varint' },
   { title: 'a varint longer than 10 bytes', bytes: file(0x10, ...new Array<number>(10).fill(0xff), 0x01), offset: 1, reason: 'varint longer than 10 bytes' },
