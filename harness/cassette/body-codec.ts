@@ -3,8 +3,8 @@
 // only when re-serialising gives the same bytes (so 2^63-1 or pretty-printed JSON stay
 // text), text only for valid UTF-8, base64 otherwise.
 import zlib from 'node:zlib';
-import { HarnessError } from '../errors.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { HarnessError } from '../core/errors.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CONTENT_CODINGS, INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type BodyData, type ContentCoding } from './cassette-format.js';
 
 

@@ -24,7 +24,7 @@ import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { createContentDecoder, createContentEncoder, toInlineBody } from './body-codec.js';
 import { relativePathProblem } from './cassette-load.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';

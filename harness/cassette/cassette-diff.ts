@@ -15,9 +15,9 @@
 // - Binary bodies that differ are shown as their size and SHA-256.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 import { inlineBodyBytes } from './body-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import type { Body, Cassette, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
 
 export interface DiffEntry {

@@ -9,7 +9,7 @@
 // - The request's `host` header is stored as RECORDED_HOST for the same reason.
 // - A cassette has one `recordedAt`; re-recording identical traffic keeps the old one
 //   (the store compares content), so the same traffic gives a byte-identical file.
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 
 export const CASSETTE_VERSION = 1;
 export const CASSETTE_SUFFIX = '.cassette.json';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import type { Body } from './cassette-format.js';
 import { loadCassetteFile, parseCassette, readBodyBytes, readWireBytes } from './cassette-load.js';
 

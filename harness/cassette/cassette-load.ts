@@ -8,10 +8,10 @@ import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { HarnessError } from '../errors.js';
-import { compileSchemaFile, createAjv, describeAjvErrors } from '../suite/validated-file.js';
+import { HarnessError } from '../core/errors.js';
+import { compileSchemaFile, createAjv, describeAjvErrors } from '../core/validated-file.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CASSETTE_VERSION, type Body, type BodyData, type Cassette } from './cassette-format.js';
 
 const SCHEMA = fileURLToPath(new URL('./cassette.schema.json', import.meta.url));

@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, linkSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
 import { loadCassetteFile, parseCassette } from './cassette-load.js';
 import { serializeCassette } from './cassette-serialize.js';

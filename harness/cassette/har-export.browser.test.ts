@@ -2,7 +2,7 @@
 // routeFromHAR serves every request below from the exported file; nothing listens at the
 // origin (`.invalid` never resolves), so any request that missed the HAR would fail.
 import { writeFileSync } from 'node:fs';
-import { expect, skipWithoutDebianChromium, test } from '../report/debian-chromium.js';
+import { expect, skipWithoutDebianChromium, test } from '../../test-support/debian-chromium.js';
 import { inlineBodyBytes, toInlineBody } from './body-codec.js';
 import type { Cassette } from './cassette-format.js';
 import { toHar } from './har-export.js';

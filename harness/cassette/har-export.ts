@@ -15,9 +15,9 @@
 //   size (the wire size is not recorded for coded bodies); headersSize is -1 (unknown).
 // - creator.version is the cassette format version the export was made from.
 import http from 'node:http';
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders } from './body-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CASSETTE_VERSION, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface HarExportOptions {

@@ -17,8 +17,8 @@
 // - An empty body is no body. Import does not write sidecars, so a body too big to inline
 //   is an error. Redaction is the writer's job, as for recording (the store redacts).
 import http from 'node:http';
-import { HarnessError } from '../errors.js';
-import type { HeaderPairs } from '../report/results.js';
+import { HarnessError } from '../core/errors.js';
+import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders, toInlineBody } from './body-codec.js';
 import { CASSETTE_VERSION, RECORDED_HOST, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 

@@ -19,9 +19,9 @@
 // - RECORDED_ORIGIN in response header values (Location, Link) becomes `origin`; bodies stay.
 // - nock is imported for its types only: importing it at run time switches interception on.
 import type nock from 'nock';
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders } from './body-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface NockExportOptions {

@@ -24,8 +24,8 @@
 // - Secret JSON fields hide strings and numbers; null and booleans carry nothing and stay;
 //   objects under a secret field *name* are walked (the name is a container), while an
 //   object at a configured jsonPath becomes one placeholder.
-import { HarnessError } from '../errors.js';
-import type { HeaderPairs } from '../report/results.js';
+import { HarnessError } from '../core/errors.js';
+import type { HeaderPairs } from '../core/results.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import type { Body, BodyData, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
 

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, HarnessError } from '../errors.js';
+import { EXIT, HarnessError } from '../core/errors.js';
 import { CASSETTE_SUFFIX, type Body, type Cassette } from '../cassette/cassette-format.js';
 import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
@@ -13,7 +13,7 @@ import { fromHar } from '../cassette/har-import.js';
 import { toNockDefinitions } from '../cassette/nock-export.js';
 import { createRedactor } from '../cassette/redaction.js';
 import { readSecretsFile } from '../http/tokens-file.js';
-import { readDataFile } from '../suite/validated-file.js';
+import { readDataFile } from '../core/validated-file.js';
 
 /** Every *.cassette.json named, or found below a named folder. */
 function cassetteFiles(paths: string[]): string[] {

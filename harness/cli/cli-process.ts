@@ -1,6 +1,6 @@
 // Test support: runs the touchstone command as a user would, in a child process.
 import { spawn } from 'node:child_process';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 
 export interface CliResult {
   code: number | null;

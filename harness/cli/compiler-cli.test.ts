@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
-import type { Results } from '../report/results.js';
+import type { Results } from '../core/results.js';
 import { runCli } from './cli-process.js';
 
 let dir: string;

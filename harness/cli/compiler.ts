@@ -2,11 +2,11 @@
 // then run every case (the compiler against canned plugins, see
 // harness/plugin/compiler-checks.ts) through Playwright.
 import type { Argv } from 'yargs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { lintCompilerSuites, loadCompilerSuites } from '../plugin/plugin-suite-loader.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
 
 export interface CompilerOptions extends ProtocolRunOptions {

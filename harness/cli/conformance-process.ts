@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { EXIT, HarnessError } from '../errors.js';
-import type { Results } from '../report/results.js';
+import { HarnessError } from '../core/errors.js';
+import type { Results } from '../core/results.js';
 import { REPORT_FILES } from '../report/write-reports.js';
-import { RUN_CONFIG_ENV, type RunConfig } from '../suite/run-config.js';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import { RUN_CONFIG_ENV, type RunConfig } from '../core/run-config.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 
 const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
 
@@ -29,18 +29,6 @@ export async function runConformance(config: RunConfig, playwrightConfig: string
   } catch {
     throw new HarnessError('CONFIG', `the run ended without writing ${REPORT_FILES.results}; see the output above`);
   }
-}
-
-/**
- * 1 for a FAIL (a broken MUST, or a stale baseline entry); 4 when a case errored or a MUST
- * requirement went unchecked, unless --allow-incomplete forgives the unchecked ones (never
- * an ERROR); otherwise 0, which includes failures every one of which the baseline lists.
- */
-export function exitCodeOf(results: Results, allowIncomplete = false): number {
-  if (results.summary.FAIL > 0) return EXIT.failed;
-  if (results.gaps.errors.length > 0) return EXIT.incomplete;
-  if (results.gaps.untested.length > 0 && !allowIncomplete) return EXIT.incomplete;
-  return EXIT.conforming;
 }
 
 function runPlaywright(configFile: string, playwrightConfig: string): Promise<void> {

@@ -1,8 +1,8 @@
 // The one place the CLI reaches into reference-impl/: `serve` and `run` without --target
 // start the reference service. The engine (suite, http, report) never imports it, and the
 // import is dynamic so the engine's module graph stays free of it.
-import { HarnessError } from '../errors.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { HarnessError } from '../core/errors.js';
+import { suitePaths } from '../core/suite-paths.js';
 
 export interface RunningService {
   url: string;

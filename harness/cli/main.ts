@@ -1,6 +1,6 @@
 // Wires the commands; each lives in its own file.
 import yargs from 'yargs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { cassetteCommand } from './cassette.js';
 import { compilerCommand } from './compiler.js';
 import { mutateCommand } from './mutate.js';

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { KillMatrix } from '../mutate/kill-matrix.js';
 import { loadFaultRegistry } from '../mutate/fault-registry.js';
-import type { Results } from '../report/results.js';
+import type { Results } from '../core/results.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runCli } from './cli-process.js';
 import { checkRegistryAgainstReferences } from './mutate.js';
 

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, HarnessError } from '../errors.js';
+import { EXIT, HarnessError } from '../core/errors.js';
 import { createHttpTransport } from '../http/transport.js';
 import { allCases, lintFaultCoverage } from '../mutate/fault-coverage.js';
 import { loadFaultRegistry, type Fault } from '../mutate/fault-registry.js';
@@ -20,12 +20,12 @@ import { buildResults, caseResult } from '../report/build-results.js';
 import { writeReports } from '../report/write-reports.js';
 import { loadRequirementRegistry, requirementsFor, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
 import { loadSuites } from '../suite/suite-loader.js';
-import { PROJECT_ROOT, suitePaths, toolVersion } from '../suite/suite-paths.js';
+import { PROJECT_ROOT, suitePaths, toolVersion } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { writeFileAtomic } from '../write-file-atomic.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { reportDirectory } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
-import { describeFixtures } from './plugin-fixtures.js';
+import { loadFixtureDescriptors } from '../plugin/fixture-descriptors.js';
 import { normaliseTarget, probeTarget } from './service-target.js';
 
 const SIDES: RunKind[] = ['service', 'plugin', 'compiler'];
@@ -117,7 +117,7 @@ export async function mutate(options: MutateOptions): Promise<number> {
     const outDir = reportDirectory(options.out, startedAt);
     const runners: SideRunner[] = [];
     if (sides.includes('service')) runners.push(await serviceRunner(registry, options, started));
-    if (sides.includes('plugin')) runners.push(pluginSide(loadPluginSuites(suitePaths.plugin), { command: PLUGIN_COMMAND, describe: describeFixtures, registry, limits: LIMITS }));
+    if (sides.includes('plugin')) runners.push(pluginSide(loadPluginSuites(suitePaths.plugin), { command: PLUGIN_COMMAND, describe: loadFixtureDescriptors(), registry, limits: LIMITS }));
     if (sides.includes('compiler')) runners.push(compilerSide(loadCompilerSuites(suitePaths.compiler), { command: COMPILER_COMMAND, registry, limits: LIMITS }));
     process.stdout.write(`touchstone: kill matrix of ${faults.length} faults over ${runners.reduce((n, r) => n + r.cases.length, 0)} cases (${sides.join(', ')})\n`);
 

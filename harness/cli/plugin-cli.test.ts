@@ -3,8 +3,8 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { Results } from '../report/results.js';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import type { Results } from '../core/results.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli } from './cli-process.js';
 
 let dir: string;

@@ -5,13 +5,13 @@
 // the command (and the limits it ran under) come from DIR/session.json.
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-session.js';
 import { lintPluginSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { shellWord } from '../plugin/reproduce-command.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
 
 export interface PluginOptions extends ProtocolRunOptions {

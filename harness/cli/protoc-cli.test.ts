@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli } from './cli-process.js';
 
 test('touchstone protoc drives the reference plugin with protoc flags, and fails like protoc', async () => {

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
-import type { RunConfig } from '../suite/run-config.js';
-import { exitCodeOf, reportDirectory, runConformance } from './conformance-process.js';
+import type { RunConfig } from '../core/run-config.js';
+import { exitCodeOf } from '../core/errors.js';
+import { reportDirectory, runConformance } from './conformance-process.js';
 
 export interface ProtocolRunOptions {
   suite: string[];

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestClient } from '../proxy/proxy-test-client.js';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import { createTestClient } from '../../test-support/proxy-test-client.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
 
 const REFERENCE = path.join(PROJECT_ROOT, 'cassettes/reference');

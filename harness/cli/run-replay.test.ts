@@ -5,8 +5,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Results } from '../report/results.js';
-import { PROJECT_ROOT } from '../suite/suite-paths.js';
+import type { Results } from '../core/results.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli } from './cli-process.js';
 
 const REFERENCE_CASSETTES = path.join(PROJECT_ROOT, 'cassettes/reference');

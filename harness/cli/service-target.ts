@@ -1,6 +1,6 @@
 // What the commands that judge a service (run, mutate) do with --target: check it is an
 // http(s) URL, and ask it what it can do (which also proves something answers there).
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { createTargetControl } from '../http/target-control.js';
 import { createHttpTransport } from '../http/transport.js';
 import { withCassette } from '../proxy/with-cassette.js';

@@ -1,7 +1,7 @@
 // Turns a wire exchange into the redacted, printable record that reports carry, and
 // into a curl command that reproduces it. Every token the run knows is replaced by
 // $TOKEN wherever it appears (headers, URL, body), so no report holds a secret.
-import type { ExchangeRecord, HeaderPairs } from '../report/results.js';
+import type { ExchangeRecord, HeaderPairs } from '../core/results.js';
 import type { WireRequest, WireResponse } from './transport.js';
 
 const MAX_RECORDED_BODY = 256 * 1024;

@@ -1,8 +1,8 @@
 // Checks one response against a declarative expectation, in a fixed order (status,
 // headers, emptiness, schema, JSON subset, assertions) so the first failure reported
 // is the most basic one. Returns the values the step captures for later steps.
-import { ConformanceFailure } from '../errors.js';
-import type { Expectation, StatusRule } from '../suite/suite-format.js';
+import { ConformanceFailure } from '../core/errors.js';
+import type { Expectation, StatusRule } from '../core/suite-format.js';
 import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import { headerValue, type WireResponse } from './transport.js';

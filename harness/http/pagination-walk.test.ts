@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { ConformanceFailure } from '../errors.js';
-import type { PaginationCase } from '../suite/suite-format.js';
-import { createFakeListTarget, type ListFaults, type ListShape } from './fake-list-target.js';
+import { ConformanceFailure } from '../core/errors.js';
+import type { PaginationCase } from '../core/suite-format.js';
+import { createFakeListTarget, type ListFaults, type ListShape } from '../../test-support/fake-list-target.js';
 import { walkPagination, PAGINATION_REQUIREMENTS as R } from './pagination-walk.js';
 import { createTargetClient } from './target-client.js';
 import type { Transport } from './transport.js';

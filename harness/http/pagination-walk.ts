@@ -8,8 +8,8 @@
 // where the items are and `items.count` where the total is (default `total_count`), and
 // every page's total must equal the number of items the walk finds, past the end too.
 // The total is part of the list's own shape, so a wrong one breaks the list requirement.
-import { ConformanceFailure } from '../errors.js';
-import type { PaginationCase, RequestSpec } from '../suite/suite-format.js';
+import { ConformanceFailure } from '../core/errors.js';
+import type { PaginationCase, RequestSpec } from '../core/suite-format.js';
 import { expectStatus, parseJsonBody } from './expectations.js';
 import { jsonEqual, selectPath } from './json-path.js';
 import { parseLinkHeader } from './link-header.js';

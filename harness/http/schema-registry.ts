@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { HarnessError } from '../errors.js';
-import { createAjv, describeAjvErrors } from '../suite/validated-file.js';
+import { HarnessError } from '../core/errors.js';
+import { createAjv, describeAjvErrors } from '../core/validated-file.js';
 
 export const SCHEMA_BASE_URI = 'https://touchstone.dev/schemas/';
 

@@ -1,9 +1,9 @@
 // The client every check uses: turns a declarative request into a wire request against
 // the target, acting as a role (its token from the run's token map), with the headers
 // a well-behaved client sends by default.
-import { HarnessError } from '../errors.js';
-import type { HeaderPairs } from '../report/results.js';
-import type { RequestSpec } from '../suite/suite-format.js';
+import { HarnessError } from '../core/errors.js';
+import type { HeaderPairs } from '../core/results.js';
+import type { RequestSpec } from '../core/suite-format.js';
 import type { Transport, WireRequest, WireResponse } from './transport.js';
 
 export const ANONYMOUS = 'anonymous';

@@ -1,7 +1,7 @@
 // The optional control API of a target (/_conformance/*): capabilities, reset, clock,
 // and the built-in faults of the reference (what the kill matrix switches).
 // A target without it simply has no capabilities; cases that need one are SKIP.
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import type { Transport } from './transport.js';
 
 export interface TargetControl {

@@ -2,8 +2,8 @@
 // --secrets file of the proxy (name -> value). A YAML (or JSON) map; a value of the form
 // ${NAME} is read from the environment, so CI can keep secrets in its secret store
 // instead of a file.
-import { HarnessError } from '../errors.js';
-import { readDataFile } from '../suite/validated-file.js';
+import { HarnessError } from '../core/errors.js';
+import { readDataFile } from '../core/validated-file.js';
 
 export function readSecretsFile(file: string, flag: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const data = readDataFile(file, flag);

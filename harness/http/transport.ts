@@ -2,8 +2,8 @@
 // or Accept of its own, so cases can omit them) and returns the raw answer.
 import http from 'node:http';
 import https from 'node:https';
-import { HarnessError } from '../errors.js';
-import type { HeaderPairs } from '../report/results.js';
+import { HarnessError } from '../core/errors.js';
+import type { HeaderPairs } from '../core/results.js';
 
 export interface WireRequest {
   method: string;

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import type { Requirement } from '../suite/suite-format.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import type { Requirement } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { allCases, lintFaultCoverage } from './fault-coverage.js';
 import { loadFaultRegistry, type Fault } from './fault-registry.js';
 

@@ -7,8 +7,8 @@ import { loadCompilerSuites, loadPluginSuites } from '../plugin/plugin-suite-loa
 import { protocolCaseFacts, serviceCaseFacts } from '../suite/case-facts.js';
 import type { RequirementRegistry } from '../suite/requirement-registry.js';
 import { loadSuites } from '../suite/suite-loader.js';
-import type { Requirement } from '../suite/suite-format.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import type { Requirement } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
 import type { Fault } from './fault-registry.js';
 
 /** Every problem, one line each; empty when each MUST requirement can be shown caught. */

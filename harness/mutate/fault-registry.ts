@@ -5,9 +5,9 @@
 // kill matrix knows how to switch it on.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../suite/validated-file.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 
 export interface Fault {
   id: string;

@@ -12,12 +12,12 @@ import { runPluginCase } from '../plugin/plugin-checks.js';
 import type { DescribeFiles } from '../plugin/plugin-input.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import type { PluginSuite } from '../plugin/plugin-suite-format.js';
-import type { CaseFacts, CaseOutcome } from '../report/results.js';
+import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import { protocolCaseFacts, serviceCaseFacts } from '../suite/case-facts.js';
 import { createCaseContext, runCase, type ServiceTarget } from '../suite/case-runner.js';
 import type { RequirementRegistry } from '../suite/requirement-registry.js';
-import type { Case, Suite } from '../suite/suite-format.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import type { Case, Suite } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
 import type { SideRunner } from './kill-matrix.js';
 
 /** Two runs at once: one per core of the machines this is measured on. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { CaseFacts, CaseOutcome } from '../report/results.js';
+import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import type { Fault } from './fault-registry.js';
 import { runKillMatrix, type SideRunner } from './kill-matrix.js';
 

@@ -5,7 +5,7 @@
 // requirements; a case that fails citing another requirement is listed as misattributed,
 // since the registry or the suite then says something untrue. A fault no case catches is
 // a hole in the suites; a MUST requirement with no caught fault is one too.
-import type { CaseFacts, CaseOutcome, Level, Outcome } from '../report/results.js';
+import type { CaseFacts, CaseOutcome, Level, Outcome } from '../core/results.js';
 import type { RunKind } from '../suite/requirement-registry.js';
 import type { Fault } from './fault-registry.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { encodeRequest, readProtoFile, type CodeGeneratorRequestInput } from '../protocol/plugin-codec.js';
 import { protocolSchema } from '../protocol/protocol-schema.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runCompilerCase } from './compiler-checks.js';
 import type { CompilerCase, CompilerExpectation } from './compiler-suite-format.js';
 import { lintCompilerSuites } from './plugin-suite-loader.js';

@@ -17,7 +17,7 @@
 //   command can rerun the compiler with the same canned plugins (empty its output
 //   directories first).
 import { rmSync } from 'node:fs';
-import { ConformanceFailure } from '../errors.js';
+import { ConformanceFailure } from '../core/errors.js';
 import { decodeRequest, MalformedMessageError, type CodeGeneratorRequest } from '../protocol/plugin-codec.js';
 import { walkFields } from '../protocol/wire-format.js';
 import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { protocolCaseFacts } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
-import { readRunConfig } from '../suite/run-config.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { readRunConfig } from '../core/run-config.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runCompilerCase, type CompilerRunRecord } from './compiler-checks.js';
 import { loadCompilerSuites } from './plugin-suite-loader.js';
 

@@ -3,7 +3,7 @@
 // are independent processes, but one worker keeps a slow target from being judged under
 // the load of its own copies.
 import { defineConfig } from '@playwright/test';
-import { readRunConfig } from '../suite/run-config.js';
+import { readRunConfig } from '../core/run-config.js';
 
 export default defineConfig({
   testDir: '.',
@@ -12,7 +12,7 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 120_000,
-  reporter: [['../report/conformance-reporter.ts']],
+  reporter: [['../suite/conformance-reporter.ts']],
   outputDir: '../../.touchstone-tmp/test-output',
   preserveOutput: 'never',
 });

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeFixtures } from '../cli/plugin-fixtures.js';
+import { loadFixtureDescriptors } from './fixture-descriptors.js';
 import { encodeResponse, type CodeGeneratorResponseInput } from '../protocol/plugin-codec.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runPluginCase, type PluginCaseContext } from './plugin-checks.js';
 import { lintPluginSuites, loadPluginSuites } from './plugin-suite-loader.js';
 import type { PluginCase } from './plugin-suite-format.js';
@@ -25,7 +25,7 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const context = (command: string[]): PluginCaseContext => ({
   command,
-  describe: describeFixtures,
+  describe: loadFixtureDescriptors(),
   registry,
   strict: false,
   limits: { timeoutMs: 20_000, maxOutputBytes: 64 * 1024 * 1024 },

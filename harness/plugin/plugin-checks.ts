@@ -10,7 +10,7 @@
 //   insertion point comes with a name, and FEATURE_PROTO3_OPTIONAL is advertised when the
 //   plugin generates (no error, at least one file) for a file to generate that has proto3
 //   optional fields.
-import { ConformanceFailure, HarnessError } from '../errors.js';
+import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
 import { pluginStdin, type DescribeFiles } from './plugin-input.js';

@@ -4,12 +4,12 @@
 // the outcome travels to the conformance reporter as an attachment. With --record or
 // --replay, a recorded session (plugin-session.ts) runs the plugin instead.
 import { test } from '@playwright/test';
-import { describeFixtures } from '../cli/plugin-fixtures.js';
+import { loadFixtureDescriptors } from './fixture-descriptors.js';
 import { protocolCaseFacts } from '../suite/case-facts.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from '../suite/case-test.js';
-import { readRunConfig } from '../suite/run-config.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { readRunConfig } from '../core/run-config.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runPluginCase, type PluginRunRecord } from './plugin-checks.js';
 import { createSessionRecorder, createSessionReplayer } from './plugin-session.js';
 import { loadPluginSuites } from './plugin-suite-loader.js';
@@ -22,6 +22,8 @@ const plugin = config.plugin!;
 const limits = { timeoutMs: plugin.timeoutMs, maxOutputBytes: plugin.maxOutputBytes, cwd: plugin.cwd };
 const session = plugin.replay ? createSessionReplayer(plugin.replay) : plugin.record ? createSessionRecorder(plugin.record, plugin.command, limits) : undefined;
 
+const fixtures = loadFixtureDescriptors();
+
 for (const suite of loadPluginSuites(suitePaths.plugin, config.suites)) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
@@ -30,7 +32,7 @@ for (const suite of loadPluginSuites(suitePaths.plugin, config.suites)) {
           await testInfo.attach(`run ${index + 1}`, { body: JSON.stringify(readableRun(stdin, result), null, 2), contentType: 'application/json' });
         };
         const runPlugin = session?.runnerFor(suite.name, testCase.id);
-        const result = await runPluginCase(testCase, { command: plugin.command, describe: describeFixtures, registry, strict: config.strict, limits, onRun, runPlugin });
+        const result = await runPluginCase(testCase, { command: plugin.command, describe: fixtures, registry, strict: config.strict, limits, onRun, runPlugin });
         await handOverOutcome(testInfo, result);
       });
     }

@@ -11,7 +11,7 @@
 // - Output over the cap is a fact (truncated: true) and the process is killed; stderr
 //   keeps only its first STDERR_KEEP bytes, since it is only ever shown to people.
 import { spawn } from 'node:child_process';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 
 export interface PluginProcessOptions {
   timeoutMs: number;

@@ -19,8 +19,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { HarnessError } from '../errors.js';
-import { createAjv, describeAjvErrors, parseDataText } from '../suite/validated-file.js';
+import { HarnessError } from '../core/errors.js';
+import { createAjv, describeAjvErrors, parseDataText } from '../core/validated-file.js';
 import type { ReadableRun } from './readable-run.js';
 
 export const SESSION_FORMAT = 'touchstone-plugin-session';

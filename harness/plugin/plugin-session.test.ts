@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeFixtures } from '../cli/plugin-fixtures.js';
-import { HarnessError } from '../errors.js';
+import { loadFixtureDescriptors } from './fixture-descriptors.js';
+import { HarnessError } from '../core/errors.js';
 import { encodeResponse } from '../protocol/plugin-codec.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { suitePaths } from '../suite/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { runPluginCase, type PluginCaseContext } from './plugin-checks.js';
 import type { PluginProcessResult } from './plugin-process.js';
 import { runFiles, sha256Hex } from './plugin-session-format.js';
@@ -42,7 +42,7 @@ function fakePlugin(stdout: Uint8Array, extra: Partial<PluginProcessResult> = {}
 
 const validResponse = encodeResponse({ file: [{ name: 'out.txt', content: 'generated\n' }] });
 
-const context = (extra: Partial<PluginCaseContext>): PluginCaseContext => ({ command: ['fake-plugin'], describe: describeFixtures, registry, strict: false, limits, ...extra });
+const context = (extra: Partial<PluginCaseContext>): PluginCaseContext => ({ command: ['fake-plugin'], describe: loadFixtureDescriptors(), registry, strict: false, limits, ...extra });
 
 /** Every file under `dir`, relative path -> bytes. */
 function tree(dir: string): Record<string, string> {

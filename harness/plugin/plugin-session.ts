@@ -18,8 +18,8 @@
 //   session.json fails the whole command, since nothing could be replayed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
-import { writeFileAtomic } from '../write-file-atomic.js';
+import { HarnessError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
 import type { RunPlugin } from './plugin-checks.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
 import {

@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, type RequirementRegistry } from '../suite/requirement-registry.js';
 import { caseIdentityProblems } from '../suite/suite-loader.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../suite/validated-file.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { checkRequirementsOf, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
 import type { PluginCase, PluginSuite } from './plugin-suite-format.js';
 

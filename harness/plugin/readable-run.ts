@@ -2,7 +2,7 @@
 // what a recorded session keeps beside the exact bytes. One function, so a run reads the
 // same in both places and a reviewer can diff a recording against a report attachment.
 import { readableRequestBytes, readableResponseBytes, type ReadableMessage, type UndecodableBytes } from '../protocol/readable-form.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import type { PluginProcessResult } from './plugin-process.js';
 
 export interface ReadableExit {

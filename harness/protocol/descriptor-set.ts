@@ -2,7 +2,7 @@
 // into its files, each kept as the exact bytes protoc wrote, so a request built from them
 // carries the descriptors as protoc itself would send them.
 import { readProtoFileAt, type ProtoFile } from './proto-file.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { MalformedMessageError, walkFields, WireType } from './wire-format.js';
 
 /** FileDescriptorSet.file */

@@ -1,7 +1,7 @@
 // What a runner sees when a plugin (or a compiler) writes something that is not a valid
 // message: one error type, naming the message and the byte offset, never a crash.
 import { expect, test } from '@playwright/test';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { MALFORMED_RESPONSES } from './wire-edge-cases.js';
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, MalformedMessageError } from './plugin-codec.js';
 import { concatBytes, lengthDelimitedField as len, varintField as varint, WireType } from './wire-format.js';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import {
   contentText,
   decodeRequest,

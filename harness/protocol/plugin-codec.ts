@@ -11,10 +11,10 @@
 // - Malformed input throws MalformedMessageError with the byte offset. A known field with
 //   the wrong wire type is kept as unknown, as protoc does, unless rejectWireTypeMismatch.
 import type protobuf from 'protobufjs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { generatedCodeInfoObject, readGeneratedCodeInfoAt, readProtoFileAt, type ProtoFile } from './proto-file.js';
 import { protocolSchema } from './protocol-schema.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { WireType } from './wire-format.js';
 import { decodeMessage, encodeMessage, type DecodeOptions, type EmbeddedCodec, type FieldShape, type MessageShape, type UnknownField, type WireObject } from './wire-message.js';
 

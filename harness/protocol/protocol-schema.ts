@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 
 export const PLUGIN_PROTO_PATH = fileURLToPath(new URL('./plugin.proto', import.meta.url));
 

@@ -7,9 +7,9 @@
 // - unknown fields as { field, wireType, base64 } in wire order, base64 holding the value
 //   without its tag (and without the length prefix of a length-delimited field).
 // The same message always gives the same JSON, key order included.
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { decodeRequest, decodeResponse, pluginMessageShapes, type CodeGeneratorRequestInput, type CodeGeneratorResponseInput } from './plugin-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { unknownFieldPayload, type UnknownField } from './unknown-field.js';
 import type { MessageShape, WireObject } from './wire-message.js';
 

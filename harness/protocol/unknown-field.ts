@@ -2,7 +2,7 @@
 // are written back unchanged, plus builders for a runner that wants to send some on
 // purpose (a newer compiler's source_file_descriptors, 17, or a newer plugin's
 // minimum_edition, 3), to check a plugin or compiler ignores them as the spec's readers must.
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { lengthDelimitedField, varintField, walkFields, WireType, type WireField } from './wire-format.js';
 
 /** A field the schema does not know (or a known one with the wrong wire type), kept verbatim. */

@@ -5,7 +5,7 @@
 // a compiler accepts from a plugin, checked against protoc 3.21 in protoc-interop.test.ts):
 // tags and lengths take at most 5 bytes, lengths fit in an int32, field 0 and wire types 6/7
 // are invalid, groups close with their own field number, varints have at most 10 bytes.
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 
 export const WireType = { varint: 0, fixed64: 1, lengthDelimited: 2, startGroup: 3, endGroup: 4, fixed32: 5 } as const;
 export type WireType = (typeof WireType)[keyof typeof WireType];

@@ -7,7 +7,7 @@
 // varints, invalid UTF-8 in strings, unknown fields), and a message built from scratch
 // encodes canonically. protobufjs alone can do neither: it reorders fields and rewrites
 // values.
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { checkUnknownField, type UnknownField } from './unknown-field.js';
 import { bytesEqual, concatBytes, lengthDelimitedField, MalformedMessageError, readVarint, varintField, walkFields, WireType, type WireField } from './wire-format.js';
 

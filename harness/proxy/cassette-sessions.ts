@@ -4,7 +4,7 @@
 // cassette in CASSETTE_HEADER, and state never leaks from one cassette to another.
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { CASSETTE_SUFFIX, type Cassette } from '../cassette/cassette-format.js';
 import { loadCassetteFile } from '../cassette/cassette-load.js';
 import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cassette/cassette-store.js';

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { Stream } from 'node:stream';
 import https from 'node:https';
 import httpProxy from 'http-proxy';
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 
 export interface LiveForwarder {
   /**

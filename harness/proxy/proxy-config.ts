@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RedactionConfig } from '../cassette/redaction.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../suite/validated-file.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import type { MatchConfig } from './proxy-options.js';
 
 export interface ProxyConfigFile {

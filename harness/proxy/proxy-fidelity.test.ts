@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createProxy } from './proxy-server.js';
-import { useProxyTestBed, type TestRequest } from './proxy-test-client.js';
+import { useProxyTestBed, type TestRequest } from '../../test-support/proxy-test-client.js';
 
 const COOKIE_SECRETS = { theme: 't-91c2d7', lang: 'l-55e0aa', session: 's3cr3t-session' };
 

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createProxy } from './proxy-server.js';
-import { useProxyTestBed } from './proxy-test-client.js';
+import { useProxyTestBed } from '../../test-support/proxy-test-client.js';
 
 const bed = useProxyTestBed();
 

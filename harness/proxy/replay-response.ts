@@ -4,7 +4,7 @@
 // the body actually sent. Prepared once per interaction, on first use.
 import http from 'node:http';
 import { encodeContent } from '../cassette/body-codec.js';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import { RECORDED_ORIGIN, type Body, type RecordedResponse } from '../cassette/cassette-format.js';
 import { readBodyBytes, readWireBytes } from '../cassette/cassette-load.js';
 

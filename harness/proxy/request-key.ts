@@ -4,10 +4,10 @@
 // computed from the redacted request on both sides, so a secret in a header matches its
 // placeholder, and are never stored: changing the match rules never needs a re-recording.
 import { createHash } from 'node:crypto';
-import { strictUtf8Text } from '../strict-utf8.js';
+import { strictUtf8Text } from '../core/strict-utf8.js';
 import type { Body } from '../cassette/cassette-format.js';
 import { withoutPaths } from '../http/json-path.js';
-import type { HeaderPairs } from '../report/results.js';
+import type { HeaderPairs } from '../core/results.js';
 import type { MatchConfig } from './proxy-options.js';
 
 export const MATCH_RULES = ['method', 'path', 'query', 'headers', 'body'] as const;

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyBaseline, readBaseline } from './baseline.js';
-import type { CaseResult, Outcome } from './results.js';
+import type { CaseResult, Outcome } from '../core/results.js';
 
 const result = (id: string, outcome: Outcome): CaseResult => ({
   id, suite: id.split('/')[0], title: id, outcome, level: 'MUST', requirements: ['r'], endpoints: [], aspects: [], duration_ms: 1,

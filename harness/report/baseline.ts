@@ -1,8 +1,8 @@
 // Known failures (--baseline FILE): a listed case that fails or warns becomes XFAIL; a
 // listed case that passes fails the run as stale, so the list can only shrink honestly.
-import { HarnessError } from '../errors.js';
-import { readDataFile } from '../suite/validated-file.js';
-import type { CaseResult } from './results.js';
+import { HarnessError } from '../core/errors.js';
+import { readDataFile } from '../core/validated-file.js';
+import type { CaseResult } from '../core/results.js';
 
 export interface BaselineEntry {
   case: string;

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { exitCodeOf } from '../cli/conformance-process.js';
-import type { Requirement } from '../suite/suite-format.js';
+import { exitCodeOf } from '../core/errors.js';
+import type { Requirement } from '../core/suite-format.js';
 import { buildResults, caseResult } from './build-results.js';
-import type { CaseOutcome, CaseResult } from './results.js';
+import type { CaseOutcome, CaseResult } from '../core/results.js';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, level, source: 's', quote: 'q' });
 const REQUIREMENTS = [requirement('r.a'), requirement('r.b'), requirement('r.should', 'SHOULD')];

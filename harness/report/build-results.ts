@@ -7,11 +7,11 @@
 //   is UNTESTED;
 // - conforming needs every MUST requirement in scope checked, none broken, no case in
 //   ERROR; a MUST broken only in a case the baseline lists (XFAIL) is still non-conforming.
-import type { Requirement } from '../suite/suite-format.js';
-import { outcomeOfBroken, worstOutcome } from './outcome-order.js';
+import type { Requirement } from '../core/suite-format.js';
+import { outcomeOfBroken, worstOutcome } from '../core/outcome-order.js';
 import {
   OUTCOMES, type CaseFacts, type CaseOutcome, type CaseResult, type Gaps, type Level, type Missing, type Outcome, type RequirementResult, type Results, type Verdict,
-} from './results.js';
+} from '../core/results.js';
 
 export interface RunFacts {
   kind: Results['kind'];

@@ -1,5 +1,5 @@
 // The one-screen summary printed at the end of a run.
-import { OUTCOMES, type Results } from './results.js';
+import { OUTCOMES, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 const MAX_LISTED = 15;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { buildEndpointAspectMatrix, matrixCellKey } from './endpoint-aspect-matrix.js';
-import { createResultsFixture } from './results-fixture.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
 
 test('rows are every distinct endpoint, grouped by path then method', () => {
   const matrix = buildEndpointAspectMatrix(createResultsFixture().cases);

@@ -1,8 +1,8 @@
 // The endpoint × aspect view of a run: for every endpoint a case names and every aspect, the
 // cases that touch both and the worst of their outcomes. Pure data, so the HTML report and
 // anything else (a terminal summary, a dashboard) fold outcomes the same way.
-import { worstOutcome } from './outcome-order.js';
-import { ASPECTS, type Aspect, type CaseResult, type Outcome } from './results.js';
+import { worstOutcome } from '../core/outcome-order.js';
+import { ASPECTS, type Aspect, type CaseResult, type Outcome } from '../core/results.js';
 
 export interface MatrixCell {
   endpoint: string;

@@ -5,8 +5,8 @@ import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
 import { DETAILED_OUTCOMES, failureElementId } from './html-failure.js';
 import { html, type Markup } from './markup.js';
-import { OUTCOMES_WORST_FIRST } from './outcome-order.js';
-import type { CaseResult, Results } from './results.js';
+import { OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
+import type { CaseResult, Results } from '../core/results.js';
 
 function renderRow(c: CaseResult, index: number): Markup {
   const title = DETAILED_OUTCOMES.has(c.outcome)

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { formatBytes, previewBody } from './body-preview.js';
 import { html, type Markup } from './markup.js';
-import type { ExchangeRecord, HeaderPairs } from './results.js';
+import type { ExchangeRecord, HeaderPairs } from '../core/results.js';
 
 function headerLines(headers: HeaderPairs): Markup[] {
   return headers.map(([name, value]) => html`\n<span class="header-name">${name}</span>: ${value}`);

@@ -5,7 +5,7 @@ import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
 import { renderExchange } from './html-exchange.js';
 import { html, type Markup } from './markup.js';
-import type { CaseResult, Outcome, RequirementResult } from './results.js';
+import type { CaseResult, Outcome, RequirementResult } from '../core/results.js';
 
 /** The outcomes that get a failure block; SKIP and XFAIL explain themselves in one message line. */
 export const DETAILED_OUTCOMES: ReadonlySet<Outcome> = new Set(['FAIL', 'WARN', 'ERROR']);

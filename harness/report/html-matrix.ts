@@ -3,8 +3,8 @@
 // exactly those cases (html-report-script.ts reads data-filter-cases).
 import { buildEndpointAspectMatrix, matrixCellKey, type MatrixCell } from './endpoint-aspect-matrix.js';
 import { html, type Markup } from './markup.js';
-import { OUTCOMES_WORST_FIRST } from './outcome-order.js';
-import type { Aspect, CaseResult } from './results.js';
+import { OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
+import type { Aspect, CaseResult } from '../core/results.js';
 
 function breakdown(cell: MatrixCell): string {
   const parts = OUTCOMES_WORST_FIRST.filter((o) => cell.counts[o]).map((o) => `${cell.counts[o]} ${o}`);

@@ -2,10 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { test as chromiumTest, expect, skipWithoutDebianChromium } from './debian-chromium.js';
+import { test as chromiumTest, expect, skipWithoutDebianChromium } from '../../test-support/debian-chromium.js';
 import { renderHtmlReport } from './html-report.js';
-import { createResultsFixture } from './results-fixture.js';
-import type { Results } from './results.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
+import type { Results } from '../core/results.js';
 
 interface OpenedReport {
   page: Page;

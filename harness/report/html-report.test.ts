@@ -3,8 +3,8 @@ import { expect, test } from '@playwright/test';
 import { renderHtmlReport } from './html-report.js';
 import { REPORT_SCRIPT } from './html-report-script.js';
 import { REPORT_STYLE } from './html-report-style.js';
-import { createResultsFixture } from './results-fixture.js';
-import type { Results } from './results.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
+import type { Results } from '../core/results.js';
 
 const ASSIGNEES = 'GET /repos/{owner}/{repo}/assignees';
 

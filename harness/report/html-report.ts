@@ -11,8 +11,8 @@ import { REPORT_SCRIPT } from './html-report-script.js';
 import { REPORT_STYLE } from './html-report-style.js';
 import { renderRequirementTable } from './html-requirement-table.js';
 import { html, Markup } from './markup.js';
-import { compareWorstFirst, OUTCOMES_WORST_FIRST } from './outcome-order.js';
-import type { Results, Verdict } from './results.js';
+import { compareWorstFirst, OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
+import type { Results, Verdict } from '../core/results.js';
 import { verdictHeadline } from './verdict-reasons.js';
 
 const VERDICT_FACE: Readonly<Record<Verdict, { mark: string; title: string }>> = {

@@ -2,7 +2,7 @@
 // the ones no case cites (UNTESTED) flagged, since a conforming verdict says nothing about them.
 import { levelBadge, outcomeBadge } from './html-badge.js';
 import { html, type Markup } from './markup.js';
-import type { RequirementResult } from './results.js';
+import type { RequirementResult } from '../core/results.js';
 
 /** Why an UNTESTED requirement went unchecked, when its cases say. */
 function untestedReason(r: RequirementResult): Markup | undefined {

@@ -1,8 +1,8 @@
 // junit-report.test.ts checks the text; this checks that a real XML parser (Chromium's)
 // accepts the file and reads back what we meant, even when a target sent bytes XML forbids.
-import { expect, skipWithoutDebianChromium, test } from './debian-chromium.js';
+import { expect, skipWithoutDebianChromium, test } from '../../test-support/debian-chromium.js';
 import { renderJunit } from './junit-report.js';
-import { createResultsFixture } from './results-fixture.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
 
 skipWithoutDebianChromium(test);
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { renderJunit } from './junit-report.js';
-import { createResultsFixture } from './results-fixture.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
 
 /** The <testcase> element whose name attribute is exactly the given (already escaped) value. */
 function testcase(xml: string, name: string): string {

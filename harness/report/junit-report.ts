@@ -3,7 +3,7 @@
 // terms) is still findable; their explanation goes to <system-out>, which CI shows beside
 // the test.
 import { escapeXmlText, xml, type Markup } from './markup.js';
-import type { CaseResult, Outcome, RequirementResult, Results } from './results.js';
+import type { CaseResult, Outcome, RequirementResult, Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 type JunitStatus = 'passed' | 'failure' | 'error' | 'skipped';

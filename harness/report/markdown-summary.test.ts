@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { renderMarkdownSummary } from './markdown-summary.js';
-import { createResultsFixture } from './results-fixture.js';
-import type { Results } from './results.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
+import type { Results } from '../core/results.js';
 
 /** Splits a GFM table row on the pipes GFM itself splits on: unescaped ones. */
 function cells(row: string): string[] {

@@ -6,8 +6,8 @@
 // as <img> in comments, and turns @name into a notification, but leaves code spans alone.
 import { replaceControlCharacters } from './control-characters.js';
 import { formatDuration } from './duration-format.js';
-import { compareWorstFirst } from './outcome-order.js';
-import { OUTCOMES, type CaseResult, type Results } from './results.js';
+import { compareWorstFirst } from '../core/outcome-order.js';
+import { OUTCOMES, type CaseResult, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 const MAX_CASE_ROWS = 50;

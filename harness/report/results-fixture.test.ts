@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import { compileSchemaFile, createAjv } from '../suite/validated-file.js';
+import { compileSchemaFile, createAjv } from '../core/validated-file.js';
 import { buildResults } from './build-results.js';
-import { createResultsFixture } from './results-fixture.js';
-import { OUTCOMES } from './results.js';
+import { createResultsFixture } from '../../test-support/results-fixture.js';
+import { OUTCOMES } from '../core/results.js';
 
 // The renderers' tests are only as good as their fixture: it must obey the contract the
 // conformance reporter writes to.

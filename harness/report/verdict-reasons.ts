@@ -2,7 +2,7 @@
 // summary.md, junit.xml), so they all say the same thing. A verdict other than conforming
 // always comes with its reasons: which MUST requirements went unchecked and why (roles
 // without a token, capabilities the target lacks, cases in ERROR), or what is broken.
-import type { Results } from './results.js';
+import type { Results } from '../core/results.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

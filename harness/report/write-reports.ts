@@ -3,13 +3,13 @@
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../write-file-atomic.js';
-import { HarnessError } from '../errors.js';
-import { compileSchemaFile, createAjv, describeAjvErrors } from '../suite/validated-file.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { HarnessError } from '../core/errors.js';
+import { compileSchemaFile, createAjv, describeAjvErrors } from '../core/validated-file.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
-import type { Results } from './results.js';
+import type { Results } from '../core/results.js';
 
 export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'report.html', summary: 'summary.md' } as const;
 

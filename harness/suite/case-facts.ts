@@ -2,9 +2,9 @@
 // endpoints it touches and the aspects it checks. Used by the lint, the test generator
 // and the report's endpoint × aspect matrix.
 import { ANONYMOUS } from '../http/target-client.js';
-import type { Aspect, CaseFacts, Level } from '../report/results.js';
+import type { Aspect, CaseFacts, Level } from '../core/results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, RequestSpec, RequestStep, Step, StepsCase } from './suite-format.js';
+import type { Case, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
 export const isStepsCase = (c: Case): c is StepsCase => c.kind === undefined || c.kind === 'steps';

@@ -4,10 +4,10 @@ import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createTargetClient } from '../http/target-client.js';
 import type { TargetControl } from '../http/target-control.js';
 import type { Transport, WireRequest, WireResponse } from '../http/transport.js';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { runCase, type CaseContext } from './case-runner.js';
-import type { Case, Expectation, Requirement, StepsCase } from './suite-format.js';
-import { suitePaths } from './suite-paths.js';
+import type { Case, Expectation, Requirement, StepsCase } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
 
 const TOKEN = 'ts_secret_canary_token_42';
 const registry = new Map<string, Requirement>(

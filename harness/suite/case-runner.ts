@@ -13,7 +13,7 @@
 //   out may be the very ones that would have failed.
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
-import { ConformanceFailure, HarnessError } from '../errors.js';
+import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { createRedactor, toCurl, toExchangeRecord, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
@@ -21,13 +21,13 @@ import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry
 import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from '../http/target-client.js';
 import { createTargetControl, type TargetControl } from '../http/target-control.js';
 import type { Transport } from '../http/transport.js';
-import type { ExchangeRecord, FailureDetail } from '../report/results.js';
+import type { ExchangeRecord, FailureDetail } from '../core/results.js';
 import { caseRequirements, caseRoles, isRequestStep } from './case-facts.js';
 import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, LimitsCase, RequestSpec, RequestStep } from './suite-format.js';
-import { suitePaths } from './suite-paths.js';
+import type { Case, LimitsCase, RequestSpec, RequestStep } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
 
 export interface CaseHooks {
   step<T>(title: string, body: () => Promise<T>): Promise<T>;

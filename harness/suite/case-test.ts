@@ -2,8 +2,8 @@
 // conformance reporter: the tags and annotations the reporter reads back, and the outcome
 // attachment. Shared by the service, plugin and compiler specs.
 import type { TestDetails, TestInfo } from '@playwright/test';
-import type { CaseFacts, CaseOutcome } from '../report/results.js';
-import { OUTCOME_ATTACHMENT } from './run-config.js';
+import type { CaseFacts, CaseOutcome } from '../core/results.js';
+import { OUTCOME_ATTACHMENT } from '../core/run-config.js';
 
 /** The tags and annotations the conformance reporter reads the case's facts back from. */
 export function caseTestDetails(facts: CaseFacts): TestDetails {

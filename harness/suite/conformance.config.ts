@@ -9,7 +9,7 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
-  reporter: [['../report/conformance-reporter.ts']],
+  reporter: [['./conformance-reporter.ts']],
   outputDir: '../../.touchstone-tmp/test-output',
   preserveOutput: 'never',
 });

@@ -9,9 +9,9 @@ import { serviceCaseFacts } from './case-facts.js';
 import { createCaseContext, runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from './case-test.js';
-import { readRunConfig } from './run-config.js';
+import { readRunConfig } from '../core/run-config.js';
 import { loadSuites } from './suite-loader.js';
-import { suitePaths } from './suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 
 const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);

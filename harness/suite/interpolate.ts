@@ -1,8 +1,8 @@
 // Fills a request template from values known at run time: ${name} inside strings comes
 // from captures of earlier steps (and ${n} in limits cases); a string that is exactly
 // "$list" becomes the list value itself (an array), so bodies can carry generated lists.
-import { HarnessError } from '../errors.js';
-import type { Json } from './suite-format.js';
+import { HarnessError } from '../core/errors.js';
+import type { Json } from '../core/suite-format.js';
 
 export interface Bindings {
   values: Record<string, string | number>;

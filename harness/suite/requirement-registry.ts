@@ -3,14 +3,15 @@
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
-import type { Requirement } from './suite-format.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
+import { HarnessError } from '../core/errors.js';
+import type { Requirement } from '../core/suite-format.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 
 export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 
 /** What a run checks: the service (specs 1-2), or one side of the plugin protocol (spec 3). */
-export type RunKind = 'service' | 'plugin' | 'compiler';
+export type { RunKind } from '../core/results.js';
+import type { RunKind } from '../core/results.js';
 
 /** Ids starting with `plugin.` and `compiler.` are spec 3's two sides; every other id belongs to the service. */
 export function sideOf(requirementId: string): RunKind {

@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
 import { lintSuites, loadSuites } from './suite-loader.js';
-import { suitePaths } from './suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from './world-tokens.js';
 
 const registry = loadRequirementRegistry(suitePaths.requirements);

@@ -3,13 +3,13 @@
 // exist in the world, ids and titles are unique, clock steps declare control.clock.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { HarnessError } from '../errors.js';
+import { HarnessError } from '../core/errors.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { caseRequirements, caseRoles, caseSteps, isRequestStep, isStepsCase } from './case-facts.js';
 import { listYamlFiles, type RequirementRegistry } from './requirement-registry.js';
-import type { Case, Expectation, Suite } from './suite-format.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
+import type { Case, Expectation, Suite } from '../core/suite-format.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 
 const SCHEMA = fileURLToPath(new URL('./suite.schema.json', import.meta.url));
 

@@ -18,11 +18,11 @@
 // - `-IVIRTUAL=DISK` mappings are refused: the .proto parser takes plain directories;
 // - four touchstone-only flags: --plugin_timeout, --plugin_output_limit, --compiler_version,
 //   and --fault=NAME (repeatable: a built-in fault, faults.ts, for touchstone's kill matrix).
-import { parseCompilerVersion, versionText } from './compiler-version.js';
+import { parseCompilerVersion, versionText } from './request/compiler-version.js';
 import { isListed } from '../fault-list.js';
 import { COMPILER_FAULTS, type CompilerFault, type CompilerFaults } from './faults.js';
-import { DEFAULT_PLUGIN_OUTPUT_LIMIT, DEFAULT_PLUGIN_TIMEOUT_MS } from './plugin-process.js';
-import type { CompilerVersion } from './plugin-request.js';
+import { DEFAULT_PLUGIN_OUTPUT_LIMIT, DEFAULT_PLUGIN_TIMEOUT_MS } from './plugin-run/plugin-process.js';
+import type { CompilerVersion } from './request/plugin-request.js';
 import { PROTOC_USAGE } from './protoc-usage.js';
 
 export interface OutputDirective {

@@ -6,9 +6,9 @@
 // sides see the same descriptors whether or not the .proto parser exists yet.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEMO_PROTOS, demoDescriptorSet, expect, test, type CannedPlugin, type RunResult, type Sandbox, type SandboxFactory } from './canned-plugin-fixture.js';
-import { DIFF_CASES, file, GEN, type DiffCase } from './protoc-differential-cases.js';
-import { loadPluginMessages } from './plugin-messages.js';
+import { DEMO_PROTOS, demoDescriptorSet, expect, test, type CannedPlugin, type RunResult, type Sandbox, type SandboxFactory } from './canned-plugin.fixture.js';
+import { DIFF_CASES, file, GEN, type DiffCase } from './protoc-differential-cases.fixture.js';
+import { loadPluginMessages } from './common/plugin-messages.js';
 import { skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 
 skipWithoutDebianProtoc(test);
@@ -116,8 +116,6 @@ test('a real plugin, protoc-gen-es: byte-identical output', async ({ sandbox }) 
 });
 
 test.describe('with .proto sources, through proto-parser.ts', () => {
-  const PARSER = new URL('./proto-parser.ts', import.meta.url);
-  test.skip(!existsSync(PARSER), 'reference-impl/compiler/proto-parser.ts is not there yet');
   const INSERTIONS = DIFF_CASES['insertions: indentation, inline, first line, order within a response and across plugins, continuation'];
   const dump: CannedPlugin = { name: 'dump', response: { supported_features: 1, file: [{ name: 'x.txt', content: 'x' }] } };
   const sourceCases: Record<string, DiffCase> = {

@@ -5,17 +5,17 @@
 // Exit status as protoc's: 0 on success, 1 on any failure (not touchstone's usual 2 for
 // usage errors: scripts written for protoc test for 1).
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { applyPluginResponse } from './apply-response.js';
-import { cEscape } from './c-escape.js';
-import { touchstoneCompilerVersion } from './compiler-version.js';
-import { createOutputLocation, locationKey, type OutputLocation } from './output-location.js';
-import { loadPluginMessages, type PluginMessages } from './plugin-messages.js';
-import { describePluginExit, runPluginProcess } from './plugin-process.js';
-import { encodePluginRequest, transitiveProtoFiles } from './plugin-request.js';
-import { decodePluginResponse } from './plugin-response.js';
+import { applyPluginResponse } from './apply/apply-response.js';
+import { cEscape } from './common/c-escape.js';
+import { touchstoneCompilerVersion } from './request/compiler-version.js';
+import { createOutputLocation, locationKey, type OutputLocation } from './apply/output-location.js';
+import { loadPluginMessages, type PluginMessages } from './common/plugin-messages.js';
+import { describePluginExit, runPluginProcess } from './plugin-run/plugin-process.js';
+import { encodePluginRequest, transitiveProtoFiles } from './request/plugin-request.js';
+import { decodePluginResponse } from './response/plugin-response.js';
 import { parseProtocArgs, type ProtocInvocation } from './protoc-args.js';
-import { loadProtoSources, type ProtoSources } from './proto-sources.js';
-import { checkLocationExists, writeLocation } from './write-outputs.js';
+import { loadProtoSources, type ProtoSources } from './descriptors/proto-sources.js';
+import { checkLocationExists, writeLocation } from './write/write-outputs.js';
 
 export type OutputSink = (chunk: string | Uint8Array) => void;
 

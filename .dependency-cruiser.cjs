@@ -1,0 +1,77 @@
+// The layers of touchstone, held by the build (test-support/layers.test.ts runs this in
+// `npm test`). Bottom to top inside harness/:
+//   core        the shared vocabulary: results types, errors, validated files, paths, run configuration
+//   report      renders results (results.json, junit.xml, report.html, summary.md); reads core only
+//   protocol, http          the plugin messages; HTTP to a target
+//   cassette    the cassette format;  proxy  record/replay in front of a target
+//   suite       the service suites and their runner;  plugin  the plugin and compiler suites
+//   mutate      the kill matrix;  cli  the commands, which only bin/ imports
+// A folder imports only folders below it, so no two folders import each other. The
+// reference implementations import nothing of the harness (they read its data files), and
+// product code never imports test support (test-support/, *.fixture.ts, *.test.ts; bench/,
+// measurement tooling, may).
+const HARNESS_LAYERS = {
+  core: [],
+  report: ['core'],
+  protocol: ['core'],
+  http: ['core'],
+  cassette: ['core', 'http'],
+  proxy: ['core', 'http', 'cassette'],
+  suite: ['core', 'report', 'http', 'cassette', 'proxy'],
+  plugin: ['core', 'report', 'protocol', 'http', 'cassette', 'suite'],
+  mutate: ['core', 'report', 'protocol', 'http', 'cassette', 'proxy', 'suite', 'plugin'],
+};
+
+const TEST_SUPPORT = '(^test-support/|\\.(fixture|test)\\.[jt]s$)';
+
+module.exports = {
+  forbidden: [
+    ...Object.entries(HARNESS_LAYERS).map(([layer, below]) => ({
+      name: `harness-${layer}-layer`,
+      comment: `harness/${layer} may import only ${below.length ? below.map((b) => `harness/${b}`).join(', ') : 'nothing else of the harness'}`,
+      severity: 'error',
+      from: { path: `^harness/${layer}/` },
+      to: { path: '^harness/', pathNot: [`^harness/(${[layer, ...below].join('|')})/`] },
+    })),
+    {
+      name: 'harness-files-in-folders',
+      comment: 'every harness module sits in a layer folder',
+      severity: 'error',
+      from: {},
+      to: { path: '^harness/[^/]+$' },
+    },
+    {
+      name: 'cli-only-from-bin',
+      comment: 'harness/cli is the top: only bin/ (and its own files) import it',
+      severity: 'error',
+      from: { pathNot: '^(bin/|harness/cli/)' },
+      to: { path: '^harness/cli/' },
+    },
+    {
+      name: 'reference-independent',
+      comment: 'the reference implementations never import the harness',
+      severity: 'error',
+      from: { path: '^reference-impl/' },
+      to: { path: '^harness/' },
+    },
+    {
+      name: 'no-test-support-in-product',
+      comment: 'product code never imports test support',
+      severity: 'error',
+      from: { path: '^(harness|reference-impl|bin)/', pathNot: TEST_SUPPORT },
+      to: { path: TEST_SUPPORT },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '(^|/)node_modules/' },
+  },
+};

@@ -1,0 +1,53 @@
+// The few error types of touchstone. A ConformanceFailure is the target's fault (a check
+// failed); a HarnessError is ours or the environment's. Everything else is a bug.
+import type { ExchangeRecord, Results } from './results.js';
+
+export class ConformanceFailure extends Error {
+  readonly code = 'CONFORMANCE';
+  constructor(
+    readonly requirement: string,
+    readonly expected: string,
+    readonly actual: string,
+    readonly exchange?: ExchangeRecord,
+  ) {
+    super(`${requirement}: expected ${expected}, got ${actual}`);
+    this.name = 'ConformanceFailure';
+  }
+}
+
+export type HarnessErrorCode =
+  | 'USAGE' // bad command line
+  | 'CONFIG' // a suite, registry, world or tokens file is invalid
+  | 'TARGET_UNREACHABLE' // nothing answers at the target
+  | 'TARGET_IO' // a single exchange failed below HTTP (reset, timeout)
+  | 'CAPABILITY'; // a case needs something the target or run lacks (becomes SKIP)
+
+/** Exit codes of every command, from DESIGN.md. */
+export const EXIT = { conforming: 0, failed: 1, usage: 2, unreachable: 3, incomplete: 4 } as const;
+
+export class HarnessError extends Error {
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HarnessError';
+  }
+
+  get exitCode(): number {
+    return this.code === 'TARGET_UNREACHABLE' ? EXIT.unreachable : EXIT.usage;
+  }
+}
+
+/**
+ * The exit code of a run: 1 for a FAIL (a broken MUST, or a stale baseline entry); 4 when
+ * a case errored or a MUST requirement went unchecked, unless --allow-incomplete forgives
+ * the unchecked ones (never an ERROR); otherwise 0, which includes failures every one of
+ * which the baseline lists.
+ */
+export function exitCodeOf(results: Results, allowIncomplete = false): number {
+  if (results.summary.FAIL > 0) return EXIT.failed;
+  if (results.gaps.errors.length > 0) return EXIT.incomplete;
+  if (results.gaps.untested.length > 0 && !allowIncomplete) return EXIT.incomplete;
+  return EXIT.conforming;
+}

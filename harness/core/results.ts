@@ -1,0 +1,125 @@
+// The results.json contract: written by the conformance reporter, read by every renderer
+// (HTML, JUnit, Markdown) and by the CLI to choose its exit code. Schema: results.schema.json.
+
+export const OUTCOMES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export const ASPECTS = ['status', 'schema', 'pagination', 'limits', 'auth', 'state'] as const;
+export type Aspect = (typeof ASPECTS)[number];
+
+export type HeaderPairs = [string, string][];
+
+export interface ExchangeRecord {
+  request: { method: string; url: string; headers: HeaderPairs; body?: string };
+  /** Absent when the request never got an answer (connection refused, timeout). */
+  response?: { status: number; headers: HeaderPairs; body?: string };
+}
+
+export interface FailureDetail {
+  /** The requirement the failing check enforces. */
+  requirement: string;
+  /** "METHOD /template" of the request that showed the failure; other endpoints of the case held. */
+  endpoint?: string;
+  expected: string;
+  actual: string;
+  /** The exchange that showed the failure, already redacted. */
+  exchange?: ExchangeRecord;
+  /** A copy-paste reproduction; tokens appear as $TOKEN. */
+  reproduce?: string;
+}
+
+/** What a case, or some rows of it, could not run without: role tokens, target capabilities. */
+export interface Missing {
+  roles?: string[];
+  capabilities?: string[];
+}
+
+export interface CaseResult {
+  id: string; // "<suite>/<case-id>"
+  suite: string;
+  title: string;
+  outcome: Outcome;
+  level: Level;
+  requirements: string[];
+  endpoints: string[]; // "GET /repos/{owner}/{repo}/assignees"
+  aspects: Aspect[];
+  role?: string;
+  duration_ms: number;
+  /** Present for every outcome other than PASS, and for a PASS whose rows did not all run. */
+  message?: string;
+  /** The first check that failed (a WARN case goes on after it; a FAIL case stops there). */
+  failure?: FailureDetail;
+  /** Every requirement a check of this case found broken, the failure's first. */
+  broken?: string[];
+  /**
+   * Requirements the case cites but did not get to check although it ran: it stopped at a
+   * failure, or ran only some of its rows. (A SKIP or ERROR case checked none of them.)
+   * They count as untested unless another case checked them.
+   */
+  unverified?: string[];
+  /** Why the case (SKIP) or some of its rows (a partial PASS) could not run. */
+  missing?: Missing;
+}
+
+/** What is known of a case before it runs: who it is, what it checks, where. */
+export type CaseFacts = Pick<CaseResult, 'id' | 'suite' | 'title' | 'level' | 'requirements' | 'endpoints' | 'aspects' | 'role'>;
+
+/** What a run of a case of any kind (service, plugin, compiler) found. */
+export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'broken' | 'unverified' | 'missing'>;
+
+/** PASS, FAIL, WARN, XFAIL, ERROR when a case checked it; UNTESTED when none did (no case, or every case skipped or stopped before it). */
+export type RequirementStatus = Outcome | 'UNTESTED';
+
+export interface RequirementResult {
+  id: string;
+  level: Level;
+  source: string;
+  quote: string;
+  cases: string[];
+  status: RequirementStatus;
+  /** For an UNTESTED requirement whose cases could not run: what they lacked. */
+  missing?: Missing;
+  /** Kill-matrix runs only: the built-in faults that break this requirement, and the cases that caught each. */
+  faults?: { id: string; caught_by: string[] }[];
+}
+
+export const VERDICTS = ['conforming', 'incomplete', 'non-conforming'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/**
+ * What kept a run from being conforming without any MUST failure: MUST requirements no
+ * case checked, the roles and capabilities the skipped rows and cases lacked, and the cases
+ * that errored. Empty lists on a complete run.
+ */
+export interface Gaps {
+  untested: string[];
+  roles: string[];
+  capabilities: string[];
+  errors: string[];
+}
+
+export interface Results {
+  format: 'touchstone-results/1';
+  tool: { name: 'touchstone'; version: string };
+  kind: 'service' | 'plugin' | 'compiler';
+  target: { url: string; embedded: boolean };
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  strict: boolean;
+  /**
+   * conforming: every MUST requirement in scope was checked and held. incomplete: nothing
+   * failed, but a MUST requirement went unchecked or a case errored (see gaps).
+   * non-conforming: a MUST requirement is broken (FAIL, or XFAIL through a baseline).
+   */
+  verdict: Verdict;
+  /** Suites the run was narrowed to with --suite; empty for every suite of its kind. */
+  scope: { suites: string[] };
+  gaps: Gaps;
+  summary: Record<Outcome, number> & { total: number };
+  requirements: RequirementResult[];
+  cases: CaseResult[];
+}
+
+/** Which side of an interface a run judges. */
+export type RunKind = 'service' | 'plugin' | 'compiler';

@@ -1,0 +1,48 @@
+// What `touchstone run` hands to the Playwright process it starts: written to a private
+// temp file (it holds tokens) whose path travels in TOUCHSTONE_RUN_CONFIG.
+import { readFileSync } from 'node:fs';
+import { HarnessError } from './errors.js';
+import type { RunKind } from './results.js';
+
+export const RUN_CONFIG_ENV = 'TOUCHSTONE_RUN_CONFIG';
+/** Attachment through which each test hands its CaseOutcome to the reporter. */
+export const OUTCOME_ATTACHMENT = 'touchstone-outcome';
+
+export interface RunConfig {
+  kind: RunKind;
+  /** The service's base URL, or the plugin or compiler command as given. */
+  targetUrl: string;
+  embedded: boolean;
+  /** role -> token */
+  tokens: Record<string, string>;
+  /** Requests go through the record/replay proxy: each names its case's cassette. */
+  cassettes: boolean;
+  suites: string[];
+  outDir: string;
+  strict: boolean;
+  capabilities: string[];
+  baselineFile?: string;
+  startedAt: string;
+  /**
+   * Plugin runs. `record` or `replay` (absolute paths, never both) name a recorded session
+   * directory (harness/plugin/plugin-session.ts); with `replay` nothing is started.
+   */
+  plugin?: TargetProcess & { record?: string; replay?: string };
+  compiler?: TargetProcess;
+}
+
+/** The program a plugin or compiler run starts for each case, and the bounds of each start. */
+export interface TargetProcess {
+  /** The command split into words. */
+  command: string[];
+  timeoutMs: number;
+  maxOutputBytes: number;
+  /** Where the user ran touchstone: the command's relative paths resolve from here. */
+  cwd: string;
+}
+
+export function readRunConfig(): RunConfig {
+  const file = process.env[RUN_CONFIG_ENV];
+  if (!file) throw new HarnessError('USAGE', `${RUN_CONFIG_ENV} is not set: start conformance runs with \`touchstone run\``);
+  return JSON.parse(readFileSync(file, 'utf8')) as RunConfig;
+}

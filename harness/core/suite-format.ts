@@ -1,0 +1,140 @@
+// Types of the declarative formats under suites/: requirement registry entries and
+// service suites. Their JSON Schemas (requirement.schema.json, suite.schema.json) are
+// the authority; loaders validate every file against them before these types apply.
+import type { Aspect, Level } from './results.js';
+
+export interface Requirement {
+  id: string;
+  source: string;
+  quote: string;
+  level: Level;
+  /** Why a level was chosen, or which documented behaviour a MAY check pins. */
+  note?: string;
+}
+
+/** Scalar values in requests may contain ${capture} references. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface RequestSpec {
+  method: string;
+  /** Endpoint template as in the spec, e.g. /repos/{owner}/{repo}/assignees. */
+  path: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number>;
+  /** Header overrides; null removes a default header (user-agent, accept). $TOKEN stands for the role's token. */
+  headers?: Record<string, string | null>;
+  body?: Json;
+  /** Raw body text sent as-is (for malformed input cases). */
+  raw?: string;
+  /** Grows the JSON body with a `padding` string field to this many bytes (oversized-input cases). */
+  pad_to_bytes?: number;
+  /** Acts as another role for this request only. */
+  as?: string;
+}
+
+export type HeaderExpectation = string | { present?: boolean; matches?: string };
+
+export interface Assertion {
+  path: string;
+  equals?: Json;
+  includes?: Json;
+  excludes?: Json;
+  length?: number;
+  max_length?: number;
+  /** The value is a string matching this regular expression. */
+  matches?: string;
+  /** The requirement this assertion checks, when not the step's (a failure cites it). */
+  requirement?: string;
+}
+
+/** A status, or a class such as "4xx". */
+export type StatusRule = number | string;
+
+export interface Expectation {
+  status?: StatusRule | StatusRule[];
+  headers?: Record<string, HeaderExpectation>;
+  /** Schema name from suites/schemas/ (NAME.json); NAME[] for an array of them. */
+  schema?: string;
+  /** Deep subset the JSON body must contain. */
+  json?: Json;
+  /** The body is empty: no bytes, or an empty JSON object. */
+  empty?: boolean;
+  assert?: Assertion[];
+  /** name -> body path (body.x.y) or header.NAME; later steps use ${name}. */
+  capture?: Record<string, string>;
+}
+
+export interface RequestStep {
+  name?: string;
+  request: RequestSpec;
+  expect: Expectation;
+  /** Requirement a failure of this step is attributed to (default: the case's first). */
+  requirement?: string;
+}
+
+export interface ClockStep {
+  clock: { advance_seconds?: number; set?: string };
+}
+
+export type Step = RequestStep | ClockStep;
+
+interface CaseBase {
+  id: string;
+  title: string;
+  requirements: string[];
+  /** Role the requests act as; `anonymous` sends no Authorization. */
+  as?: string;
+  /** Target capabilities the case needs (control.clock, control.reset); SKIP without. */
+  requires?: string[];
+  aspects?: Aspect[];
+  /** Steps run after the case whatever its outcome, to restore the world on targets without reset. */
+  cleanup?: RequestStep[];
+}
+
+export interface StepsCase extends CaseBase {
+  kind?: 'steps';
+  steps: Step[];
+}
+
+export interface AuthMatrixCase extends CaseBase {
+  kind: 'auth-matrix';
+  request: RequestSpec;
+  /** role -> expected status */
+  expect_by_role: Record<string, StatusRule | StatusRule[]>;
+}
+
+export interface PaginationCase extends CaseBase {
+  kind: 'pagination';
+  request: RequestSpec;
+  per_page: { default: number; max: number; default_requirement?: string; max_requirement?: string };
+  items: {
+    key: string;
+    total: number;
+    includes?: Json[];
+    /** Path of the items in a wrapped list (`artifacts` for `{total_count, artifacts}`); absent for a bare array. */
+    path?: string;
+    /** Path of the total in a wrapped list (default `total_count`), checked on every page against the items walked. */
+    count?: string;
+  };
+}
+
+export interface LimitsCase extends CaseBase {
+  kind: 'limits';
+  limit: number;
+  /** Values for $list: the first n are used for n = limit-1, limit, limit+1. */
+  list: Json[];
+  request: RequestSpec;
+  expect: { below: Expectation; at: Expectation; above: Expectation };
+  /** Steps run after each variant (with the same $list and ${n}). */
+  verify?: RequestStep[];
+}
+
+export type Case = StepsCase | AuthMatrixCase | PaginationCase | LimitsCase;
+
+export interface Suite {
+  /** File name without .yaml. */
+  name: string;
+  file: string;
+  description?: string;
+  cases: Case[];
+}

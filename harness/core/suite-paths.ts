@@ -1,0 +1,28 @@
+// Where the data of touchstone lives, resolved from this file so commands work from any cwd.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
+
+export const suitePaths = {
+  requirements: path.join(SUITES_DIR, 'requirements'),
+  service: path.join(SUITES_DIR, 'service'),
+  schemas: path.join(SUITES_DIR, 'schemas'),
+  world: path.join(SUITES_DIR, 'world.yaml'),
+  worldSchema: path.join(SUITES_DIR, 'world.schema.json'),
+  plugin: path.join(SUITES_DIR, 'plugin'),
+  compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
+  /** The built-in faults of the reference implementations. */
+  faults: path.join(SUITES_DIR, 'faults'),
+  /** .proto inputs of both plugin and compiler cases. */
+  pluginFixtures: path.join(SUITES_DIR, 'plugin', 'fixtures'),
+  /** The fixtures described as a compiler describes them (generated: npm run fixtures:plugin). */
+  pluginFixtureDescriptors: path.join(SUITES_DIR, 'plugin', 'fixture-descriptors.json'),
+};
+
+/** touchstone's version, from its package.json. */
+export function toolVersion(): string {
+  return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}

@@ -1,0 +1,83 @@
+// Playwright reporter of `touchstone run` and `touchstone plugin`: collects each case's outcome (handed over as
+// an attachment by conformance.spec.ts), prints progress and a one-screen summary, and
+// writes results.json, junit.xml, report.html and summary.md.
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { loadRequirementRegistry, requirementsFor } from './requirement-registry.js';
+import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-config.js';
+import { suitePaths, toolVersion } from '../core/suite-paths.js';
+import { applyBaseline, readBaseline } from '../report/baseline.js';
+import { buildResults, caseResult } from '../report/build-results.js';
+import { formatSummary } from '../report/console-summary.js';
+import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level } from '../core/results.js';
+import { writeReports } from '../report/write-reports.js';
+
+const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+
+function readOutcome(result: TestResult): CaseOutcome {
+  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT);
+  if (attachment?.body) return JSON.parse(attachment.body.toString('utf8')) as CaseOutcome;
+  // No outcome means the test never finished: a timeout or a crash of the harness.
+  const reason = result.error?.message?.split('\n')[0] ?? `the test ended ${result.status} without an outcome`;
+  return { outcome: 'ERROR', message: reason };
+}
+
+export default class ConformanceReporter implements Reporter {
+  private readonly config: RunConfig = readRunConfig();
+  private readonly cases: CaseResult[] = [];
+  private total = 0;
+  /** Every requirement the planned cases cite, whether or not they get to run. */
+  private readonly cited = new Set<string>();
+
+  printsToStdio() {
+    return true;
+  }
+
+  onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
+    const planned = suite.allTests();
+    this.total = planned.length;
+    for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
+    const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
+    process.stdout.write(`touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult) {
+    const outcome = readOutcome(result);
+    const [id] = annotations(test, 'case');
+    const facts: CaseFacts = {
+      id,
+      suite: id.split('/')[0],
+      title: test.title,
+      level: annotations(test, 'level')[0] as Level,
+      requirements: annotations(test, 'requirement'),
+      endpoints: annotations(test, 'endpoint'),
+      aspects: annotations(test, 'aspect') as Aspect[],
+      role: annotations(test, 'role')[0],
+    };
+    this.cases.push(caseResult(facts, outcome, result.duration));
+    const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
+    process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
+  }
+
+  onEnd(result: FullResult) {
+    const registry = loadRequirementRegistry(suitePaths.requirements);
+    let cases = this.cases;
+    if (this.config.baselineFile) cases = applyBaseline(cases, readBaseline(this.config.baselineFile), this.config.baselineFile);
+    if (result.status === 'interrupted' || result.status === 'timedout') {
+      process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
+    }
+    // --suite narrows the scope to what its cases cite: a run of one suite can conform for that suite.
+    const narrowed = this.config.suites.length > 0;
+    const inScope = requirementsFor(registry, this.config.kind).filter((r) => !narrowed || this.cited.has(r.id));
+    const results = buildResults(cases, inScope, {
+      kind: this.config.kind,
+      suites: this.config.suites,
+      target: { url: this.config.targetUrl, embedded: this.config.embedded },
+      startedAt: new Date(this.config.startedAt),
+      finishedAt: new Date(),
+      strict: this.config.strict,
+      version: toolVersion(),
+    });
+    writeReports(this.config.outDir, results);
+    process.stdout.write(formatSummary(results, this.config.outDir));
+  }
+}
