@@ -7,7 +7,8 @@
 //   suite       the service suites and their runner;  plugin  the plugin and compiler suites
 //   mutate      the kill matrix;  cli  the commands, which only bin/ imports
 // A folder imports only folders below it, so no two folders import each other. The
-// reference implementations import nothing of the harness (they read its data files), and
+// reference implementations import nothing of the harness (they read its data files; lib/ holds
+// the little both share and imports neither), and
 // product code never imports test support (test-support/, *.fixture.ts, *.test.ts; bench/,
 // measurement tooling, may).
 const HARNESS_LAYERS = {
@@ -46,6 +47,13 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^(bin/|harness/cli/)' },
       to: { path: '^harness/cli/' },
+    },
+    {
+      name: 'lib-independent',
+      comment: 'lib/ holds what the harness and the references share; it imports neither',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(harness|reference-impl|bin|bench|test-support)/' },
     },
     {
       name: 'reference-independent',

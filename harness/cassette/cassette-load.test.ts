@@ -102,7 +102,8 @@ test('numbers that are not safe integers, and statuses outside 100..999, are ref
   const huge = JSON.stringify(good()).replace('"seq":1,', '"seq":9007199254740993,');
   expect(refusal(huge)).toMatch(/\/interactions\/0\/seq must be <= 9007199254740991/);
   const enormous = JSON.stringify(good()).replace('"size":3', '"size":1e400');
-  expect(refusal(enormous)).toMatch(/\/interactions\/1\/response\/body\/size must be <= 9007199254740991/);
+  // 1e400 parses as Infinity, which Ajv's strict mode refuses as a number at all.
+  expect(refusal(enormous)).toMatch(/\/interactions\/1\/response\/body\/size must be integer/);
   expect(refusal(damaged((c) => (c.interactions[0].response.status = 1000)))).toMatch(/\/interactions\/0\/response\/status must be <= 999/);
   expect(refusal(damaged((c) => (c.interactions[0].response.status = 99)))).toMatch(/status must be >= 100/);
   expect(refusal(damaged((c) => (c.interactions[0].response.status = 200.5)))).toMatch(/status must be integer/);

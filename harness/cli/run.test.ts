@@ -172,10 +172,13 @@ test('usage and configuration errors exit 2 with a message naming the problem', 
   const unknownFlag = await runCli(['run', '--nonsense']);
   expect(unknownFlag.code).toBe(2);
   const badWorld = path.join(scratch(), 'world.yaml');
-  writeFileSync(badWorld, readFileSync(suitePaths.world, 'utf8').replace('private: true', 'private: maybe'));
+  const badText = readFileSync(suitePaths.world, 'utf8').replace('private: true', 'private: maybe');
+  writeFileSync(badWorld, badText);
   const serveBadWorld = await runCli(['serve', '--port', '0', '--world', badWorld]);
   expect(serveBadWorld.code).toBe(2);
-  expect(serveBadWorld.stderr).toBe(`touchstone: ${badWorld}: /repositories/1/private: must be boolean\n`);
+  // The line and column of the bad value, so the user can go straight to it.
+  const before = badText.slice(0, badText.indexOf('private: maybe') + 'private: '.length).split('\n');
+  expect(serveBadWorld.stderr).toBe(`touchstone: ${badWorld}: line ${before.length}:${before.at(-1)!.length + 1}: /repositories/1/private must be boolean\n`);
   const badPort = await runCli(['serve', '--port', '70000']);
   expect(badPort.code).toBe(2);
   expect(badPort.stderr).toContain('--port 70000 is not a port number');

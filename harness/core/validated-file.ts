@@ -1,57 +1,72 @@
 // Reads a YAML or JSON data file and validates it against a JSON Schema (2020-12).
 // Every data format of touchstone goes through here, so a bad file always fails the
-// same way: a HarnessError naming the file and the JSON path of each problem.
+// same way: a HarnessError naming the file, the line and column (YAML), and the JSON path
+// of each problem, e.g. `suites/service/x.yaml:12:7: /cases/3/title must be string`.
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError, type Locate } from '../../lib/located-yaml.js';
 import { HarnessError } from './errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
+/**
+ * Strict mode catches schema mistakes (unknown keywords, types that do not fit). Only
+ * strictRequired is off: a oneOf/if branch that requires a property declared by the
+ * enclosing object is the usual way to say "one of these shapes", and Ajv's check looks
+ * at the branch alone. Union types (`"type": ["string", "number"]`) are allowed.
+ */
 export function createAjv(): Ajv2020 {
-  return addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  return addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
 }
 
 export function compileSchemaFile(ajv: Ajv2020, schemaPath: string): ValidateFunction {
   return ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
 }
 
-export function describeAjvErrors(errors: ErrorObject[] | null | undefined, limit = 5): string {
-  // ajv reports every failing oneOf branch; the deepest paths say the most.
-  const sorted = [...(errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
-  const lines = sorted.slice(0, limit).map((e) => {
-    const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
-    return `${e.instancePath || '/'} ${e.message ?? e.keyword}${extra}`;
-  });
-  return [...new Set(lines)].join('; ');
-}
+export { describeSchemaErrors as describeAjvErrors };
 
 export function parseDataText(text: string, file: string): unknown {
+  return parseLocated(text, file).data;
+}
+
+/** The data, and for YAML a way to put line and column on a schema error. */
+function parseLocated(text: string, file: string): { data: unknown; locate?: Locate } {
+  if (file.endsWith('.json')) {
+    try {
+      return { data: JSON.parse(text) };
+    } catch (error) {
+      throw new HarnessError('CONFIG', `${file}: not valid JSON: ${(error as Error).message}`);
+    }
+  }
   try {
-    return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });
+    return parseLocatedYaml(text);
   } catch (error) {
-    throw new HarnessError('CONFIG', `${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    throw new HarnessError('CONFIG', `${file}${error.at ? `:${error.at}` : ''}: not valid YAML: ${error.message}`);
   }
 }
 
-/** Reads and parses a data file; `flag` names the option that pointed at it, for a usage error. */
-export function readDataFile(file: string, flag?: string): unknown {
-  let text: string;
+function readText(file: string, flag?: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     throw flag
       ? new HarnessError('USAGE', `${flag} ${file}: ${(error as Error).message}`)
       : new HarnessError('CONFIG', `${file}: cannot read: ${(error as Error).message}`);
   }
-  return parseDataText(text, file);
 }
 
+/** Reads and parses a data file; `flag` names the option that pointed at it, for a usage error. */
+export function readDataFile(file: string, flag?: string): unknown {
+  return parseDataText(readText(file, flag), file);
+}
+
+/** The file's data once its schema holds; the schema is the authority for the type T. */
 export function readValidatedFile<T>(file: string, validate: ValidateFunction): T {
-  const data = readDataFile(file);
+  const { data, locate } = parseLocated(readText(file), file);
   if (!validate(data)) {
-    throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validate.errors)}`);
+    throw new HarnessError('CONFIG', `${file}: invalid: ${describeSchemaErrors(validate.errors, locate)}`);
   }
   return data as T;
 }

@@ -35,6 +35,14 @@ test('a case without requirements fails validation, naming the file and the path
   expect(() => loadSuites(empty)).toThrow(/\/cases\/0\/requirements must NOT have fewer than 1 items/);
 });
 
+test('schema and YAML errors give the line and column where the user must look', () => {
+  const missing = suiteDir(`cases:\n  - id: a\n    title: a case without requirements\n    steps:\n${GOOD_STEP}\n`);
+  expect(() => loadSuites(missing)).toThrow(/sample\.yaml: invalid: line 2:5: \/cases\/0 must have required property 'requirements'/);
+  const typo = suiteDir(`cases:\n  - id: a\n    title: t\n    requirements: [assignees.list]\n    stpes: []\n`);
+  expect(() => loadSuites(typo)).toThrow(/line 5:5: \/cases\/0 must NOT have additional properties \(stpes\)/);
+  expect(() => loadSuites(suiteDir('cases:\n  - id: a\n    id: b\n'))).toThrow(/sample\.yaml:3:5: not valid YAML: Map keys must be unique/);
+});
+
 test('the lint names unknown requirements, schemas and roles, duplicates and undeclared clock use', () => {
   const dir = suiteDir(`cases:
   - id: a
@@ -63,6 +71,6 @@ ${GOOD_STEP}
 
 test('malformed YAML and an unknown suite name are clear errors, not crashes', () => {
   expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(HarnessError);
-  expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(/sample\.yaml: not valid YAML/);
+  expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(/sample\.yaml:2:3: not valid YAML/);
   expect(() => loadSuites(suitePaths.service, ['nope'])).toThrow(/unknown suite nope; known: assignees, conventions, interaction-limits/);
 });

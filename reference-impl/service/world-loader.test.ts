@@ -20,7 +20,7 @@ function expectWorldError(source: string, pattern: RegExp) {
   }
   expect(error).toBeInstanceOf(WorldError);
   expect((error as WorldError).code).toBe('WORLD_INVALID');
-  expect((error as WorldError).message).toMatch(/^bad-world\.yaml: /);
+  expect((error as WorldError).message).toMatch(/^bad-world\.yaml(:\d+:\d+)?: /);
   expect((error as WorldError).message).toMatch(pattern);
 }
 
@@ -50,11 +50,15 @@ test('an unreadable file names the path', () => {
 });
 
 test('invalid YAML names the file', () => {
-  expectWorldError('users: [', /not valid YAML/);
+  expectWorldError('users: [', /^bad-world\.yaml:1:9: not valid YAML/);
 });
 
 test('a schema violation names the JSON path', () => {
   expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: hubot, id: -2 }'), /\/users\/1\/id/);
+  // The position is the value's: its line and column in the file.
+  const bad = variant('{ login: hubot, id: 2 }', '{ login: hubot, id: -2 }');
+  const before = bad.slice(0, bad.indexOf('id: -2') + 'id: '.length).split('\n');
+  expectWorldError(bad, new RegExp(`line ${before.length}:${before.at(-1)!.length + 1}: /users/1/id must be >= 1`));
   expectWorldError(variant('private: true', 'private: "yes"'), /\/repositories\/1\/private/);
   expectWorldError(variant('collaborators:\n      monalisa: admin\n      wanstrath', 'collaborators:\n      monalisa: boss\n      wanstrath'), /\/repositories\/0\/collaborators\/monalisa/);
 });

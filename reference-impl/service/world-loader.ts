@@ -3,9 +3,9 @@
 // WorldError naming the file and the JSON path, so a bad world fails before serving.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError } from '../../lib/located-yaml.js';
 import { WorldError } from './errors.js';
 import { expandUsers, resolveCollaborators } from './world-expansion.js';
 import type { World, WorldDocument } from './world-model.js';
@@ -29,14 +29,16 @@ export function loadWorld(path: string = DEFAULT_WORLD_PATH): World {
 
 /** `source` only names the text in messages; tests pass variations of the world this way. */
 export function parseWorld(text: string, source: string): World {
-  let data: unknown;
+  let parsed: ReturnType<typeof parseLocatedYaml>;
   try {
-    data = parseYaml(text, { uniqueKeys: true });
+    parsed = parseLocatedYaml(text);
   } catch (error) {
-    throw new WorldError(`${source}: not valid YAML: ${(error as Error).message}`);
+    if (!(error instanceof YamlSyntaxError)) throw error;
+    throw new WorldError(`${source}${error.at ? `:${error.at}` : ''}: not valid YAML: ${error.message}`);
   }
+  const { data, locate } = parsed;
   const validate = compileWorldSchema();
-  if (!validate(data)) throw new WorldError(`${source}: ${describeSchemaErrors(validate.errors)}`);
+  if (!validate(data)) throw new WorldError(`${source}: ${describeSchemaErrors(validate.errors, locate)}`);
   const document = data;
   const users = expandUsers(document);
   const world: World = {
@@ -56,14 +58,4 @@ function compileWorldSchema(): ValidateFunction<WorldDocument> {
   // declared by the enclosing object (Ajv's strictRequired looks at the branch alone).
   const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false }));
   return ajv.compile<WorldDocument>(WorldDocumentSchema);
-}
-
-function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string {
-  // A failing oneOf reports every branch; the deepest paths are the ones that say what is wrong.
-  const sorted = [...(errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
-  const lines = sorted.slice(0, 5).map((error) => {
-    const detail = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
-    return `${error.instancePath || '/'}: ${error.message ?? error.keyword}${detail}`;
-  });
-  return [...new Set(lines)].join('; ');
 }
