@@ -5,13 +5,15 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PROJECT_ROOT, SUITES_DIR, suitePaths } from './suite-paths.js';
 
-const SCHEMAS: [dir: string, schema: string][] = [
+/** A folder's YAML files and their schema, or one file's. */
+const SCHEMAS: [dirOrFile: string, schema: string][] = [
   [suitePaths.service, 'harness/suite/suite.schema.json'],
   [suitePaths.requirements, 'harness/suite/requirement.schema.json'],
   [suitePaths.faults, 'harness/mutate/fault.schema.json'],
   [suitePaths.plugin, 'harness/plugin/plugin-suite.schema.json'],
   [suitePaths.compiler, 'harness/plugin/compiler-suite.schema.json'],
-  [SUITES_DIR, 'suites/world.schema.json'],
+  [suitePaths.world, 'suites/world.schema.json'],
+  [suitePaths.endpoints, 'harness/suite/endpoints.schema.json'],
 ];
 
 function yamlFiles(dir: string): string[] {
@@ -24,7 +26,7 @@ test('each YAML file under suites/ starts with a yaml-language-server $schema li
   const schemaOf = new Map(SCHEMAS);
   const problems = yamlFiles(SUITES_DIR).flatMap((file) => {
     const dir = path.dirname(file);
-    const schema = schemaOf.get(dir);
+    const schema = schemaOf.get(file) ?? schemaOf.get(dir);
     if (!schema) return [`${path.relative(PROJECT_ROOT, file)}: no loader reads YAML in ${path.relative(PROJECT_ROOT, dir)}/ (add its schema here)`];
     const wanted = `# yaml-language-server: $schema=${path.relative(dir, path.join(PROJECT_ROOT, schema))}`;
     const first = readFileSync(file, 'utf8').split('\n', 1)[0];

@@ -12,6 +12,8 @@ export const suitePaths = {
   schemas: path.join(SUITES_DIR, 'schemas'),
   world: path.join(SUITES_DIR, 'world.yaml'),
   worldSchema: path.join(SUITES_DIR, 'world.schema.json'),
+  /** The service's endpoints by id, which suite requests name. */
+  endpoints: path.join(SUITES_DIR, 'endpoints.yaml'),
   plugin: path.join(SUITES_DIR, 'plugin'),
   compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
   /** The built-in faults of the reference implementations. */

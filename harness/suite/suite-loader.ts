@@ -10,6 +10,8 @@ import { caseRequirements, caseRoles, caseSteps, isRequestStep, isStepsCase } fr
 import { listYamlFiles, type RequirementRegistry } from './requirement-registry.js';
 import type { Case, Expectation, Suite } from '../core/suite-format.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { suitePaths } from '../core/suite-paths.js';
+import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
 
 const SCHEMA = fileURLToPath(new URL('./suite.schema.json', import.meta.url));
 
@@ -20,11 +22,13 @@ export interface LintContext {
   roles: ReadonlySet<string>;
 }
 
-export function loadSuites(dir: string, only: string[] = []): Suite[] {
+export function loadSuites(dir: string, only: string[] = [], endpointsFile: string = suitePaths.endpoints): Suite[] {
   const validate = compileSchemaFile(createAjv(), SCHEMA);
+  const aliases = loadEndpointAliases(endpointsFile);
   const files = listYamlFiles(dir);
   const suites = files.map((file) => {
-    const data = readValidatedFile<{ description?: string; cases: Case[] }>(file, validate);
+    const { params, ...data } = readValidatedFile<{ description?: string; params?: Record<string, string>; cases: Case[] }>(file, validate);
+    resolveRequests(data.cases, aliases, params ?? {}, path.basename(file));
     return { name: path.basename(file, '.yaml'), file, ...data };
   });
   const unknown = only.filter((name) => !suites.some((s) => s.name === name));

@@ -1,0 +1,62 @@
+// Endpoints by id (suites/endpoints.yaml): a request in a suite names `endpoint: ID` instead
+// of restating the method and path, and a suite's `params` give the path parameters its
+// requests use unless they say otherwise. Both are resolved when a suite is loaded, so
+// everything after the loader sees plain requests with a method, a path and their params.
+import { HarnessError } from '../core/errors.js';
+import type { Case, RequestSpec } from '../core/suite-format.js';
+import { suitePaths } from '../core/suite-paths.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { fileURLToPath } from 'node:url';
+
+const SCHEMA = fileURLToPath(new URL('./endpoints.schema.json', import.meta.url));
+
+export interface EndpointAlias {
+  id: string;
+  /** document.number in the specification. */
+  spec: string;
+  method: string;
+  /** The path template as the specification writes it. */
+  path: string;
+}
+
+export function loadEndpointAliases(file: string = suitePaths.endpoints): ReadonlyMap<string, EndpointAlias> {
+  const endpoints = readValidatedFile<EndpointAlias[]>(file, compileSchemaFile(createAjv(), SCHEMA));
+  const byId = new Map<string, EndpointAlias>();
+  for (const endpoint of endpoints) {
+    if (byId.has(endpoint.id)) throw new HarnessError('CONFIG', `${file}: endpoint ${endpoint.id} is listed twice`);
+    byId.set(endpoint.id, endpoint);
+  }
+  return byId;
+}
+
+/** A request as written in a suite file: an endpoint id, or a method and a path. */
+export type WrittenRequest = Omit<RequestSpec, 'method' | 'path'> & { endpoint?: string; method?: string; path?: string };
+
+/** Every request object of a case: its own, its steps', its cleanup's and its verification's. */
+function requestsOf(testCase: Case): RequestSpec[] {
+  const steps = 'steps' in testCase ? testCase.steps.flatMap((step) => ('request' in step ? [step.request] : [])) : [];
+  const own = 'request' in testCase ? [testCase.request] : [];
+  const verify = 'verify' in testCase ? (testCase.verify ?? []).map((step) => step.request) : [];
+  return [...own, ...steps, ...verify, ...(testCase.cleanup ?? []).map((step) => step.request)];
+}
+
+/**
+ * Replaces, in place, each `endpoint: ID` by its method and path, and fills the path
+ * parameters its template names from the suite's `params` where the request gives none.
+ */
+export function resolveRequests(cases: Case[], aliases: ReadonlyMap<string, EndpointAlias>, suiteParams: Record<string, string>, where: string): void {
+  for (const testCase of cases) {
+    for (const request of requestsOf(testCase) as WrittenRequest[]) {
+      if (request.endpoint !== undefined) {
+        const alias = aliases.get(request.endpoint);
+        if (!alias) throw new HarnessError('CONFIG', `${where} case ${testCase.id}: unknown endpoint ${request.endpoint}; known: ${[...aliases.keys()].join(', ')}`);
+        request.method = alias.method;
+        request.path = alias.path;
+        delete request.endpoint;
+      }
+      const named = [...request.path!.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const defaults = Object.fromEntries(named.filter((name) => suiteParams[name] !== undefined).map((name) => [name, suiteParams[name]]));
+      if (Object.keys(defaults).length > 0) request.params = { ...defaults, ...request.params };
+    }
+  }
+}
