@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -145,22 +145,22 @@ test('abort removes temp files; options are checked', async () => {
   expect(() => createBodySink({ blobDir: blobDir(), blobPrefix: '../up' })).toThrow(/blobPrefix "\.\.\/up" has an empty, "\." or "\.\." segment/);
 });
 
-test('memory stays flat while capturing a 256 MiB body', async () => {
-  test.setTimeout(30_000);
+// How much memory a large body costs is measured by `npm run bench:proxy` (a 1 GiB body each
+// way through the recording proxy, RSS growth against its budget), not asserted here: the
+// machines are shared. This checks what a user relies on, at a size that is quick.
+test('a large body streamed in many chunks is kept whole and exact, copied from the caller\'s buffer', async () => {
   const chunk = randomBytes(64 * 1024);
   const sink = createBodySink({ blobDir: blobDir(), blobPrefix: 'w.blobs' });
-  const before = process.memoryUsage().rss;
-  let peak = before;
   const hash = createHash('sha256');
-  for (let i = 0; i < 4096; i++) {
+  const chunks = 256; // 16 MiB
+  for (let i = 0; i < chunks; i++) {
     chunk.writeUInt32BE(i, 0); // the sink must copy what it keeps, not hold our buffer
     hash.update(chunk);
     sink.write(chunk);
-    if (i % 256 === 0) peak = Math.max(peak, process.memoryUsage().rss);
   }
   const body = await sink.end();
-  peak = Math.max(peak, process.memoryUsage().rss);
-  expect(body).toMatchObject({ sha256: hash.digest('hex'), size: 256 * 1024 * 1024 });
-  expect(statSync(path.join(dir, (body as { file: string }).file)).size).toBe(256 * 1024 * 1024);
-  expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+  expect(body).toMatchObject({ sha256: hash.digest('hex'), size: chunks * chunk.length });
+  const stored = readFileSync(path.join(dir, (body as { file: string }).file));
+  expect(stored.length).toBe(chunks * chunk.length);
+  expect(createHash('sha256').update(stored).digest('hex')).toBe((body as { sha256: string }).sha256);
 });

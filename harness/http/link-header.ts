@@ -1,11 +1,18 @@
 // Parses an RFC 8288 `link` header into relation -> URL (resolved against the request URL).
+// Link values are `<URI>` followed by `; name=value` parameters, separated by commas; a
+// quoted parameter value may itself hold commas and semicolons. A value without a `rel`, or
+// whose URI does not parse, is skipped: the pagination checks then report the relation as
+// missing, which is the finding a user needs.
 export type LinkRelations = Map<string, URL>;
+
+const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^;,"]*(?:"[^"]*"[^;,"]*)*)*)/g;
+const REL_PARAMETER = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,"]+))/i;
 
 export function parseLinkHeader(value: string | undefined, base: string): LinkRelations {
   const relations: LinkRelations = new Map();
   if (!value) return relations;
-  for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-    const rel = /;\s*rel\s*=\s*"?([^";,]+)"?/i.exec(match[2]);
+  for (const match of value.matchAll(LINK_VALUE)) {
+    const rel = REL_PARAMETER.exec(match[2]);
     if (!rel) continue;
     let url: URL;
     try {
@@ -13,7 +20,8 @@ export function parseLinkHeader(value: string | undefined, base: string): LinkRe
     } catch {
       continue;
     }
-    for (const name of rel[1].trim().split(/\s+/)) relations.set(name.toLowerCase(), url);
+    // rel may name several relations at once: rel="prev first".
+    for (const name of (rel[1] ?? rel[2]).trim().split(/\s+/)) if (name) relations.set(name.toLowerCase(), url);
   }
   return relations;
 }
