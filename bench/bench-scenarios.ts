@@ -71,7 +71,9 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
       // One after the other, so the big load is timed with nothing else starting beside it.
       one = await startHost({ kind: 'proxy', options: replay(oneFile), firstRequestPath: itemPath(1) }, profile);
       big = await startHost({ kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) }, profile);
-      log(`load (createProxy + first answer): 1 interaction ${one.loadMs!.toFixed(0)} ms, ${bigSize} interactions ${big.loadMs!.toFixed(0)} ms`);
+      log(
+        `load (createProxy + first answer): 1 interaction ${one.loadMs!.toFixed(0)} ms, ${bigSize} interactions ${big.loadMs!.toFixed(0)} ms`,
+      );
       const results = await compareTargets(
         [
           { label: 'bare http', url: bare.url, spread: 1, cpuUsage: bare.cpuUsage },
@@ -121,7 +123,10 @@ export async function measureRecord(context: ScenarioContext & { settings: LoadS
     let recorder: ServerHost | undefined;
     try {
       passthrough = await startHost({ kind: 'http-proxy', target: upstream.url });
-      recorder = await startHost({ kind: 'proxy', options: { mode: 'record', target: upstream.url, cassette: cassetteFile } }, { cpuProfileDir: context.cpuProfileDir });
+      recorder = await startHost(
+        { kind: 'proxy', options: { mode: 'record', target: upstream.url, cassette: cassetteFile } },
+        { cpuProfileDir: context.cpuProfileDir },
+      );
       const results = await compareTargets(
         [
           { label: 'http-proxy', url: passthrough.url, spread, cpuUsage: passthrough.cpuUsage },
@@ -165,7 +170,9 @@ export interface StreamFigures {
  * One `bytes`-long body streamed through a recording proxy: uploaded to the upstream's
  * sink, or downloaded from its generator and discarded. Neither end ever holds the body.
  */
-export async function measureStream(context: ScenarioContext & { direction: StreamDirection; bytes: number; timeoutMs?: number }): Promise<StreamFigures> {
+export async function measureStream(
+  context: ScenarioContext & { direction: StreamDirection; bytes: number; timeoutMs?: number },
+): Promise<StreamFigures> {
   const { workDir, direction, bytes, timeoutMs = 300_000 } = context;
   mkdirSync(workDir, { recursive: true });
   const cassetteFile = path.join(workDir, `stream-${direction}.cassette.json`);
@@ -210,19 +217,23 @@ export async function measureStream(context: ScenarioContext & { direction: Stre
 /** POSTs `bytes` generated in chunks (with backpressure); resolves the upstream's count. */
 function upload(url: string, bytes: number, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/octet-stream', 'content-length': bytes } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        clearTimeout(timer);
-        try {
-          resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { received: number }).received);
-        } catch {
-          reject(new Error(`upload answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`));
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/octet-stream', 'content-length': bytes } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          try {
+            resolve((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { received: number }).received);
+          } catch {
+            reject(new Error(`upload answered ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`upload of ${bytes} bytes took over ${timeoutMs} ms`)), timeoutMs);
     req.on('error', (error) => (clearTimeout(timer), reject(error)));
     pipeline(Readable.from(streamChunks(bytes)), req).catch((error: Error) => req.destroy(error));

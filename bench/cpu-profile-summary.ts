@@ -69,6 +69,8 @@ const show = (title: string, table: Map<string, number>) => {
     console.log(`${ms.toFixed(0).padStart(8)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${name}`);
   }
 };
-console.log(`${file}: ${total.toFixed(0)} ms busy, ${idle.toFixed(0)} ms idle${filter ? ` (stacks through "${filter}")` : ''}${fromUs ? ` from ${fromUs / 1000} ms` : ''}`);
+console.log(
+  `${file}: ${total.toFixed(0)} ms busy, ${idle.toFixed(0)} ms idle${filter ? ` (stacks through "${filter}")` : ''}${fromUs ? ` from ${fromUs / 1000} ms` : ''}`,
+);
 show('self time', self);
 show('inclusive time', inclusive);

@@ -91,7 +91,11 @@ export async function runLoad(target: LoadTarget, seconds: number, connections: 
   };
 }
 
-export async function compareTargets(targets: LoadTarget[], settings: LoadSettings, log: (line: string) => void = () => {}): Promise<Map<string, TargetResult>> {
+export async function compareTargets(
+  targets: LoadTarget[],
+  settings: LoadSettings,
+  log: (line: string) => void = () => {},
+): Promise<Map<string, TargetResult>> {
   const results = new Map<string, TargetResult>(targets.map((t) => [t.label, { label: t.label, best: 0, runs: [], total: 0, bad: 0 }]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.label, []]));
   for (const target of targets) {
@@ -109,7 +113,9 @@ export async function compareTargets(targets: LoadTarget[], settings: LoadSettin
       entry.bad += run.bad;
       if (run.cpuUsPerRequest !== undefined) cpu.get(target.label)!.push(run.cpuUsPerRequest);
       const cpuNote = run.cpuUsPerRequest === undefined ? '' : `  ${run.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU/req`;
-      log(`  round ${round + 1}/${settings.rounds}  ${target.label.padEnd(22)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s${cpuNote}${run.bad ? `  (${run.bad} bad)` : ''}`);
+      log(
+        `  round ${round + 1}/${settings.rounds}  ${target.label.padEnd(22)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s${cpuNote}${run.bad ? `  (${run.bad} bad)` : ''}`,
+      );
     }
   }
   for (const [label, samples] of cpu) if (samples.length) results.get(label)!.cpuUsPerRequest = median(samples);

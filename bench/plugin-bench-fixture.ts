@@ -117,7 +117,8 @@ export function firstTreeDifference(expectedRoot: string, actualRoot: string): s
   const expected = listTree(expectedRoot);
   const actual = listTree(actualRoot);
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-    if (expected[i] !== actual[i]) return `file list differs at entry ${i}: ${expected[i] ?? '(none)'} in ${expectedRoot}, ${actual[i] ?? '(none)'} in ${actualRoot}`;
+    if (expected[i] !== actual[i])
+      return `file list differs at entry ${i}: ${expected[i] ?? '(none)'} in ${expectedRoot}, ${actual[i] ?? '(none)'} in ${actualRoot}`;
     const a = readFileSync(path.join(expectedRoot, expected[i]));
     const b = readFileSync(path.join(actualRoot, actual[i]));
     if (a.equals(b)) continue;

@@ -30,7 +30,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEBIAN_PROTOC } from '../test-support/debian-protoc.js';
 import { positiveEnvNumber } from './env-number.js';
-import { createPluginBenchFixture, firstTreeDifference, listTree, timedRun, type Answer, type Compiler, type PluginBenchFixture } from './plugin-bench-fixture.js';
+import {
+  createPluginBenchFixture,
+  firstTreeDifference,
+  listTree,
+  timedRun,
+  type Answer,
+  type Compiler,
+  type PluginBenchFixture,
+} from './plugin-bench-fixture.js';
 import { FULL_SHAPE } from './plugin-bench-response.js';
 import { reportAndExit, type ResultRow } from './result-table.js';
 
@@ -55,11 +63,14 @@ if (!existsSync(DEBIAN_PROTOC)) {
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-plugin-bench-'));
 const outputRoot = mkdtempSync(path.join(outputParent(), 'touchstone-plugin-bench-out-'));
 // Bounded in time whatever happens, and the temp folder goes with it.
-setTimeout(() => {
-  console.error('bench: over BENCH_TIMEOUT_S, giving up');
-  removeTempFolders();
-  process.exit(2);
-}, positiveEnvNumber(env, 'BENCH_TIMEOUT_S', 600) * 1000).unref();
+setTimeout(
+  () => {
+    console.error('bench: over BENCH_TIMEOUT_S, giving up');
+    removeTempFolders();
+    process.exit(2);
+  },
+  positiveEnvNumber(env, 'BENCH_TIMEOUT_S', 600) * 1000,
+).unref();
 
 const rows: ResultRow[] = [];
 const errors: string[] = [];
@@ -118,7 +129,12 @@ async function checkSameOutput(fixture: PluginBenchFixture, expectedFiles: numbe
 }
 
 async function measure(fixture: PluginBenchFixture): Promise<ResultRow[]> {
-  const order: Array<[Compiler, Answer]> = [['protoc', 'full'], ['touchstone', 'full'], ['protoc', 'empty'], ['touchstone', 'empty']];
+  const order: Array<[Compiler, Answer]> = [
+    ['protoc', 'full'],
+    ['touchstone', 'full'],
+    ['protoc', 'empty'],
+    ['touchstone', 'empty'],
+  ];
   const wall = new Map<string, number[]>();
   const cpu = new Map<string, number[]>();
   const key = (compiler: Compiler, answer: Answer) => `${compiler} ${answer}`;
@@ -130,7 +146,9 @@ async function measure(fixture: PluginBenchFixture): Promise<ResultRow[]> {
       push(wall, key(compiler, answer), result.wallMs);
       if (result.cpuMs !== undefined) push(cpu, key(compiler, answer), result.cpuMs);
       const cpuText = result.cpuMs === undefined ? '' : `  CPU ${result.cpuMs.toFixed(0).padStart(5)} ms`;
-      log(`  round ${round + 1}/${rounds}  ${compiler.padEnd(10)} ${answer.padEnd(5)} ${result.wallMs.toFixed(1).padStart(8)} ms${cpuText}`);
+      log(
+        `  round ${round + 1}/${rounds}  ${compiler.padEnd(10)} ${answer.padEnd(5)} ${result.wallMs.toFixed(1).padStart(8)} ms${cpuText}`,
+      );
     }
   }
   const best = (compiler: Compiler, answer: Answer) => Math.min(...wall.get(key(compiler, answer))!);
@@ -150,7 +168,10 @@ async function measure(fixture: PluginBenchFixture): Promise<ResultRow[]> {
   const valid = protocApply > 0 && touchstoneApply > 0;
   const applyRatio = touchstoneApply / protocApply;
   const [touchstoneCpu, protocCpu] = [cpuApply('touchstone'), cpuApply('protoc')];
-  const cpuNote = touchstoneCpu === undefined || protocCpu === undefined ? '' : `CPU ${touchstoneCpu.toFixed(0)} vs ${protocCpu.toFixed(0)} ms (median of full - empty)`;
+  const cpuNote =
+    touchstoneCpu === undefined || protocCpu === undefined
+      ? ''
+      : `CPU ${touchstoneCpu.toFixed(0)} vs ${protocCpu.toFixed(0)} ms (median of full - empty)`;
   const wholeRatio = best('touchstone', 'full') / best('protoc', 'full');
   return [
     {

@@ -28,7 +28,10 @@ test('the streamed-body helper carries 8 MiB each way through a recording proxy 
     expect(figures.memory.kernelPeak).toBeGreaterThanOrEqual(figures.memory.peak);
     expect(figures.recordedBodySize).toBe(bytes);
     const interactions = loadCassetteFile(figures.cassetteFile).interactions;
-    expect(interactions.map((i) => `${i.request.method} ${i.request.url}`)).toEqual(['GET /items/1', direction === 'upload' ? 'POST /sink' : `GET /stream/${bytes}`]);
+    expect(interactions.map((i) => `${i.request.method} ${i.request.url}`)).toEqual([
+      'GET /items/1',
+      direction === 'upload' ? 'POST /sink' : `GET /stream/${bytes}`,
+    ]);
   }
 });
 
@@ -47,7 +50,14 @@ test('the throughput helper compares record with http-proxy and the cassette hol
   const wrong = interactions.filter((interaction) => {
     const n = Number(/^\/items\/(\d+)$/.exec(interaction.request.url)?.[1]);
     const body = interaction.response.body;
-    return !(n >= 1 && n <= 50 && interaction.response.status === 200 && body && 'json' in body && JSON.stringify(body.json) === itemJson(n));
+    return !(
+      n >= 1 &&
+      n <= 50 &&
+      interaction.response.status === 200 &&
+      body &&
+      'json' in body &&
+      JSON.stringify(body.json) === itemJson(n)
+    );
   });
   expect(wrong).toEqual([]);
 });

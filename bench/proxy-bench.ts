@@ -39,10 +39,13 @@ const noFail = env.BENCH_NO_FAIL === '1';
 const log = (line: string) => console.log(line);
 
 // Bounded in time whatever happens; children exit when this process does.
-setTimeout(() => {
-  console.error('bench: over BENCH_TIMEOUT_S, giving up');
-  process.exit(2);
-}, Number(env.BENCH_TIMEOUT_S ?? 1200) * 1000).unref();
+setTimeout(
+  () => {
+    console.error('bench: over BENCH_TIMEOUT_S, giving up');
+    process.exit(2);
+  },
+  Number(env.BENCH_TIMEOUT_S ?? 1200) * 1000,
+).unref();
 
 const rows: ResultRow[] = [];
 const errors: string[] = [];
@@ -56,7 +59,9 @@ const cpuNote = (candidate: TargetResult, baseline: TargetResult) =>
     ? undefined
     : `CPU/req ${candidate.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs (${(baseline.cpuUsPerRequest / candidate.cpuUsPerRequest).toFixed(2)})`;
 
-log(`touchstone proxy bench — ${os.cpus().length} cores, node ${process.version}; ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`);
+log(
+  `touchstone proxy bench — ${os.cpus().length} cores, node ${process.version}; ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`,
+);
 if (cpuProfileDir) log(`CPU profiles of the proxy children go to ${cpuProfileDir}; figures are slowed by profiling`);
 
 let upstream: ServerHost | undefined;
@@ -124,8 +129,12 @@ try {
         log(`\n${mib(streamBytes)} streamed ${direction === 'upload' ? 'request' : 'response'} body through the recording proxy`);
         const streamDir = path.join(workDir, `stream-${direction}`);
         // Each recording holds a 1 GiB sidecar: removed at once, so the run needs 1 GiB of disk, not 2.
-        const s = await measureStream({ ...context, workDir: streamDir, direction, bytes: streamBytes }).finally(() => rmSync(streamDir, { recursive: true, force: true }));
-        log(`  ${s.seconds.toFixed(1)} s (${(s.bytes / MIB / s.seconds).toFixed(0)} MiB/s); RSS ${mib(s.memory.before)} -> peak ${mib(s.memory.peak)} over ${s.memory.samples} samples${kernelNote(s)}`);
+        const s = await measureStream({ ...context, workDir: streamDir, direction, bytes: streamBytes }).finally(() =>
+          rmSync(streamDir, { recursive: true, force: true }),
+        );
+        log(
+          `  ${s.seconds.toFixed(1)} s (${(s.bytes / MIB / s.seconds).toFixed(0)} MiB/s); RSS ${mib(s.memory.before)} -> peak ${mib(s.memory.peak)} over ${s.memory.samples} samples${kernelNote(s)}`,
+        );
         rows.push({
           scenario: `1 GiB ${direction} RSS growth`.replace('1 GiB', streamBytes === 1024 * MIB ? '1 GiB' : mib(streamBytes)),
           value: mib(s.growth),

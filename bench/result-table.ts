@@ -17,7 +17,15 @@ export interface ResultRow {
 /** A Markdown table, so a run's output can be pasted into bench/README.md as it is. */
 export function printResultTable(rows: ResultRow[], valueHeader: string): void {
   const header = ['scenario', valueHeader, 'baseline', 'ratio', 'target', 'result', 'note'];
-  const lines = rows.map((r) => [r.scenario, r.value, r.baseline, r.ratio, r.target, r.info ? '-' : r.pass ? 'PASS' : 'MISS', r.note ?? '']);
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.value,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r.info ? '-' : r.pass ? 'PASS' : 'MISS',
+    r.note ?? '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const render = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(`\n${render(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -33,10 +33,13 @@ export function parseLocatedYaml(text: string): { data: unknown; locate: Locate 
 /** The node at the error's path; for an unknown property its key, so the position is where the user must look. */
 function locator(document: Document, lines: LineCounter): Locate {
   return (error) => {
-    const segments = error.instancePath.split('/').slice(1).map((part) => {
-      const name = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^\d+$/.test(name) ? Number(name) : name;
-    });
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((part) => {
+        const name = part.replace(/~1/g, '/').replace(/~0/g, '~');
+        return /^\d+$/.test(name) ? Number(name) : name;
+      });
     let node: unknown = document.getIn(segments, true) ?? document.contents;
     if (error.keyword === 'additionalProperties' && isMap(node)) {
       const key = node.items.find((pair) => isNode(pair.key) && pair.key.toJSON() === error.params.additionalProperty)?.key;

@@ -27,7 +27,11 @@ function skipUnlessPresent(test: Skippable, present: boolean, missing: string): 
 
 /** Call at the top of a test file (or first in a test) that needs Debian's protoc. */
 export function skipWithoutDebianProtoc(test: Skippable): void {
-  skipUnlessPresent(test, existsSync(DEBIAN_PROTOC), `${DEBIAN_PROTOC} not found: install Debian's protobuf-compiler to run the tests against protoc 3.21`);
+  skipUnlessPresent(
+    test,
+    existsSync(DEBIAN_PROTOC),
+    `${DEBIAN_PROTOC} not found: install Debian's protobuf-compiler to run the tests against protoc 3.21`,
+  );
 }
 
 /** The same for buf, which `npm ci` installs on linux-x64 (@bufbuild/buf-linux-x64). */
@@ -43,7 +47,12 @@ export interface ProtocRun {
 
 /** Runs Debian's protoc synchronously (call skipWithoutDebianProtoc first). */
 export function runDebianProtoc(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): ProtocRun {
-  const run = spawnSync(DEBIAN_PROTOC, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(DEBIAN_PROTOC, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   if (run.error) throw new Error(`cannot run ${DEBIAN_PROTOC}: ${run.error.message}`);
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }

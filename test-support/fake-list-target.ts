@@ -31,13 +31,17 @@ export interface ListShape {
   wrapped?: string;
 }
 
-export function createFakeListTarget(total: number, faults: ListFaults = {}, { perPageDefault = 30, perPageMax = 100, wrapped }: ListShape = {}): Transport {
+export function createFakeListTarget(
+  total: number,
+  faults: ListFaults = {},
+  { perPageDefault = 30, perPageMax = 100, wrapped }: ListShape = {},
+): Transport {
   const items = Array.from({ length: total }, (_, i) => ({ login: `user-${String(i + 1).padStart(3, '0')}`, id: i + 1 }));
   const listed = faults.skipOneItem ? items.filter((_, i) => i !== 1) : items;
   return async (request) => {
     const url = new URL(request.url);
     const explicit = url.searchParams.get('per_page');
-    let perPage = explicit ? Number(explicit) : faults.defaultPerPage ?? perPageDefault;
+    let perPage = explicit ? Number(explicit) : (faults.defaultPerPage ?? perPageDefault);
     if (!faults.ignoreMax) perPage = Math.min(perPage, perPageMax);
     const page = Number(url.searchParams.get('page') ?? '1');
     const pages = Math.max(1, Math.ceil(listed.length / perPage));
@@ -59,7 +63,10 @@ export function createFakeListTarget(total: number, faults: ListFaults = {}, { p
     if (page < pages) links.push(link(faults.wrongLast ? pages + 1 : pages, 'last'));
     if (pages === 1 && faults.linkOnSinglePage) links.push(link(1, 'first'));
     if (links.length && !faults.noLinkHeader) headers.push(['Link', links.join(', ')]);
-    const document = wrapped === undefined ? body : { total_count: listed.length + (faults.wrongTotal ? 1 : 0), [faults.itemsElsewhere ? 'items' : wrapped]: body };
+    const document =
+      wrapped === undefined
+        ? body
+        : { total_count: listed.length + (faults.wrongTotal ? 1 : 0), [faults.itemsElsewhere ? 'items' : wrapped]: body };
     return { status: 200, headers, body: Buffer.from(JSON.stringify(document)) };
   };
 }

@@ -21,7 +21,11 @@ interface Violation {
 function violations(cwd: string, config: string, dirs: string[]): Violation[] {
   let out: string;
   try {
-    out = execFileSync(DEPCRUISE, [...dirs, '--config', config, '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    out = execFileSync(DEPCRUISE, [...dirs, '--config', config, '--output-type', 'json'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
     // depcruise exits non-zero when it finds violations; its report is still on stdout.
     out = (error as { stdout: string }).stdout;

@@ -182,7 +182,8 @@ export function createResultsFixture(): Results {
         id: 'assignees.list-returns-users',
         level: 'MUST',
         source: 'spec 1 § Issue assignees, endpoint 6',
-        quote: '| 6 | GET /repos/{owner}/{repo}/assignees | query per_page (max 100, default 30), page (default 1) | 200 array of User; 404 |',
+        quote:
+          '| 6 | GET /repos/{owner}/{repo}/assignees | query per_page (max 100, default 30), page (default 1) | 200 array of User; 404 |',
         cases: ['assignees/list-returns-users'],
         status: 'PASS',
       },
@@ -247,7 +248,8 @@ export function createResultsFixture(): Results {
         id: 'interaction-limits.repo-409-owner-limit',
         level: 'MUST',
         source: 'spec 1 § Interaction restrictions, state machine',
-        quote: '| any (repository) | PUT or DELETE on the repository | a limit is set on the owning user or organization | unchanged | 409 |',
+        quote:
+          '| any (repository) | PUT or DELETE on the repository | a limit is set on the owning user or organization | unchanged | 409 |',
         cases: [],
         status: 'UNTESTED',
       },

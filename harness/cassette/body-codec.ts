@@ -7,7 +7,6 @@ import { HarnessError } from '../core/errors.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CONTENT_CODINGS, INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type BodyData, type ContentCoding } from './cassette-format.js';
 
-
 /**
  * The inline representation of `bytes`, or undefined when they are too big to inline
  * (the caller stores a sidecar). A body naming `__proto__` stays text, so the loader can

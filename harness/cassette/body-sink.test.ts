@@ -86,7 +86,11 @@ test('gzip from another compressor level keeps the wire bytes, inline or as a si
   const noisy = randomBytes(64 * 1024).toString('hex'); // big enough that the wire form is > 16 KiB
   const bigWire = zlib.gzipSync(noisy, { level: 1 });
   const big = await capture(bigWire, { contentEncoding: 'gzip' });
-  expect(big).toMatchObject({ contentEncoding: 'gzip', text: noisy, encoded: { file: `w.blobs/sha256-${sha256(bigWire)}`, size: bigWire.length } });
+  expect(big).toMatchObject({
+    contentEncoding: 'gzip',
+    text: noisy,
+    encoded: { file: `w.blobs/sha256-${sha256(bigWire)}`, size: bigWire.length },
+  });
   expect(readWireBytes(big!, dir).equals(bigWire)).toBe(true);
 });
 
@@ -95,7 +99,12 @@ test('a big compressed body is decoded to a sidecar and its re-encoding checked 
   const defaults = { gzip: zlib.gzipSync(decoded), br: zlib.brotliCompressSync(decoded), deflate: zlib.deflateSync(decoded) };
   for (const coding of ['gzip', 'br', 'deflate'] as const) {
     const body = await capture(defaults[coding], { contentEncoding: coding }, 65536);
-    expect(body).toEqual({ contentEncoding: coding, file: `w.blobs/sha256-${sha256(decoded)}`, sha256: sha256(decoded), size: decoded.length });
+    expect(body).toEqual({
+      contentEncoding: coding,
+      file: `w.blobs/sha256-${sha256(decoded)}`,
+      sha256: sha256(decoded),
+      size: decoded.length,
+    });
   }
   const fast = zlib.deflateSync(decoded, { level: 1 });
   const kept = await capture(fast, { contentEncoding: 'deflate' }, 65536);
@@ -131,7 +140,10 @@ test('replacements apply across chunk boundaries, inline and in sidecars, and ne
   expect(stored).not.toContain('s3cr3t');
 
   const wire = zlib.gzipSync('answer: s3cr3t-token', { level: 1 });
-  expect(await capture(wire, { contentEncoding: 'gzip', replacements }, 3)).toEqual({ contentEncoding: 'gzip', text: 'answer: <redacted:1>' });
+  expect(await capture(wire, { contentEncoding: 'gzip', replacements }, 3)).toEqual({
+    contentEncoding: 'gzip',
+    text: 'answer: <redacted:1>',
+  });
 });
 
 test('abort removes temp files; options are checked', async () => {
@@ -142,13 +154,15 @@ test('abort removes temp files; options are checked', async () => {
   sink.write(Buffer.from('ignored after abort'));
   expect(blobFiles()).toEqual([]);
   expect(() => createBodySink({ blobDir: 'relative', blobPrefix: 'w.blobs' })).toThrow(/blobDir relative must be an absolute path/);
-  expect(() => createBodySink({ blobDir: blobDir(), blobPrefix: '../up' })).toThrow(/blobPrefix "\.\.\/up" has an empty, "\." or "\.\." segment/);
+  expect(() => createBodySink({ blobDir: blobDir(), blobPrefix: '../up' })).toThrow(
+    /blobPrefix "\.\.\/up" has an empty, "\." or "\.\." segment/,
+  );
 });
 
 // How much memory a large body costs is measured by `npm run bench:proxy` (a 1 GiB body each
 // way through the recording proxy, RSS growth against its budget), not asserted here: the
 // machines are shared. This checks what a user relies on, at a size that is quick.
-test('a large body streamed in many chunks is kept whole and exact, copied from the caller\'s buffer', async () => {
+test("a large body streamed in many chunks is kept whole and exact, copied from the caller's buffer", async () => {
   const chunk = randomBytes(64 * 1024);
   const sink = createBodySink({ blobDir: blobDir(), blobPrefix: 'w.blobs' });
   const hash = createHash('sha256');

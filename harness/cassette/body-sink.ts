@@ -98,7 +98,10 @@ class BufferedSink implements BodySink {
     }
     this.state = 'done';
     if (this.size === 0) return undefined;
-    const bytes = replaceAll(this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks), this.options.replacements ?? NO_REPLACEMENTS);
+    const bytes = replaceAll(
+      this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks),
+      this.options.replacements ?? NO_REPLACEMENTS,
+    );
     this.chunks = [];
     return toInlineBody(bytes) ?? createBlobStore(this.options.blobDir, this.options.blobPrefix).saveBytes(bytes, sha256Hex(bytes));
   }

@@ -7,12 +7,22 @@ const issue = (title: string, updatedAt: string, id = 1): Interaction => ({
   request: { method: 'GET', url: '/repos/o/r/issues/1', headers: [['accept', 'application/json']] },
   response: {
     status: 200,
-    headers: [['content-type', 'application/json'], ['date', updatedAt], ['content-length', String(title.length + 60)]],
+    headers: [
+      ['content-type', 'application/json'],
+      ['date', updatedAt],
+      ['content-length', String(title.length + 60)],
+    ],
     body: { json: { id, number: 1, title, labels: [{ id: 7, name: 'bug' }], updated_at: updatedAt } },
   },
 });
 
-const cassette = (...interactions: Interaction[]): Cassette => ({ cassetteVersion: 1, name: 'c', recordedAt: '2026-01-01T00:00:00Z', redactions: [], interactions });
+const cassette = (...interactions: Interaction[]): Cassette => ({
+  cassetteVersion: 1,
+  name: 'c',
+  recordedAt: '2026-01-01T00:00:00Z',
+  redactions: [],
+  interactions,
+});
 
 test('a changed field is reported with its JSON path', () => {
   const entries = diffCassettes(cassette(issue('old', 'x')), cassette(issue('new', 'x')));
@@ -31,13 +41,32 @@ test('volatile fields are ignored: timestamps, ids, date, and content-length of 
 
 test('an added interaction is reported, and a removed one', () => {
   const second: Interaction = { seq: 2, request: { method: 'DELETE', url: '/x', headers: [] }, response: { status: 204, headers: [] } };
-  expect(diffCassettes(cassette(issue('t', 'x')), cassette(issue('t', 'x'), second))).toEqual([{ path: 'interactions[1]', kind: 'added', after: 'DELETE /x → 204' }]);
-  expect(diffCassettes(cassette(issue('t', 'x'), second), cassette(issue('t', 'x')))).toEqual([{ path: 'interactions[1]', kind: 'removed', before: 'DELETE /x → 204' }]);
+  expect(diffCassettes(cassette(issue('t', 'x')), cassette(issue('t', 'x'), second))).toEqual([
+    { path: 'interactions[1]', kind: 'added', after: 'DELETE /x → 204' },
+  ]);
+  expect(diffCassettes(cassette(issue('t', 'x'), second), cassette(issue('t', 'x')))).toEqual([
+    { path: 'interactions[1]', kind: 'removed', before: 'DELETE /x → 204' },
+  ]);
 });
 
 test('text and json bodies of the same value are equal; headers compare as value lists per name', () => {
-  const recorded = { status: 200, headers: [['Set-Cookie', 'a=1; Path=/'], ['set-cookie', 'b=2'], ['vary', 'accept']] as [string, string][], body: { json: { a: [1, 2] } } };
-  const live = { status: 201, headers: [['set-cookie', 'a=9; Path=/'], ['set-cookie', 'c=2']] as [string, string][], body: { text: '{ "a": [1, 2, 3] }' } };
+  const recorded = {
+    status: 200,
+    headers: [
+      ['Set-Cookie', 'a=1; Path=/'],
+      ['set-cookie', 'b=2'],
+      ['vary', 'accept'],
+    ] as [string, string][],
+    body: { json: { a: [1, 2] } },
+  };
+  const live = {
+    status: 201,
+    headers: [
+      ['set-cookie', 'a=9; Path=/'],
+      ['set-cookie', 'c=2'],
+    ] as [string, string][],
+    body: { text: '{ "a": [1, 2, 3] }' },
+  };
   expect(diffResponses(recorded, live)).toEqual([
     { path: 'response.status', kind: 'changed', before: 200, after: 201 },
     { path: 'response.statusText', kind: 'changed', before: 'OK', after: 'Created' },
@@ -45,7 +74,9 @@ test('text and json bodies of the same value are equal; headers compare as value
     { path: 'response.headers.vary', kind: 'removed', before: 'accept' },
     { path: 'response.body.$.a[2]', kind: 'added', after: 3 },
   ]);
-  expect(diffResponses({ status: 200, headers: [], body: { text: '{"a":1}' } }, { status: 200, headers: [], body: { json: { a: 1 } } })).toEqual([]);
+  expect(
+    diffResponses({ status: 200, headers: [], body: { text: '{"a":1}' } }, { status: 200, headers: [], body: { json: { a: 1 } } }),
+  ).toEqual([]);
 });
 
 test('ignoreFields and ignoreHeaders take names and JSON paths; binary bodies show a digest', () => {

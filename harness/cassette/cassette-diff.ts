@@ -63,7 +63,8 @@ function rulesOf(options: DiffOptions = {}): Rules {
   };
 }
 
-const propertyPath = (path: string, key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+const propertyPath = (path: string, key: string) =>
+  /^[A-Za-z_$][\w$-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 /** Structural JSON diff below `path`; `generic` is the same path with [*] for indices. */
 function diffJson(before: unknown, after: unknown, path: string, generic: string, rules: Rules, out: DiffEntry[]): void {
@@ -83,7 +84,13 @@ function diffJson(before: unknown, after: unknown, path: string, generic: string
       const at = propertyPath(path, key);
       const atGeneric = propertyPath(generic, key);
       const jsonPath = (p: string) => p.slice(p.indexOf('$'));
-      if (rules.fieldNames.has(key) || isTimestampField(key) || rules.fieldPaths.has(jsonPath(at)) || rules.fieldPaths.has(jsonPath(atGeneric))) continue;
+      if (
+        rules.fieldNames.has(key) ||
+        isTimestampField(key) ||
+        rules.fieldPaths.has(jsonPath(at)) ||
+        rules.fieldPaths.has(jsonPath(atGeneric))
+      )
+        continue;
       if (!Object.hasOwn(after, key)) out.push({ path: at, kind: 'removed', before: before[key] });
       else if (!Object.hasOwn(before, key)) out.push({ path: at, kind: 'added', after: after[key] });
       else diffJson(before[key], after[key], at, atGeneric, rules, out);
@@ -152,7 +159,12 @@ function diffHeaders(before: HeaderPairs, after: HeaderPairs, path: string, igno
 }
 
 /** Headers and body, shared by requests and responses. */
-function diffMessage(before: RecordedRequest | RecordedResponse, after: RecordedRequest | RecordedResponse, path: string, rules: Rules): DiffEntry[] {
+function diffMessage(
+  before: RecordedRequest | RecordedResponse,
+  after: RecordedRequest | RecordedResponse,
+  path: string,
+  rules: Rules,
+): DiffEntry[] {
   const body = diffBody(before.body, after.body, `${path}.body`, rules);
   const ignored = body.length === 0 ? new Set([...rules.headers, 'content-length']) : rules.headers;
   return [...diffHeaders(before.headers, after.headers, `${path}.headers`, ignored), ...body];
@@ -214,6 +226,12 @@ function show(value: unknown): string {
 export function describeDiff(entries: DiffEntry[]): string {
   if (entries.length === 0) return 'no differences';
   return entries
-    .map((e) => (e.kind === 'changed' ? `~ ${e.path}: ${show(e.before)} → ${show(e.after)}` : e.kind === 'added' ? `+ ${e.path}: ${show(e.after)}` : `- ${e.path}: ${show(e.before)}`))
+    .map((e) =>
+      e.kind === 'changed'
+        ? `~ ${e.path}: ${show(e.before)} → ${show(e.after)}`
+        : e.kind === 'added'
+          ? `+ ${e.path}: ${show(e.after)}`
+          : `- ${e.path}: ${show(e.before)}`,
+    )
     .join('\n');
 }

@@ -84,7 +84,9 @@ test('__proto__ is refused at every depth, constructor and prototype in the stru
 });
 
 test('an unknown major version is refused with a migration hint', () => {
-  expect(refusal(damaged((c) => (c.cassetteVersion = 2)))).toMatch(/cassetteVersion 2 was written by a newer touchstone; upgrade touchstone/);
+  expect(refusal(damaged((c) => (c.cassetteVersion = 2)))).toMatch(
+    /cassetteVersion 2 was written by a newer touchstone; upgrade touchstone/,
+  );
   expect(refusal(damaged((c) => (c.cassetteVersion = 0)))).toMatch(/cassetteVersion 0 is no longer supported .*re-record/);
   expect(refusal(damaged((c) => (c.cassetteVersion = '1')))).toMatch(/cassetteVersion "1" is no longer supported/);
   expect(refusal(damaged((c) => delete c.cassetteVersion))).toMatch(/cassetteVersion missing/);
@@ -92,10 +94,16 @@ test('an unknown major version is refused with a migration hint', () => {
 
 test('schema violations name the JSON path of the problem', () => {
   expect(refusal(damaged((c) => (c.interactions[0].extra = 1)))).toMatch(/\/interactions\/0 must NOT have additional properties \(extra\)/);
-  expect(refusal(damaged((c) => (c.interactions[0].request.headers = [['a', 'b', 'c']])))).toMatch(/\/interactions\/0\/request\/headers\/0 must NOT have more than 2 items/);
-  expect(refusal(damaged((c) => (c.interactions[0].response.body = { json: 1, text: '1' })))).toMatch(/\/interactions\/0\/response\/body must match exactly one schema/);
+  expect(refusal(damaged((c) => (c.interactions[0].request.headers = [['a', 'b', 'c']])))).toMatch(
+    /\/interactions\/0\/request\/headers\/0 must NOT have more than 2 items/,
+  );
+  expect(refusal(damaged((c) => (c.interactions[0].response.body = { json: 1, text: '1' })))).toMatch(
+    /\/interactions\/0\/response\/body must match exactly one schema/,
+  );
   expect(refusal(damaged((c) => (c.interactions[1].response.body.size = undefined)))).toMatch(/\/interactions\/1\/response\/body/);
-  expect(refusal(damaged((c) => (c.interactions[0].response.body = { text: 'x', contentEncoding: 'zstd' })))).toMatch(/contentEncoding must be equal to one of the allowed values/);
+  expect(refusal(damaged((c) => (c.interactions[0].response.body = { text: 'x', contentEncoding: 'zstd' })))).toMatch(
+    /contentEncoding must be equal to one of the allowed values/,
+  );
 });
 
 test('numbers that are not safe integers, and statuses outside 100..999, are refused', () => {
@@ -116,13 +124,22 @@ test('seq must strictly increase', () => {
 
 test('sidecar paths that could escape the cassette folder are refused', () => {
   const withFile = (file: string): string => refusal(damaged((c) => (c.interactions[1].response.body.file = file)));
-  expect(withFile('../secrets/sha256-x')).toMatch(/\/interactions\/1\/response\/body\/file "\.\.\/secrets\/sha256-x" has an empty, "\." or "\.\." segment/);
+  expect(withFile('../secrets/sha256-x')).toMatch(
+    /\/interactions\/1\/response\/body\/file "\.\.\/secrets\/sha256-x" has an empty, "\." or "\.\." segment/,
+  );
   expect(withFile('w.blobs/../../etc/passwd')).toMatch(/"\.\." segment/);
   expect(withFile('/etc/passwd')).toMatch(/is absolute/);
   expect(withFile('C:/Windows/win.ini')).toMatch(/is absolute/);
   expect(withFile('w.blobs\\..\\x')).toMatch(/contains a backslash/);
   expect(withFile('w.blobs//x')).toMatch(/empty/);
-  const encoded = damaged((c) => (c.interactions[0].response.body = { contentEncoding: 'gzip', text: 'x', encoded: { file: '../x', sha256: 'b'.repeat(64), size: 1 } }));
+  const encoded = damaged(
+    (c) =>
+      (c.interactions[0].response.body = {
+        contentEncoding: 'gzip',
+        text: 'x',
+        encoded: { file: '../x', sha256: 'b'.repeat(64), size: 1 },
+      }),
+  );
   expect(refusal(encoded)).toMatch(/\/response\/body\/encoded\/file "\.\.\/x"/);
 });
 
@@ -131,7 +148,12 @@ test('base64 must be canonical', () => {
   expect(withBase64('aGk')).toMatch(/\/interactions\/0\/response\/body\/base64 is not canonical base64/);
   expect(withBase64('aGl=')).toMatch(/not canonical/); // non-zero trailing bits
   expect(withBase64('aG k=')).toMatch(/base64 must match pattern/);
-  expect(parseCassette(damaged((c) => (c.interactions[0].response.body = { base64: 'aGk=' })), FILE)).toBeTruthy();
+  expect(
+    parseCassette(
+      damaged((c) => (c.interactions[0].response.body = { base64: 'aGk=' })),
+      FILE,
+    ),
+  ).toBeTruthy();
 });
 
 test('body bytes: inline forms, verified sidecars, and the wire form', () => {
@@ -143,7 +165,9 @@ test('body bytes: inline forms, verified sidecars, and the wire form', () => {
     writeFileSync(path.join(dir, 'w.blobs', `sha256-${sha256}`), bytes);
     const sidecar: Body = { file: `w.blobs/sha256-${sha256}`, sha256, size: bytes.length };
     expect(readBodyBytes(sidecar, dir)).toEqual(bytes);
-    expect(() => readBodyBytes({ ...sidecar, size: 99 }, dir)).toThrow(/sidecar .*w\.blobs\/sha256-[0-9a-f]+: size 13 differs from the recorded 99/);
+    expect(() => readBodyBytes({ ...sidecar, size: 99 }, dir)).toThrow(
+      /sidecar .*w\.blobs\/sha256-[0-9a-f]+: size 13 differs from the recorded 99/,
+    );
     expect(() => readBodyBytes({ ...sidecar, sha256: 'c'.repeat(64) }, dir)).toThrow(/sha256 [0-9a-f]{64} differs from the recorded c{64}/);
     expect(() => readBodyBytes({ ...sidecar, file: 'w.blobs/missing' }, dir)).toThrow(/w\.blobs\/missing: cannot read/);
     expect(() => readBodyBytes({ ...sidecar, file: '../x' }, dir)).toThrow(/"\.\." segment/);

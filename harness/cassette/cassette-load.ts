@@ -82,7 +82,10 @@ function refuseForbiddenKeys(root: unknown, file: string): void {
     for (const key of Object.keys(value)) {
       const where = `${at}/${key}`;
       if ((inData ? ALWAYS_FORBIDDEN : STRUCTURE_FORBIDDEN).has(key)) {
-        throw new HarnessError('CONFIG', `${file}: refused: key "${key}" at ${where} (cassettes are data; prototype keys are never accepted)`);
+        throw new HarnessError(
+          'CONFIG',
+          `${file}: refused: key "${key}" at ${where} (cassettes are data; prototype keys are never accepted)`,
+        );
       }
       // Only a body's `json` holds recorded data; every other level is our own structure.
       stack.push({ value: (value as Record<string, unknown>)[key], at: where, inData: inData || key === 'json' });
@@ -91,7 +94,8 @@ function refuseForbiddenKeys(root: unknown, file: string): void {
 }
 
 function checkVersion(data: unknown, file: string): void {
-  const version = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).cassetteVersion : undefined;
+  const version =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).cassetteVersion : undefined;
   if (version === CASSETTE_VERSION) return;
   if (typeof version === 'number' && version > CASSETTE_VERSION) {
     throw new HarnessError(
@@ -175,7 +179,8 @@ export function readBodyBytes(body: Body | BodyData, cassetteDir: string): Buffe
     throw new HarnessError('CONFIG', `sidecar ${full}: size ${bytes.length} differs from the recorded ${body.size}`);
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (sha256 !== body.sha256) throw new HarnessError('CONFIG', `sidecar ${full}: sha256 ${sha256} differs from the recorded ${body.sha256}`);
+  if (sha256 !== body.sha256)
+    throw new HarnessError('CONFIG', `sidecar ${full}: sha256 ${sha256} differs from the recorded ${body.sha256}`);
   return bytes;
 }
 

@@ -117,7 +117,11 @@ test('the same cassette built with keys in another order gives the same bytes, a
   const reverse = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(reverse);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, k === 'json' ? v : reverse(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, k === 'json' ? v : reverse(v)]),
+    );
   };
   const shuffled = reverse(c) as Cassette;
   expect(Object.keys(shuffled)[0]).toBe('interactions');
@@ -130,5 +134,7 @@ test('the same cassette built with keys in another order gives the same bytes, a
 
 test('an empty cassette is still a complete document', () => {
   const text = serializeCassette({ cassetteVersion: 1, name: 'e', recordedAt: '2026-01-01T00:00:00Z', redactions: [], interactions: [] });
-  expect(text).toBe('{\n  "cassetteVersion": 1,\n  "name": "e",\n  "recordedAt": "2026-01-01T00:00:00Z",\n  "redactions": [],\n  "interactions": []\n}\n');
+  expect(text).toBe(
+    '{\n  "cassetteVersion": 1,\n  "name": "e",\n  "recordedAt": "2026-01-01T00:00:00Z",\n  "redactions": [],\n  "interactions": []\n}\n',
+  );
 });

@@ -14,8 +14,20 @@ export function serializeCassette(c: Cassette): string {
       ['cassetteVersion', JSON.stringify(c.cassetteVersion)],
       ['name', JSON.stringify(c.name)],
       ['recordedAt', JSON.stringify(c.recordedAt)],
-      ['redactions', renderArray(c.redactions.map((r) => JSON.stringify(r)), 1)],
-      ['interactions', renderArray(c.interactions.map((i) => renderInteraction(i, 2)), 1)],
+      [
+        'redactions',
+        renderArray(
+          c.redactions.map((r) => JSON.stringify(r)),
+          1,
+        ),
+      ],
+      [
+        'interactions',
+        renderArray(
+          c.interactions.map((i) => renderInteraction(i, 2)),
+          1,
+        ),
+      ],
     ],
     0,
   );

@@ -110,7 +110,9 @@ test('a live lock is refused, also within one process; abandon leaves the casset
   const writer = openCassetteWriter(file, { mode: 'record', name: 'w' });
   writer.append(interaction(1, '/z'));
   expect(() => openCassetteWriter(file, { mode: 'record', name: 'w' })).toThrow(
-    new RegExp(`w\\.cassette\\.json is being recorded by process ${process.pid}; wait for it to finish, or delete .*w\\.cassette\\.json\\.lock`),
+    new RegExp(
+      `w\\.cassette\\.json is being recorded by process ${process.pid}; wait for it to finish, or delete .*w\\.cassette\\.json\\.lock`,
+    ),
   );
   expect(recoverCassette(file)).toBeUndefined(); // the live writer owns its journal
   expect(existsSync(`${file}.journal`)).toBe(true);
@@ -123,7 +125,7 @@ test('a torn journal under a stale lock is recovered: acknowledged lines kept, t
   record(['/a']);
   const base = readFileSync(file);
   const header = { journal: 1, mode: 'record-missing', name: 'w', base: createHash('sha256').update(base).digest('hex') };
-  const lines = [header, interaction(2, '/b'), interaction(3, '/c')].map((l) => JSON.stringify(l) + '\n').join('');
+  const lines = [header, interaction(2, '/b'), interaction(3, '/c')].map((l) => `${JSON.stringify(l)}\n`).join('');
   writeFileSync(`${file}.journal`, lines + JSON.stringify(interaction(4, '/torn')).slice(0, 40));
   writeFileSync(`${file}.lock`, String(deadPid()));
   writeFileSync(`${file}.tmp-${deadPid()}`, '{"cassetteVersion": 1, "na');
@@ -137,7 +139,10 @@ test('a torn journal under a stale lock is recovered: acknowledged lines kept, t
 
 test('a journal that was already compacted (crash between rename and unlink) is not applied twice', () => {
   record(['/a']);
-  writeFileSync(`${file}.journal`, `${JSON.stringify({ journal: 1, mode: 'record-missing', name: 'w', base: 'f'.repeat(64) })}\n${JSON.stringify(interaction(2, '/b'))}\n`);
+  writeFileSync(
+    `${file}.journal`,
+    `${JSON.stringify({ journal: 1, mode: 'record-missing', name: 'w', base: 'f'.repeat(64) })}\n${JSON.stringify(interaction(2, '/b'))}\n`,
+  );
   const before = readFileSync(file);
   expect(recoverCassette(file)).toBeUndefined();
   expect(readFileSync(file).equals(before)).toBe(true);
@@ -147,7 +152,10 @@ test('a journal that was already compacted (crash between rename and unlink) is 
 test('a stale lock is taken over by a new writer, which first recovers the journal', () => {
   record([]);
   writeFileSync(`${file}.lock`, String(deadPid()));
-  writeFileSync(`${file}.journal`, `${JSON.stringify({ journal: 1, mode: 'record', name: 'w', base: null })}\n${JSON.stringify(interaction(1, '/x'))}\n`);
+  writeFileSync(
+    `${file}.journal`,
+    `${JSON.stringify({ journal: 1, mode: 'record', name: 'w', base: null })}\n${JSON.stringify(interaction(1, '/x'))}\n`,
+  );
   // base null no longer matches the existing file: already applied, so only dropped.
   const writer = openCassetteWriter(file, { mode: 'record-missing', name: 'w' });
   expect(readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
@@ -156,7 +164,10 @@ test('a stale lock is taken over by a new writer, which first recovers the journ
 
   rmSync(file);
   writeFileSync(`${file}.lock`, ''); // debris: a lock is always linked into place holding its pid
-  writeFileSync(`${file}.journal`, `${JSON.stringify({ journal: 1, mode: 'record', name: 'w', base: null })}\n${JSON.stringify(interaction(5, '/y'))}\n`);
+  writeFileSync(
+    `${file}.journal`,
+    `${JSON.stringify({ journal: 1, mode: 'record', name: 'w', base: null })}\n${JSON.stringify(interaction(5, '/y'))}\n`,
+  );
   const taken = openCassetteWriter(file, { mode: 'record-missing', name: 'w' });
   expect(taken.existing().map((i) => [i.seq, i.request.url])).toEqual([[1, '/y']]);
   taken.abandon();
@@ -209,10 +220,15 @@ process.stdout.write('closed\\n');
   record(['/start'], undefined, 'record-missing');
   for (let round = 0; round < 6; round++) {
     const before = loadCassetteFile(file).interactions.length;
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, file], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, file], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
-    await new Promise<void>((resolve) => proc.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
+    await new Promise<void>((resolve) =>
+      proc.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())),
+    );
     // Random moments spread over the phases: appending, compacting, done.
     await new Promise((r) => setTimeout(r, Math.random() * [20, 20, 300, 300, 700, 700][round]!));
     proc.kill('SIGKILL');

@@ -22,7 +22,20 @@
 // - recoverCassette() returns undefined when there was nothing to write, including when
 //   a live process holds the lock (that process will compact its own journal).
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, linkSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
@@ -94,7 +107,9 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
       try {
         const { header, interactions } = readJournal(journal);
         const keep = options.mode === 'record' && interactions.length === 0 && existsSync(file);
-        const cassette = keep ? loadCassetteFile(file) : compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
+        const cassette = keep
+          ? loadCassetteFile(file)
+          : compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
         unlinkSync(journal);
         return cassette;
       } finally {
@@ -132,7 +147,13 @@ function recoverLocked(file: string, now: () => Date): Cassette | undefined {
   return cassette;
 }
 
-function compact(file: string, how: Pick<JournalHeader, 'mode' | 'name'>, appended: Interaction[], redactions: string[], now: () => Date): Cassette {
+function compact(
+  file: string,
+  how: Pick<JournalHeader, 'mode' | 'name'>,
+  appended: Interaction[],
+  redactions: string[],
+  now: () => Date,
+): Cassette {
   const previous = readPrevious(file, how.mode);
   const kept = how.mode === 'record-missing' ? (previous?.interactions ?? []) : [];
   const ordered = [...appended].sort((a, b) => a.seq - b.seq);
@@ -220,7 +241,11 @@ function readJournal(journal: string): { header: JournalHeader | undefined; inte
     }
   });
   const header = parsed[0] as Partial<JournalHeader> | null;
-  if (header?.journal !== JOURNAL_VERSION || (header.mode !== 'record' && header.mode !== 'record-missing') || typeof header.name !== 'string') {
+  if (
+    header?.journal !== JOURNAL_VERSION ||
+    (header.mode !== 'record' && header.mode !== 'record-missing') ||
+    typeof header.name !== 'string'
+  ) {
     throw new HarnessError('CONFIG', `${journal}: not a version ${JOURNAL_VERSION} cassette journal (written by another touchstone?)`);
   }
   return { header: header as JournalHeader, interactions: parsed.slice(1) as Interaction[] };
@@ -273,7 +298,10 @@ function isAlive(pid: number): boolean {
 
 function lockedError(file: string, holder: number): HarnessError {
   const who = holder === 0 ? 'another process (its lock is being created)' : `process ${holder}`;
-  return new HarnessError('CONFIG', `${file} is being recorded by ${who}; wait for it to finish, or delete ${paths(file).lock} if that process is not touchstone`);
+  return new HarnessError(
+    'CONFIG',
+    `${file} is being recorded by ${who}; wait for it to finish, or delete ${paths(file).lock} if that process is not touchstone`,
+  );
 }
 
 function releaseLock(file: string): void {

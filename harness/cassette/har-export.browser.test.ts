@@ -18,14 +18,48 @@ const cassette: Cassette = {
   recordedAt: '2026-03-04T05:06:07Z',
   redactions: [],
   interactions: [
-    { seq: 1, request: { method: 'GET', url: '/', headers: [] }, response: { status: 200, headers: [['content-type', 'text/html; charset=utf-8']], body: inline('<!doctype html><title>recorded page</title><p id="p">hello from the cassette</p>') } },
-    { seq: 2, request: { method: 'GET', url: '/repos/o/r?page=1', headers: [['accept', 'application/json']] }, response: { status: 200, headers: [['content-type', 'application/json'], ['x-total', '1']], body: inline('{"full_name":"o/r","stars":3}') } },
-    { seq: 3, request: { method: 'GET', url: '/avatar.png', headers: [] }, response: { status: 200, headers: [['content-type', 'image/png']], body: inline(png) } },
-    { seq: 4, request: { method: 'GET', url: '/missing', headers: [] }, response: { status: 404, headers: [['content-type', 'application/json']], body: inline('{"message":"Not Found"}') } },
+    {
+      seq: 1,
+      request: { method: 'GET', url: '/', headers: [] },
+      response: {
+        status: 200,
+        headers: [['content-type', 'text/html; charset=utf-8']],
+        body: inline('<!doctype html><title>recorded page</title><p id="p">hello from the cassette</p>'),
+      },
+    },
+    {
+      seq: 2,
+      request: { method: 'GET', url: '/repos/o/r?page=1', headers: [['accept', 'application/json']] },
+      response: {
+        status: 200,
+        headers: [
+          ['content-type', 'application/json'],
+          ['x-total', '1'],
+        ],
+        body: inline('{"full_name":"o/r","stars":3}'),
+      },
+    },
+    {
+      seq: 3,
+      request: { method: 'GET', url: '/avatar.png', headers: [] },
+      response: { status: 200, headers: [['content-type', 'image/png']], body: inline(png) },
+    },
+    {
+      seq: 4,
+      request: { method: 'GET', url: '/missing', headers: [] },
+      response: { status: 404, headers: [['content-type', 'application/json']], body: inline('{"message":"Not Found"}') },
+    },
     {
       seq: 5,
       request: { method: 'POST', url: '/repos', headers: [['content-type', 'application/json']], body: inline('{"name":"new"}') },
-      response: { status: 201, headers: [['content-type', 'application/json'], ['content-encoding', 'gzip']], body: { ...inline('{"created":true}'), contentEncoding: 'gzip' } },
+      response: {
+        status: 201,
+        headers: [
+          ['content-type', 'application/json'],
+          ['content-encoding', 'gzip'],
+        ],
+        body: { ...inline('{"created":true}'), contentEncoding: 'gzip' },
+      },
     },
   ],
 };

@@ -87,7 +87,8 @@ function harText(bytes: Buffer): { text: string; encoding?: 'base64' } {
 
 function toEntry(interaction: Interaction, startedDateTime: string, origin: string, readBody: (b: Body) => Buffer): HarEntry {
   const host = new URL(origin).host;
-  const rebase = (headers: HeaderPairs): HeaderPairs => headers.map(([k, v]) => [k, k.toLowerCase() === 'host' ? host : v.replaceAll(RECORDED_ORIGIN, origin)]);
+  const rebase = (headers: HeaderPairs): HeaderPairs =>
+    headers.map(([k, v]) => [k, k.toLowerCase() === 'host' ? host : v.replaceAll(RECORDED_ORIGIN, origin)]);
   const { request, response } = interaction;
   const url = new URL(request.url, `${origin}/`);
   const requestBytes = request.body ? readBody(request.body) : undefined;

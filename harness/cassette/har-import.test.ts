@@ -19,10 +19,22 @@ function sample(): Cassette {
     interactions: [
       {
         seq: 1,
-        request: { method: 'GET', url: '/repos/o/r?per_page=2&page=1', headers: [['host', 'target.invalid'], ['accept', 'application/json']] },
+        request: {
+          method: 'GET',
+          url: '/repos/o/r?per_page=2&page=1',
+          headers: [
+            ['host', 'target.invalid'],
+            ['accept', 'application/json'],
+          ],
+        },
         response: {
           status: 200,
-          headers: [['content-type', 'application/json'], ['link', '<http://target.invalid/repos/o/r?page=2>; rel="next"'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']],
+          headers: [
+            ['content-type', 'application/json'],
+            ['link', '<http://target.invalid/repos/o/r?page=2>; rel="next"'],
+            ['set-cookie', 'a=1'],
+            ['set-cookie', 'b=2'],
+          ],
           body: inline('{"name":"r","big":9223372036854775807}'),
         },
       },
@@ -31,8 +43,16 @@ function sample(): Cassette {
         request: { method: 'POST', url: '/upload', headers: [['content-type', 'application/octet-stream']], body: inline(binary) },
         response: { status: 201, statusText: 'Made It', headers: [['content-type', 'image/png']], body: inline(binary) },
       },
-      { seq: 3, request: { method: 'GET', url: '/missing', headers: [] }, response: { status: 404, headers: [['content-type', 'text/plain']], body: inline('not here\n') } },
-      { seq: 4, request: { method: 'GET', url: '/moved', headers: [] }, response: { status: 302, headers: [['location', 'http://target.invalid/missing']] } },
+      {
+        seq: 3,
+        request: { method: 'GET', url: '/missing', headers: [] },
+        response: { status: 404, headers: [['content-type', 'text/plain']], body: inline('not here\n') },
+      },
+      {
+        seq: 4,
+        request: { method: 'GET', url: '/moved', headers: [] },
+        response: { status: 302, headers: [['location', 'http://target.invalid/missing']] },
+      },
     ],
   };
 }
@@ -44,10 +64,22 @@ test('export then import keeps method, url, status, headers and bodies', () => {
   const har = toHar(original, { origin: 'http://127.0.0.1:9', readBody });
   expect(har.log.version).toBe('1.2');
   expect(har.log.entries[0].request.url).toBe('http://127.0.0.1:9/repos/o/r?per_page=2&page=1');
-  expect(har.log.entries[0].request.queryString).toEqual([{ name: 'per_page', value: '2' }, { name: 'page', value: '1' }]);
+  expect(har.log.entries[0].request.queryString).toEqual([
+    { name: 'per_page', value: '2' },
+    { name: 'page', value: '1' },
+  ]);
   expect(har.log.entries[0].response.headers[1].value).toBe('<http://127.0.0.1:9/repos/o/r?page=2>; rel="next"');
-  expect(har.log.entries[1].response.content).toEqual({ size: 7, mimeType: 'image/png', text: binary.toString('base64'), encoding: 'base64' });
-  expect(har.log.entries[1].request.postData).toEqual({ mimeType: 'application/octet-stream', text: binary.toString('base64'), encoding: 'base64' });
+  expect(har.log.entries[1].response.content).toEqual({
+    size: 7,
+    mimeType: 'image/png',
+    text: binary.toString('base64'),
+    encoding: 'base64',
+  });
+  expect(har.log.entries[1].request.postData).toEqual({
+    mimeType: 'application/octet-stream',
+    text: binary.toString('base64'),
+    encoding: 'base64',
+  });
   expect(har.log.entries[3].response.redirectURL).toBe('http://127.0.0.1:9/missing');
   // The export is deterministic JSON, and re-imports through JSON text.
   const imported = fromHar(JSON.parse(JSON.stringify(har)), 'sample');
@@ -61,7 +93,14 @@ test('a coded response is exported decoded, without content-encoding and with it
     {
       seq: 1,
       request: { method: 'GET', url: '/z', headers: [] },
-      response: { status: 200, headers: [['content-encoding', 'gzip'], ['content-length', '30']], body: { ...inline('hello'), contentEncoding: 'gzip' } },
+      response: {
+        status: 200,
+        headers: [
+          ['content-encoding', 'gzip'],
+          ['content-length', '30'],
+        ],
+        body: { ...inline('hello'), contentEncoding: 'gzip' },
+      },
     },
   ];
   const har = toHar(c, { readBody });
@@ -73,13 +112,37 @@ test('a coded response is exported decoded, without content-encoding and with it
 test('a browser HAR: entries sorted by time, pseudo-headers and content-encoding dropped, host normalised', () => {
   const entry = (url: string, started: string, text: string) => ({
     startedDateTime: started,
-    request: { method: 'GET', url, headers: [{ name: ':authority', value: 'api.example.test' }, { name: 'Host', value: 'api.example.test' }] },
-    response: { status: 200, headers: [{ name: 'content-encoding', value: 'br' }, { name: 'content-length', value: String(zlib.brotliCompressSync(text).length) }], content: { size: text.length, text } },
+    request: {
+      method: 'GET',
+      url,
+      headers: [
+        { name: ':authority', value: 'api.example.test' },
+        { name: 'Host', value: 'api.example.test' },
+      ],
+    },
+    response: {
+      status: 200,
+      headers: [
+        { name: 'content-encoding', value: 'br' },
+        { name: 'content-length', value: String(zlib.brotliCompressSync(text).length) },
+      ],
+      content: { size: text.length, text },
+    },
   });
-  const har = { log: { entries: [entry('https://api.example.test/b', '2026-01-01T00:00:02.000Z', 'second'), entry('https://api.example.test/a?x=1', '2026-01-01T00:00:01.000Z', 'first')] } };
+  const har = {
+    log: {
+      entries: [
+        entry('https://api.example.test/b', '2026-01-01T00:00:02.000Z', 'second'),
+        entry('https://api.example.test/a?x=1', '2026-01-01T00:00:01.000Z', 'first'),
+      ],
+    },
+  };
   const c = fromHar(har, 'browser');
   expect(c.recordedAt).toBe('2026-01-01T00:00:01.000Z');
-  expect(c.interactions.map((i) => [i.seq, i.request.url])).toEqual([[1, '/a?x=1'], [2, '/b']]);
+  expect(c.interactions.map((i) => [i.seq, i.request.url])).toEqual([
+    [1, '/a?x=1'],
+    [2, '/b'],
+  ]);
   expect(c.interactions[0].request.headers).toEqual([['Host', 'target.invalid']]);
   expect(c.interactions[0].response).toEqual({ status: 200, headers: [['content-length', '5']], body: { text: 'first' } });
 });
@@ -93,14 +156,37 @@ test('malformed or unsupported HARs are refused with messages that name the entr
   };
   expect(() => fromHar({}, 'x')).toThrow(/must be a JSON object with a "log" object/);
   expect(() => fromHar({ log: { entries: [] } }, 'x')).toThrow(/log.entries is empty/);
-  expect(() => fromHar(withEntry((e) => (e.request.url = 'https://elsewhere.test/x')), 'x')).toThrow(
+  expect(() =>
+    fromHar(
+      withEntry((e) => (e.request.url = 'https://elsewhere.test/x')),
+      'x',
+    ),
+  ).toThrow(
     /log.entries\[2\] \(GET https:\/\/elsewhere.test\/x\) is on https:\/\/elsewhere.test, but a cassette records one origin, the first entry's \(http:\/\/target.invalid\)/,
   );
-  expect(() => fromHar(withEntry((e) => (e.response.status = 0)), 'x')).toThrow(/log.entries\[2\] \(GET http:\/\/target.invalid\/missing\) has status 0/);
-  expect(() => fromHar(withEntry((e) => (e.response.headers = 'nope')), 'x')).toThrow(/log.entries\[2\].response.headers must be an array/);
-  expect(() => fromHar(withEntry((e) => (e.response.content = { _file: 'x.bin' })), 'x')).toThrow(/_file.*not supported/);
+  expect(() =>
+    fromHar(
+      withEntry((e) => (e.response.status = 0)),
+      'x',
+    ),
+  ).toThrow(/log.entries\[2\] \(GET http:\/\/target.invalid\/missing\) has status 0/);
+  expect(() =>
+    fromHar(
+      withEntry((e) => (e.response.headers = 'nope')),
+      'x',
+    ),
+  ).toThrow(/log.entries\[2\].response.headers must be an array/);
+  expect(() =>
+    fromHar(
+      withEntry((e) => (e.response.content = { _file: 'x.bin' })),
+      'x',
+    ),
+  ).toThrow(/_file.*not supported/);
   const huge = Buffer.alloc(64 * 1024, 0xff).toString('base64');
-  expect(() => fromHar(withEntry((e) => (e.response.content = { size: 1, text: huge, encoding: 'base64' })), 'x')).toThrow(
-    /log.entries\[2\] \(GET http:\/\/target.invalid\/missing\) response body is 65536 bytes, too big to keep inline/,
-  );
+  expect(() =>
+    fromHar(
+      withEntry((e) => (e.response.content = { size: 1, text: huge, encoding: 'base64' })),
+      'x',
+    ),
+  ).toThrow(/log.entries\[2\] \(GET http:\/\/target.invalid\/missing\) response body is 65536 bytes, too big to keep inline/);
 });

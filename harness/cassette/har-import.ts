@@ -46,15 +46,23 @@ function headerPairs(owner: Json, where: string): HeaderPairs {
 }
 
 function inlineBody(text: string, encoding: unknown, what: string): Body | undefined {
-  if (encoding !== undefined && encoding !== 'base64') fail(`${what}: encoding ${JSON.stringify(encoding)} is not supported (only "base64")`);
+  if (encoding !== undefined && encoding !== 'base64')
+    fail(`${what}: encoding ${JSON.stringify(encoding)} is not supported (only "base64")`);
   const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
   if (bytes.length === 0) return undefined;
   const body = toInlineBody(bytes);
-  if (!body) fail(`${what} is ${bytes.length} bytes, too big to keep inline (import writes no sidecar files); trim the HAR or record it through the proxy`);
+  if (!body)
+    fail(
+      `${what} is ${bytes.length} bytes, too big to keep inline (import writes no sidecar files); trim the HAR or record it through the proxy`,
+    );
   return body;
 }
 
-function toInteraction(entry: unknown, index: number, origin: { value?: string }): { interaction: Interaction; started: string; seq?: number } {
+function toInteraction(
+  entry: unknown,
+  index: number,
+  origin: { value?: string },
+): { interaction: Interaction; started: string; seq?: number } {
   const where = `log.entries[${index}]`;
   if (!isObject(entry)) fail(`${where} must be an object`);
   const request = field(entry, 'request', where, isObject, 'an object');
@@ -70,23 +78,38 @@ function toInteraction(entry: unknown, index: number, origin: { value?: string }
   const what = `${where} (${method} ${rawUrl})`;
   origin.value ??= url.origin;
   if (url.origin !== origin.value) {
-    fail(`${what} is on ${url.origin}, but a cassette records one origin, the first entry's (${origin.value}); split the HAR by host and import each part`);
+    fail(
+      `${what} is on ${url.origin}, but a cassette records one origin, the first entry's (${origin.value}); split the HAR by host and import each part`,
+    );
   }
   const status = field(response, 'status', `${where}.response`, (v): v is number => Number.isInteger(v), 'an integer');
   if (status < 100 || status > 999) fail(`${what} has status ${status}: the request got no response; remove the entry`);
-  const statusText = typeof response.statusText === 'string' && response.statusText !== '' && response.statusText !== http.STATUS_CODES[status] ? response.statusText : undefined;
+  const statusText =
+    typeof response.statusText === 'string' && response.statusText !== '' && response.statusText !== http.STATUS_CODES[status]
+      ? response.statusText
+      : undefined;
   const content = field(response, 'content', `${where}.response`, isObject, 'an object');
   if (content._file !== undefined) fail(`${what}: content._file (attached content) is not supported; export the HAR with embedded content`);
   const responseBody = typeof content.text === 'string' ? inlineBody(content.text, content.encoding, `${what} response body`) : undefined;
   const toRecorded = (headers: HeaderPairs): HeaderPairs =>
-    headers.filter(([k]) => !k.startsWith(':')).map(([k, v]) => [k, k.toLowerCase() === 'host' ? RECORDED_HOST : v.replaceAll(origin.value!, RECORDED_ORIGIN)]);
+    headers
+      .filter(([k]) => !k.startsWith(':'))
+      .map(([k, v]) => [k, k.toLowerCase() === 'host' ? RECORDED_HOST : v.replaceAll(origin.value!, RECORDED_ORIGIN)]);
   const postData = request.postData;
-  if (postData !== undefined && (!isObject(postData) || (postData.text !== undefined && !isString(postData.text)))) fail(`${where}.request.postData must be an object with a text string`);
-  const requestBody = isObject(postData) && isString(postData.text) ? inlineBody(postData.text, postData.encoding, `${what} request body`) : undefined;
-  const responseLength = typeof content.text === 'string' ? Buffer.byteLength(content.text, content.encoding === 'base64' ? 'base64' : 'utf8') : 0;
+  if (postData !== undefined && (!isObject(postData) || (postData.text !== undefined && !isString(postData.text))))
+    fail(`${where}.request.postData must be an object with a text string`);
+  const requestBody =
+    isObject(postData) && isString(postData.text) ? inlineBody(postData.text, postData.encoding, `${what} request body`) : undefined;
+  const responseLength =
+    typeof content.text === 'string' ? Buffer.byteLength(content.text, content.encoding === 'base64' ? 'base64' : 'utf8') : 0;
   const interaction: Interaction = {
     seq: 0,
-    request: { method, url: `${url.pathname}${url.search}`, headers: toRecorded(headerPairs(request, `${where}.request`)), ...(requestBody && { body: requestBody }) },
+    request: {
+      method,
+      url: `${url.pathname}${url.search}`,
+      headers: toRecorded(headerPairs(request, `${where}.request`)),
+      ...(requestBody && { body: requestBody }),
+    },
     response: {
       status,
       ...(statusText !== undefined && { statusText }),

@@ -7,7 +7,11 @@ import { toNockDefinitions } from './nock-export.js';
 
 const inline = (bytes: Buffer | string) => toInlineBody(Buffer.from(bytes))!;
 const binary = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x41]);
-const get = (seq: number, url: string, response: Interaction['response']): Interaction => ({ seq, request: { method: 'GET', url, headers: [['accept', 'application/json']] }, response });
+const get = (seq: number, url: string, response: Interaction['response']): Interaction => ({
+  seq,
+  request: { method: 'GET', url, headers: [['accept', 'application/json']] },
+  response,
+});
 
 const cassette: Cassette = {
   cassetteVersion: 1,
@@ -15,15 +19,42 @@ const cassette: Cassette = {
   recordedAt: '2026-03-04T05:06:07Z',
   redactions: [],
   interactions: [
-    get(1, '/repos/o/r/issues?state=open&page=1', { status: 200, headers: [['content-type', 'application/json'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']], body: inline('{"count":1}') }),
-    get(2, '/repos/o/r/issues?state=open&page=1', { status: 200, headers: [['content-type', 'application/json']], body: inline('{"count":2}') }),
+    get(1, '/repos/o/r/issues?state=open&page=1', {
+      status: 200,
+      headers: [
+        ['content-type', 'application/json'],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ],
+      body: inline('{"count":1}'),
+    }),
+    get(2, '/repos/o/r/issues?state=open&page=1', {
+      status: 200,
+      headers: [['content-type', 'application/json']],
+      body: inline('{"count":2}'),
+    }),
     {
       seq: 3,
       request: { method: 'POST', url: '/repos/o/r/issues', headers: [['content-type', 'application/json']], body: inline('{"title":"t"}') },
-      response: { status: 201, headers: [['content-type', 'application/json'], ['location', 'http://target.invalid/repos/o/r/issues/9']], body: inline('{\n  "number": 9\n}') },
+      response: {
+        status: 201,
+        headers: [
+          ['content-type', 'application/json'],
+          ['location', 'http://target.invalid/repos/o/r/issues/9'],
+        ],
+        body: inline('{\n  "number": 9\n}'),
+      },
     },
     get(4, '/avatar', { status: 200, headers: [['content-type', 'image/png']], body: inline(binary) }),
-    get(5, '/zipped', { status: 200, headers: [['content-type', 'text/plain'], ['content-encoding', 'gzip'], ['content-length', '33']], body: { ...inline('decoded text'), contentEncoding: 'gzip' } }),
+    get(5, '/zipped', {
+      status: 200,
+      headers: [
+        ['content-type', 'text/plain'],
+        ['content-encoding', 'gzip'],
+        ['content-length', '33'],
+      ],
+      body: { ...inline('decoded text'), contentEncoding: 'gzip' },
+    }),
     get(6, '/missing', { status: 404, headers: [['content-type', 'text/plain']], body: inline('not found') }),
     { seq: 7, request: { method: 'DELETE', url: '/repos/o/r', headers: [] }, response: { status: 204, headers: [] } },
   ],

@@ -4,7 +4,14 @@ import { createRedactor } from './redaction.js';
 
 // Characters that URL-encoding and base64 both change, so every form is distinct.
 const CANARY = 'c4n@ry/S3cr3t+tok=n';
-const forms = (s: string) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), Buffer.from(s).toString('base64'), Buffer.from(s).toString('base64').replace(/=+$/, ''), Buffer.from(s).toString('base64url')];
+const forms = (s: string) => [
+  s,
+  encodeURIComponent(s),
+  JSON.stringify(s).slice(1, -1),
+  Buffer.from(s).toString('base64'),
+  Buffer.from(s).toString('base64').replace(/=+$/, ''),
+  Buffer.from(s).toString('base64url'),
+];
 
 function leaks(value: unknown, secret: string): string[] {
   const text = JSON.stringify(value);
@@ -12,12 +19,20 @@ function leaks(value: unknown, secret: string): string[] {
   // Inline binary bodies: look inside the decoded bytes too.
   for (const b64 of text.match(/"base64":"([^"]*)"/g) ?? []) {
     const bytes = Buffer.from(JSON.parse(`{${b64}}`).base64, 'base64');
-    found.push(...forms(secret).filter((form) => bytes.includes(Buffer.from(form))).map((f) => `bytes:${f}`));
+    found.push(
+      ...forms(secret)
+        .filter((form) => bytes.includes(Buffer.from(form)))
+        .map((f) => `bytes:${f}`),
+    );
   }
   return found;
 }
 
-const interaction = (seq: number, request: Interaction['request'], response: Interaction['response']): Interaction => ({ seq, request, response });
+const interaction = (seq: number, request: Interaction['request'], response: Interaction['response']): Interaction => ({
+  seq,
+  request,
+  response,
+});
 
 function canaryInteractions(): Interaction[] {
   const basic = Buffer.from(`ada:${CANARY}`).toString('base64');
@@ -52,7 +67,10 @@ function canaryInteractions(): Interaction[] {
       {
         method: 'POST',
         url: '/login',
-        headers: [['content-type', 'application/x-www-form-urlencoded'], ['x-api-key', CANARY]],
+        headers: [
+          ['content-type', 'application/x-www-form-urlencoded'],
+          ['x-api-key', CANARY],
+        ],
         body: { text: `user=ada&password=${encodeURIComponent(CANARY)}` },
       },
       {
@@ -61,7 +79,11 @@ function canaryInteractions(): Interaction[] {
         body: { base64: Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.from(CANARY), Buffer.from([0xfe])]).toString('base64') },
       },
     ),
-    interaction(3, { method: 'GET', url: '/echo', headers: [] }, { status: 200, headers: [], body: { json: { token: CANARY, pretty: 'no' } } }),
+    interaction(
+      3,
+      { method: 'GET', url: '/echo', headers: [] },
+      { status: 200, headers: [], body: { json: { token: CANARY, pretty: 'no' } } },
+    ),
   ];
 }
 
@@ -73,10 +95,17 @@ test('a canary secret in every redacted place appears nowhere in the result, in 
   expect(out[0].request.headers[1]).toEqual(['proxy-authorization', 'Basic <redacted>']);
   expect(out[0].request.headers[2]).toEqual(['cookie', 'theme=<redacted>; session=<redacted>']);
   expect(out[0].request.url).toBe('/repos/o/r/secrets/X?access_token=%3Credacted%3E&page=2');
-  expect(out[0].response.headers.slice(0, 2)).toEqual([['set-cookie', 'session=<redacted>; Path=/; HttpOnly'], ['set-cookie', 'refresh=<redacted>; Secure']]);
+  expect(out[0].response.headers.slice(0, 2)).toEqual([
+    ['set-cookie', 'session=<redacted>; Path=/; HttpOnly'],
+    ['set-cookie', 'refresh=<redacted>; Secure'],
+  ]);
   expect(out[0].response.body).toEqual({ text: 'raw <redacted> url %3Credacted%3E b64 <redacted>' });
-  expect(out[0].response.headers.find(([k]) => k === 'content-length')?.[1]).toBe(String(Buffer.byteLength('raw <redacted> url %3Credacted%3E b64 <redacted>')));
-  expect(out[0].request.body).toEqual({ json: { config: { nested: { encrypted_value: '<redacted>' } }, vcs_password: '<redacted>', key_id: 'k1' } });
+  expect(out[0].response.headers.find(([k]) => k === 'content-length')?.[1]).toBe(
+    String(Buffer.byteLength('raw <redacted> url %3Credacted%3E b64 <redacted>')),
+  );
+  expect(out[0].request.body).toEqual({
+    json: { config: { nested: { encrypted_value: '<redacted>' } }, vcs_password: '<redacted>', key_id: 'k1' },
+  });
   expect(out[1].request.body).toEqual({ text: 'user=ada&password=%3Credacted%3E' });
   expect(redactor.notes()).toEqual([
     'request.body',
@@ -101,7 +130,11 @@ test('a canary secret in every redacted place appears nowhere in the result, in 
 test('a secret first seen in a response is also removed from the same interaction’s request', () => {
   const redactor = createRedactor();
   const [out] = [
-    interaction(1, { method: 'POST', url: '/x', headers: [], body: { text: `echo ${CANARY}` } }, { status: 200, headers: [['set-cookie', `s=${CANARY}`]] }),
+    interaction(
+      1,
+      { method: 'POST', url: '/x', headers: [], body: { text: `echo ${CANARY}` } },
+      { status: 200, headers: [['set-cookie', `s=${CANARY}`]] },
+    ),
   ].map((i) => redactor.redactInteraction(i));
   expect(out.request.body).toEqual({ text: 'echo <redacted>' });
 });
@@ -109,11 +142,15 @@ test('a secret first seen in a response is also removed from the same interactio
 test('a redacted body drops the stale wire bytes of the original', () => {
   const redactor = createRedactor({ secrets: { owner: CANARY } });
   const out = redactor.redactInteraction(
-    interaction(1, { method: 'GET', url: '/', headers: [] }, {
-      status: 200,
-      headers: [['content-encoding', 'gzip']],
-      body: { text: CANARY, contentEncoding: 'gzip', encoded: { base64: 'AAAA' } },
-    }),
+    interaction(
+      1,
+      { method: 'GET', url: '/', headers: [] },
+      {
+        status: 200,
+        headers: [['content-encoding', 'gzip']],
+        body: { text: CANARY, contentEncoding: 'gzip', encoded: { base64: 'AAAA' } },
+      },
+    ),
   );
   expect(out.response.body).toEqual({ text: '<secret:owner>', contentEncoding: 'gzip' });
 });
@@ -126,13 +163,21 @@ test('configured secrets get <secret:NAME>, and restore brings back the exact by
     {
       method: 'PATCH',
       url: `/repos/o/r/import?token=${secrets.owner}`,
-      headers: [['Authorization', `token ${secrets.owner}`], ['Cookie', `session=${secrets.session}`], ['content-type', 'application/json']],
+      headers: [
+        ['Authorization', `token ${secrets.owner}`],
+        ['Cookie', `session=${secrets.session}`],
+        ['content-type', 'application/json'],
+      ],
       body: { json: { vcs_password: secrets.imported, note: `for ${secrets.owner}` } },
     },
     { status: 200, headers: [['Set-Cookie', `session=${secrets.session}; Path=/`]], body: { text: `{\n  "token": "${secrets.owner}"\n}` } },
   );
   const out = redactor.redactInteraction(original);
-  expect(out.request.headers).toEqual([['Authorization', 'token <secret:owner>'], ['Cookie', 'session=<secret:session>'], ['content-type', 'application/json']]);
+  expect(out.request.headers).toEqual([
+    ['Authorization', 'token <secret:owner>'],
+    ['Cookie', 'session=<secret:session>'],
+    ['content-type', 'application/json'],
+  ]);
   expect(out.request.url).toBe('/repos/o/r/import?token=%3Csecret%3Aowner%3E');
   expect(out.request.body).toEqual({ json: { vcs_password: '<secret:imported>', note: 'for <secret:owner>' } });
   expect(out.response.body).toEqual({ text: '{\n  "token": "<secret:owner>"\n}' });
@@ -145,7 +190,12 @@ test('configured secrets get <secret:NAME>, and restore brings back the exact by
 
 test('redactRequest is deterministic: the same request twice gives the same key', () => {
   const redactor = createRedactor();
-  const request = { method: 'GET', url: `/a?sig=${CANARY}`, headers: [['authorization', `Bearer ${CANARY}`]] as [string, string][], body: { text: CANARY } };
+  const request = {
+    method: 'GET',
+    url: `/a?sig=${CANARY}`,
+    headers: [['authorization', `Bearer ${CANARY}`]] as [string, string][],
+    body: { text: CANARY },
+  };
   const first = redactor.redactRequest(request);
   expect(redactor.redactRequest(request)).toEqual(first);
   expect(createRedactor().redactRequest(request)).toEqual(first);
@@ -153,16 +203,26 @@ test('redactRequest is deterministic: the same request twice gives the same key'
 });
 
 test('configured jsonPaths, body fields, headers and query keys are redacted', () => {
-  const redactor = createRedactor({ jsonPaths: ['$.items[*].note', '$.meta.ref'], bodyFields: ['pin'], headers: ['X-Session'], queryParams: ['who'] });
+  const redactor = createRedactor({
+    jsonPaths: ['$.items[*].note', '$.meta.ref'],
+    bodyFields: ['pin'],
+    headers: ['X-Session'],
+    queryParams: ['who'],
+  });
   const out = redactor.redactRequest({
     method: 'POST',
     url: '/q?who=ada&page=1',
-    headers: [['x-session', 'abc'], ['content-type', 'application/json']],
+    headers: [
+      ['x-session', 'abc'],
+      ['content-type', 'application/json'],
+    ],
     body: { json: { items: [{ note: 'n1', keep: 'k' }, { note: 'n2' }], meta: { ref: { deep: 1 } }, deep: { pin: 1234 } } },
   });
   expect(out.url).toBe('/q?who=%3Credacted%3E&page=1');
   expect(out.headers[0]).toEqual(['x-session', '<redacted>']);
-  expect(out.body).toEqual({ json: { items: [{ note: '<redacted>', keep: 'k' }, { note: '<redacted>' }], meta: { ref: '<redacted>' }, deep: { pin: '<redacted>' } } });
+  expect(out.body).toEqual({
+    json: { items: [{ note: '<redacted>', keep: 'k' }, { note: '<redacted>' }], meta: { ref: '<redacted>' }, deep: { pin: '<redacted>' } },
+  });
   expect(redactor.notes()).toContain('request.body.$.items[*].note');
 });
 

@@ -96,11 +96,12 @@ function makeSweep(forms: Array<[string, string]>, inUrl: boolean): Sweep {
   if (forms.length === 0) return (text) => text;
   const byForm = new Map(forms);
   const pattern = new RegExp(`(${PLACEHOLDER_SOURCE})|${forms.map(([f]) => escapeRegExp(f)).join('|')}`, 'g');
-  return (text) => text.replace(pattern, (match: string, kept: string | undefined) => {
-    if (kept !== undefined) return kept;
-    const placeholder = byForm.get(match)!;
-    return inUrl ? urlPlaceholder(placeholder) : placeholder;
-  });
+  return (text) =>
+    text.replace(pattern, (match: string, kept: string | undefined) => {
+      if (kept !== undefined) return kept;
+      const placeholder = byForm.get(match)!;
+      return inUrl ? urlPlaceholder(placeholder) : placeholder;
+    });
 }
 
 const decodeFormPart = (s: string) => {
@@ -115,7 +116,8 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
   const configured = new Map<string, string>(); // value -> <secret:NAME>
   const byName = new Map(Object.entries(config.secrets ?? {}));
   for (const [name, value] of byName) {
-    if (!SECRET_NAME.test(name)) throw new HarnessError('CONFIG', `secret name "${name}" must match ${SECRET_NAME} (it becomes the placeholder <secret:${name}>)`);
+    if (!SECRET_NAME.test(name))
+      throw new HarnessError('CONFIG', `secret name "${name}" must match ${SECRET_NAME} (it becomes the placeholder <secret:${name}>)`);
     if (typeof value !== 'string' || value.length === 0) throw new HarnessError('CONFIG', `secret "${name}" has no value to redact`);
     configured.set(value, `<secret:${name}>`);
   }
@@ -188,7 +190,9 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       );
     }
     if (lower === 'set-cookie') {
-      return value.replace(/^(\s*[^=;]*=)([^;]*)/, (whole, name: string, v: string) => (v.trim() === '' ? whole : `${name}${hide(v, pass, note)}`));
+      return value.replace(/^(\s*[^=;]*=)([^;]*)/, (whole, name: string, v: string) =>
+        v.trim() === '' ? whole : `${name}${hide(v, pass, note)}`,
+      );
     }
     return value;
   }
@@ -258,12 +262,21 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       if (typeof value === 'string') ctx.edits.push([value, placeholder]);
       return placeholder;
     }
-    if (atPath && value !== null && typeof value === 'object') return hide(JSON.stringify(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
+    if (atPath && value !== null && typeof value === 'object')
+      return hide(JSON.stringify(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
     return redactJson(value, steps, ctx);
   }
 
   function redactText(text: string, form: boolean, side: Side, pass: Pass): string {
-    if (form) return pass.text(redactPairs(text, (key) => bodyFields.has(key.toLowerCase()), pass, (key) => `${side}.body.form.${key}`));
+    if (form)
+      return pass.text(
+        redactPairs(
+          text,
+          (key) => bodyFields.has(key.toLowerCase()),
+          pass,
+          (key) => `${side}.body.form.${key}`,
+        ),
+      );
     let out = text;
     if (/^\s*[[{]/.test(text)) {
       try {
@@ -338,15 +351,22 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
 
   return {
     redactInteraction: (i) =>
-      twoPass((pass) => ({ ...i, request: redactMessage(i.request, 'request', pass), response: redactMessage(i.response, 'response', pass) })),
+      twoPass((pass) => ({
+        ...i,
+        request: redactMessage(i.request, 'request', pass),
+        response: redactMessage(i.response, 'response', pass),
+      })),
     redactRequest: (r) => twoPass((pass) => redactMessage(r, 'request', pass)),
     notes: () => [...notes].sort(),
     replacements: () => sweeps().forms,
     restore: (text) =>
-      text.replace(/<secret:([A-Za-z0-9_.-]+)>|%3Csecret%3A([A-Za-z0-9_.-]+)%3E/g, (whole, raw: string | undefined, encoded: string | undefined) => {
-        const value = byName.get(raw ?? encoded!);
-        if (value === undefined) return whole;
-        return raw !== undefined ? value : encodeURIComponent(value);
-      }),
+      text.replace(
+        /<secret:([A-Za-z0-9_.-]+)>|%3Csecret%3A([A-Za-z0-9_.-]+)%3E/g,
+        (whole, raw: string | undefined, encoded: string | undefined) => {
+          const value = byName.get(raw ?? encoded!);
+          if (value === undefined) return whole;
+          return raw !== undefined ? value : encodeURIComponent(value);
+        },
+      ),
   };
 }

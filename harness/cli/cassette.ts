@@ -49,7 +49,8 @@ function lint(paths: string[]): number {
       found.push(error.message);
     }
     for (const leftover of ['.journal', '.lock']) {
-      if (existsSync(file + leftover)) found.push(`${file}${leftover} is left from a recording that did not finish; the next proxy start recovers it`);
+      if (existsSync(file + leftover))
+        found.push(`${file}${leftover} is left from a recording that did not finish; the next proxy start recovers it`);
     }
     problems += found.length;
     for (const message of found) process.stdout.write(`touchstone: ${message}\n`);
@@ -72,7 +73,12 @@ export const cassetteCommand = {
         (y) =>
           y
             .option('ignore-header', { type: 'array', string: true, default: [] as string[], describe: 'more headers to ignore' })
-            .option('ignore-field', { type: 'array', string: true, default: [] as string[], describe: 'more body fields (names or $.paths) to ignore' }),
+            .option('ignore-field', {
+              type: 'array',
+              string: true,
+              default: [] as string[],
+              describe: 'more body fields (names or $.paths) to ignore',
+            }),
         (argv) => {
           const a = loadChecked(argv.a as string);
           const b = loadChecked(argv.b as string);

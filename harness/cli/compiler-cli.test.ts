@@ -38,7 +38,12 @@ test('protoc 3.21 runs to the end and fails only the unsafe-name cases, each cit
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const report = results(out);
   const failed = report.cases.filter((c) => c.outcome !== 'PASS');
-  expect(failed.map((c) => c.id).sort()).toEqual(['names/absolute-name', 'names/backslash', 'names/dot-component', 'names/dot-dot-component']);
+  expect(failed.map((c) => c.id).sort()).toEqual([
+    'names/absolute-name',
+    'names/backslash',
+    'names/dot-component',
+    'names/dot-dot-component',
+  ]);
   for (const finding of failed) {
     expect(finding.outcome).toBe('FAIL');
     expect(finding.failure?.requirement).toBe('compiler.apply.unsafe-names-refused');

@@ -15,10 +15,14 @@ export interface CompilerOptions extends ProtocolRunOptions {
 
 export const compilerCommand = {
   command: 'compiler',
-  describe: 'Run the compiler conformance suites against a compiler with protoc\'s command line',
+  describe: "Run the compiler conformance suites against a compiler with protoc's command line",
   builder: (yargs: Argv) =>
     protocolRunOptions(
-      yargs.option('compiler', { type: 'string', demandOption: true, describe: 'the compiler command, e.g. protoc or "npx touchstone protoc" (words and quotes as in a shell)' }),
+      yargs.option('compiler', {
+        type: 'string',
+        demandOption: true,
+        describe: 'the compiler command, e.g. protoc or "npx touchstone protoc" (words and quotes as in a shell)',
+      }),
       'compiler',
       60,
       'suites/plugin/compiler',

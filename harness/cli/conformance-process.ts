@@ -11,7 +11,11 @@ import { REPORT_FILES } from '../report/write-reports.js';
 import { RUN_CONFIG_ENV, type RunConfig } from '../core/run-config.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 
-const timestamp = (d: Date) => d.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+const timestamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
 
 /** --out, or reports/<timestamp> of the run's start. */
 export function reportDirectory(out: string | undefined, startedAt: Date): string {

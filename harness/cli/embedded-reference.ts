@@ -21,8 +21,9 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const reference = await import('../../reference-impl/service/service.js');
   const faults = options.faults ?? [];
   const unknown = faults.filter((name) => !reference.isServiceFault(name));
-  if (unknown.length > 0) throw new HarnessError('USAGE', `unknown fault ${unknown.join(', ')}; the reference has: ${reference.SERVICE_FAULTS.join(', ')}`);
-  let world;
+  if (unknown.length > 0)
+    throw new HarnessError('USAGE', `unknown fault ${unknown.join(', ')}; the reference has: ${reference.SERVICE_FAULTS.join(', ')}`);
+  let world: ReturnType<typeof reference.loadWorld>;
   try {
     world = reference.loadWorld(options.worldFile ?? suitePaths.world);
   } catch (error) {
@@ -31,7 +32,8 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   }
   const service = reference.createReferenceService({ world, faults: faults.filter(reference.isServiceFault) });
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);
   try {
     const url = await service.listen({ port, host: options.host ?? '127.0.0.1' });
     return { url, close: () => service.close() };

@@ -5,6 +5,11 @@ import { allEndpoints } from '../../reference-impl/service/generated-files.js';
 import { loadEndpointAliases } from '../suite/endpoint-aliases.js';
 
 test('suites/endpoints.yaml lists exactly the endpoints the reference service defines', () => {
-  const reference = allEndpoints().map(({ id, spec, method, path }) => ({ id, spec: `${spec.document}.${spec.number}`, method, path: path.replace(/:(\w+)/g, '{$1}') }));
+  const reference = allEndpoints().map(({ id, spec, method, path }) => ({
+    id,
+    spec: `${spec.document}.${spec.number}`,
+    method,
+    path: path.replace(/:(\w+)/g, '{$1}'),
+  }));
   expect([...loadEndpointAliases().values()]).toEqual(reference);
 });

@@ -37,8 +37,15 @@ test('the kill matrix of every side: each fault caught by a case citing what it 
   const results = JSON.parse(readFileSync(path.join(out, 'service', 'results.json'), 'utf8')) as Results;
   expect(results.verdict).toBe('conforming');
   const conflict = results.requirements.find((r) => r.id === 'interaction-limits.repo-conflict-409')!;
-  expect(conflict.faults).toEqual([{ id: 'limits.owner-limit-ignored', caught_by: ['interaction-limits/repo-conflict-with-org-limit', 'interaction-limits/repo-conflict-with-user-limit'] }]);
-  expect(readFileSync(path.join(out, 'service', 'report.html'), 'utf8')).toContain('data-fault="limits.owner-limit-ignored" data-caught="true"');
+  expect(conflict.faults).toEqual([
+    {
+      id: 'limits.owner-limit-ignored',
+      caught_by: ['interaction-limits/repo-conflict-with-org-limit', 'interaction-limits/repo-conflict-with-user-limit'],
+    },
+  ]);
+  expect(readFileSync(path.join(out, 'service', 'report.html'), 'utf8')).toContain(
+    'data-fault="limits.owner-limit-ignored" data-caught="true"',
+  );
 });
 
 test('mutate refuses an unknown side', async () => {

@@ -44,8 +44,16 @@ export const mutateCommand = {
   describe: 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it',
   builder: (yargs: Argv) =>
     yargs
-      .option('side', { type: 'array', string: true, default: [] as string[], describe: `only these sides (${SIDES.join(', ')}); default all` })
-      .option('target', { type: 'string', describe: 'a reference service served elsewhere (touchstone serve); default: one started in this process' })
+      .option('side', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: `only these sides (${SIDES.join(', ')}); default all`,
+      })
+      .option('target', {
+        type: 'string',
+        describe: 'a reference service served elsewhere (touchstone serve); default: one started in this process',
+      })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' }),
   handler: async (argv: MutateOptions) => {
     process.exitCode = await mutate(argv);
@@ -64,8 +72,10 @@ export async function checkRegistryAgainstReferences(faults: Fault[], sides: Run
   for (const side of sides) {
     const known = await REFERENCE_FAULTS[side]();
     const listed = new Set(faults.filter((f) => f.side === side).map((f) => f.id));
-    for (const id of known) if (!listed.has(id)) problems.push(`the reference ${side} has fault ${id}, which suites/faults does not describe`);
-    for (const id of listed) if (!known.includes(id)) problems.push(`suites/faults describes ${side} fault ${id}, which the reference ${side} does not have`);
+    for (const id of known)
+      if (!listed.has(id)) problems.push(`the reference ${side} has fault ${id}, which suites/faults does not describe`);
+    for (const id of listed)
+      if (!known.includes(id)) problems.push(`suites/faults describes ${side} fault ${id}, which the reference ${side} does not have`);
   }
   return problems;
 }
@@ -81,18 +91,38 @@ async function serviceRunner(registry: RequirementRegistry, options: MutateOptio
   if (!options.target) started.service = await startReferenceService();
   const url = options.target ? normaliseTarget(options.target) : started.service!.url;
   const capabilities = await probeTarget(url);
-  if (!capabilities.has('control.faults')) throw new HarnessError('USAGE', `${url} cannot switch faults (no control.faults capability): point --target at touchstone serve`);
+  if (!capabilities.has('control.faults'))
+    throw new HarnessError('USAGE', `${url} cannot switch faults (no control.faults capability): point --target at touchstone serve`);
   const transport = createHttpTransport();
   started.close = () => transport.close();
-  return serviceSide(loadSuites(suitePaths.service), { url, tokens: readWorldTokens(), send: transport.send, capabilities, registry, strict: false });
+  return serviceSide(loadSuites(suitePaths.service), {
+    url,
+    tokens: readWorldTokens(),
+    send: transport.send,
+    capabilities,
+    registry,
+    strict: false,
+  });
 }
 
 /** The faultless run of one side as results.json, each requirement with its faults and the cases that caught them. */
-function sideReports(side: RunKind, run: { baseline: BaselineRun[]; matrix: KillMatrix; registry: RequirementRegistry }, target: { url: string; embedded: boolean }, started: Date, outDir: string): void {
+function sideReports(
+  side: RunKind,
+  run: { baseline: BaselineRun[]; matrix: KillMatrix; registry: RequirementRegistry },
+  target: { url: string; embedded: boolean },
+  started: Date,
+  outDir: string,
+): void {
   const { baseline, matrix, registry } = run;
   const cases = baseline.filter((b) => b.side === side).map((b) => caseResult(b.case, b.found, b.found.duration_ms));
   const results = buildResults(cases, requirementsFor(registry, side), {
-    kind: side, target, startedAt: started, finishedAt: new Date(), strict: false, version: toolVersion(), suites: [],
+    kind: side,
+    target,
+    startedAt: started,
+    finishedAt: new Date(),
+    strict: false,
+    version: toolVersion(),
+    suites: [],
   });
   const coverage = new Map(matrix.requirements.map((r) => [r.id, r.faults]));
   for (const requirement of results.requirements) requirement.faults = coverage.get(requirement.id) ?? [];
@@ -111,21 +141,38 @@ export async function mutate(options: MutateOptions): Promise<number> {
       ...(await checkRegistryAgainstReferences(faults, sides)),
       ...lintFaultCoverage(requirementsOf(registry, sides), faults, allCases(registry)),
     ];
-    if (problems.length > 0) throw new HarnessError('CONFIG', `the fault registry, the references and the suites disagree:\n  ${problems.join('\n  ')}`);
+    if (problems.length > 0)
+      throw new HarnessError('CONFIG', `the fault registry, the references and the suites disagree:\n  ${problems.join('\n  ')}`);
 
     const startedAt = new Date();
     const outDir = reportDirectory(options.out, startedAt);
     const runners: SideRunner[] = [];
     if (sides.includes('service')) runners.push(await serviceRunner(registry, options, started));
-    if (sides.includes('plugin')) runners.push(pluginSide(loadPluginSuites(suitePaths.plugin), { command: PLUGIN_COMMAND, describe: loadFixtureDescriptors(), registry, limits: LIMITS }));
-    if (sides.includes('compiler')) runners.push(compilerSide(loadCompilerSuites(suitePaths.compiler), { command: COMPILER_COMMAND, registry, limits: LIMITS }));
-    process.stdout.write(`touchstone: kill matrix of ${faults.length} faults over ${runners.reduce((n, r) => n + r.cases.length, 0)} cases (${sides.join(', ')})\n`);
+    if (sides.includes('plugin'))
+      runners.push(
+        pluginSide(loadPluginSuites(suitePaths.plugin), {
+          command: PLUGIN_COMMAND,
+          describe: loadFixtureDescriptors(),
+          registry,
+          limits: LIMITS,
+        }),
+      );
+    if (sides.includes('compiler'))
+      runners.push(compilerSide(loadCompilerSuites(suitePaths.compiler), { command: COMPILER_COMMAND, registry, limits: LIMITS }));
+    process.stdout.write(
+      `touchstone: kill matrix of ${faults.length} faults over ${runners.reduce((n, r) => n + r.cases.length, 0)} cases (${sides.join(', ')})\n`,
+    );
 
     const requirements = requirementsOf(registry, sides).map((r) => ({ id: r.id, level: r.level, side: sideOf(r.id) }));
-    const { matrix, baseline } = await runKillMatrix({ faults, runners, requirements, onFault: (result) => process.stdout.write(`${formatFaultLine(result)}\n`) });
+    const { matrix, baseline } = await runKillMatrix({
+      faults,
+      runners,
+      requirements,
+      onFault: (result) => process.stdout.write(`${formatFaultLine(result)}\n`),
+    });
 
     mkdirSync(outDir, { recursive: true });
-    writeFileAtomic(path.join(outDir, 'kill-matrix.json'), JSON.stringify(matrix, null, 2) + '\n');
+    writeFileAtomic(path.join(outDir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
     const targets: Record<RunKind, { url: string; embedded: boolean }> = {
       service: { url: options.target ?? started.service?.url ?? '', embedded: !options.target },
       plugin: { url: PLUGIN_COMMAND.join(' '), embedded: false },

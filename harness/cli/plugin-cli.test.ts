@@ -66,8 +66,19 @@ test('--record saves every run; --replay judges the recording alone, without --p
   const recorded = await runCli(['plugin', '--plugin', wrapper, '--record', session, '--out', path.join(dir, 'recorded')]);
   expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
   expect(results(path.join(dir, 'recorded')).summary).toMatchObject({ total: 14, PASS: 14 });
-  expect(JSON.parse(readFileSync(path.join(session, 'session.json'), 'utf8'))).toMatchObject({ format: 'touchstone-plugin-session', version: 1, command: [wrapper] });
-  expect(readdirSync(path.join(session, 'io', 'deterministic')).sort()).toEqual(['run-1.json', 'run-1.request.bin', 'run-1.stdout.bin', 'run-2.json', 'run-2.request.bin', 'run-2.stdout.bin']);
+  expect(JSON.parse(readFileSync(path.join(session, 'session.json'), 'utf8'))).toMatchObject({
+    format: 'touchstone-plugin-session',
+    version: 1,
+    command: [wrapper],
+  });
+  expect(readdirSync(path.join(session, 'io', 'deterministic')).sort()).toEqual([
+    'run-1.json',
+    'run-1.request.bin',
+    'run-1.stdout.bin',
+    'run-2.json',
+    'run-2.request.bin',
+    'run-2.stdout.bin',
+  ]);
   rmSync(wrapper);
 
   const replayOut = path.join(dir, 'replayed');

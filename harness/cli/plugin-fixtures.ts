@@ -12,7 +12,9 @@ import { FIXTURE_DESCRIPTORS_FORMAT, type FixtureDescriptors } from '../plugin/f
 /** Every file under the fixtures folder, '/'-separated and sorted. */
 function fixtureNames(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? fixtureNames(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]))
+    .flatMap((entry) =>
+      entry.isDirectory() ? fixtureNames(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+    )
     .sort();
 }
 
@@ -21,7 +23,11 @@ export function describeAllFixtures(dir: string = suitePaths.pluginFixtures): Fi
   // One parse per fixture: each is a valid input on its own, with its imports.
   for (const name of fixtureNames(dir)) {
     for (const parsed of parseProtoFiles([name], [dir]).values()) {
-      files.set(parsed.name, { name: parsed.name, dependency: parsed.dependency, descriptor: Buffer.from(parsed.bytes).toString('base64') });
+      files.set(parsed.name, {
+        name: parsed.name,
+        dependency: parsed.dependency,
+        descriptor: Buffer.from(parsed.bytes).toString('base64'),
+      });
     }
   }
   return { format: FIXTURE_DESCRIPTORS_FORMAT, files: [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)) };

@@ -27,7 +27,11 @@ export const pluginCommand = {
   builder: (yargs: Argv) =>
     protocolRunOptions(
       yargs
-        .option('plugin', { type: 'string', describe: 'the plugin command, e.g. ./protoc-gen-foo or "npx protoc-gen-es" (words and quotes as in a shell); with --replay, only names it in the report' })
+        .option('plugin', {
+          type: 'string',
+          describe:
+            'the plugin command, e.g. ./protoc-gen-foo or "npx protoc-gen-es" (words and quotes as in a shell); with --replay, only names it in the report',
+        })
         .option('record', { type: 'string', describe: 'save every run (exact bytes and a readable form) in this directory, for --replay' })
         .option('replay', { type: 'string', describe: 'judge the runs recorded in this directory instead of running a plugin' }),
       'plugin',
@@ -41,8 +45,10 @@ export const pluginCommand = {
 
 export function runPluginSuites(options: PluginOptions): Promise<number> {
   return runProtocolSuites('plugin', options.plugin ?? '', options, async (given) => {
-    if (options.record !== undefined && options.replay !== undefined) throw new HarnessError('USAGE', '--record and --replay cannot be used together');
-    if (options.plugin === undefined && options.replay === undefined) throw new HarnessError('USAGE', '--plugin is required (unless --replay names a recorded session)');
+    if (options.record !== undefined && options.replay !== undefined)
+      throw new HarnessError('USAGE', '--record and --replay cannot be used together');
+    if (options.plugin === undefined && options.replay === undefined)
+      throw new HarnessError('USAGE', '--plugin is required (unless --replay names a recorded session)');
     const record = options.record === undefined ? undefined : path.resolve(options.record);
     const replay = options.replay === undefined ? undefined : path.resolve(options.replay);
     const replayed = replay === undefined ? undefined : createSessionReplayer(replay);

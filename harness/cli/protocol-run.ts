@@ -23,13 +23,30 @@ export interface ProtocolRunOptions {
 
 export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
   return yargs
-    .option('suite', { type: 'array', string: true, default: [] as string[], describe: `run only these suites (file names under ${suitesDir})` })
+    .option('suite', {
+      type: 'array',
+      string: true,
+      default: [] as string[],
+      describe: `run only these suites (file names under ${suitesDir})`,
+    })
     .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
-    .option('allow-incomplete', { type: 'boolean', default: false, describe: 'exit 0 when nothing failed even though MUST requirements went unchecked' })
+    .option('allow-incomplete', {
+      type: 'boolean',
+      default: false,
+      describe: 'exit 0 when nothing failed even though MUST requirements went unchecked',
+    })
     .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
-    .option('timeout', { type: 'number', default: timeoutSeconds, describe: `seconds one run of the ${target} may take before it is killed (the case is ERROR)` })
-    .option('max-output', { type: 'number', default: 256, describe: `MiB of stdout one run of the ${target} may write before it is killed (the case is ERROR)` });
+    .option('timeout', {
+      type: 'number',
+      default: timeoutSeconds,
+      describe: `seconds one run of the ${target} may take before it is killed (the case is ERROR)`,
+    })
+    .option('max-output', {
+      type: 'number',
+      default: 256,
+      describe: `MiB of stdout one run of the ${target} may write before it is killed (the case is ERROR)`,
+    });
 }
 
 /**
@@ -44,7 +61,8 @@ export async function runProtocolSuites(
 ): Promise<number> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
   try {
-    if (!(options.timeout > 0) || !(options['max-output'] > 0)) throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
+    if (!(options.timeout > 0) || !(options['max-output'] > 0))
+      throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
     const limits = { timeoutMs: options.timeout * 1000, maxOutputBytes: options['max-output'] * 1024 * 1024 };
     const specific = await prepare(limits);
     const startedAt = new Date();

@@ -38,7 +38,12 @@ test('proxy --mode replay prints its address first, serves the cassette a reques
   const proxy = await startProxy(['--mode', 'replay', '--cassette', REFERENCE]);
   const client = createTestClient();
   try {
-    const reset = await client.send(proxy.url, { method: 'POST', path: '/_conformance/reset', headers: [['Accept', 'application/json']], cassette: 'assignees/add-assignee' });
+    const reset = await client.send(proxy.url, {
+      method: 'POST',
+      path: '/_conformance/reset',
+      headers: [['Accept', 'application/json']],
+      cassette: 'assignees/add-assignee',
+    });
     expect(reset.status).toBe(204);
     const miss = await client.send(proxy.url, { path: '/nowhere', cassette: 'assignees/add-assignee' });
     expect(miss.status).toBe(599);

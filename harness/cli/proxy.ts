@@ -28,12 +28,23 @@ export const proxyCommand = {
     yargs
       .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })
       .option('target', { type: 'string', describe: 'base URL of the target (not needed for replay)' })
-      .option('cassette', { type: 'string', demandOption: true, describe: 'a *.cassette.json file, or a folder (requests pick a cassette with x-touchstone-cassette)' })
+      .option('cassette', {
+        type: 'string',
+        demandOption: true,
+        describe: 'a *.cassette.json file, or a folder (requests pick a cassette with x-touchstone-cassette)',
+      })
       .option('port', { type: 'number', default: 0, describe: 'port (0 picks a free one)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
-      .option('secrets', { type: 'string', describe: 'YAML map name -> secret (values may be ${ENV}); recorded as <secret:name>, restored on replay' })
+      .option('secrets', {
+        type: 'string',
+        describe: 'YAML map name -> secret (values may be ${ENV}); recorded as <secret:name>, restored on replay',
+      })
       .option('config', { type: 'string', describe: 'YAML/JSON match and redaction rules' })
-      .option('exhausted', { choices: EXHAUSTION_POLICIES, default: 'error' as ExhaustionPolicy, describe: 'after the last recorded answer to a request' })
+      .option('exhausted', {
+        choices: EXHAUSTION_POLICIES,
+        default: 'error' as ExhaustionPolicy,
+        describe: 'after the last recorded answer to a request',
+      })
       .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
       .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' }),
   handler: async (argv: ProxyArgs) => {

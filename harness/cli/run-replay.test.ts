@@ -59,7 +59,16 @@ test('a case whose recording is missing is an ERROR naming the miss, and the sum
   try {
     cpSync(REFERENCE_CASSETTES, path.join(dir, 'cassettes'), { recursive: true });
     rmSync(path.join(dir, 'cassettes/assignees/list-returns-users.cassette.json'));
-    const result = await runCli(['run', '--replay', path.join(dir, 'cassettes'), '--suite', 'assignees', '--out', path.join(dir, 'out'), '--allow-incomplete']);
+    const result = await runCli([
+      'run',
+      '--replay',
+      path.join(dir, 'cassettes'),
+      '--suite',
+      'assignees',
+      '--out',
+      path.join(dir, 'out'),
+      '--allow-incomplete',
+    ]);
     // An ERROR makes the run incomplete (exit 4), and --allow-incomplete does not forgive it.
     expect(result.code).toBe(4);
     const results: Results = JSON.parse(readFileSync(path.join(dir, 'out/results.json'), 'utf8'));

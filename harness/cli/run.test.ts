@@ -24,7 +24,7 @@ function tokensFile(dir: string): string {
   // One role read from the environment, as CI would keep it.
   const lines = Object.entries(tokens).map(([role, token]) => (role === 'repo-admin' ? `${role}: \${ADMIN_TOKEN}` : `${role}: ${token}`));
   const file = path.join(dir, 'tokens.yaml');
-  writeFileSync(file, lines.join('\n') + '\n');
+  writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 
@@ -42,7 +42,8 @@ test('self-check: every suite passes against the embedded reference, and no requ
   // Every case of every suite ran: a lost case fails here.
   expect(results.summary.total).toBe(loadSuites(suitePaths.service).reduce((n, suite) => n + suite.cases.length, 0));
   expect(result.stdout).toContain('touchstone: CONFORMING');
-  for (const file of ['junit.xml', 'report.html', 'summary.md']) expect(readFileSync(path.join(out, file), 'utf8').length).toBeGreaterThan(100);
+  for (const file of ['junit.xml', 'report.html', 'summary.md'])
+    expect(readFileSync(path.join(out, file), 'utf8').length).toBeGreaterThan(100);
   expect(readFileSync(path.join(out, 'report.html'), 'utf8')).not.toContain(readWorldTokens()['repo-admin']);
 });
 
@@ -69,7 +70,9 @@ test('run --target against a separately served reference gives the same verdicts
   try {
     const [embedded, remote] = await Promise.all([
       runCli(['run', '--out', path.join(dir, 'embedded')]),
-      runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', path.join(dir, 'remote')], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] }),
+      runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', path.join(dir, 'remote')], {
+        ADMIN_TOKEN: readWorldTokens()['repo-admin'],
+      }),
     ]);
     expect(remote.code, remote.stdout + remote.stderr).toBe(0);
     expect(embedded.code).toBe(0);
@@ -95,7 +98,10 @@ test('without --tokens the run is INCOMPLETE, exit 4, naming every role it lacke
     // Every role of the world but anonymous is missing, and each is named.
     expect(results.gaps.roles).toEqual(Object.keys(readWorldTokens()).sort());
     expect(results.gaps.untested).toContain('assignees.add');
-    expect(results.requirements.find((r) => r.id === 'assignees.add')).toMatchObject({ status: 'UNTESTED', missing: { roles: expect.arrayContaining(['repo-writer']) } });
+    expect(results.requirements.find((r) => r.id === 'assignees.add')).toMatchObject({
+      status: 'UNTESTED',
+      missing: { roles: expect.arrayContaining(['repo-writer']) },
+    });
     for (const role of ['repo-admin', 'org-owner', 'workflow']) expect(result.stdout).toContain(role);
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/^## ⚠️ touchstone: \*\*incomplete\*\*/);
     expect(readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain('<property name="verdict" value="incomplete"/>');
@@ -108,7 +114,9 @@ test('without --tokens the run is INCOMPLETE, exit 4, naming every role it lacke
       await expect(page.getByTestId('verdict')).toHaveText('Incomplete');
       const banner = page.locator('header.verdict-banner');
       // Amber: the gradient runs from a dark orange to a gold, neither green nor red.
-      expect(await banner.evaluate((e) => getComputedStyle(e).backgroundImage)).toBe('linear-gradient(120deg, rgb(154, 77, 0), rgb(212, 167, 44))');
+      expect(await banner.evaluate((e) => getComputedStyle(e).backgroundImage)).toBe(
+        'linear-gradient(120deg, rgb(154, 77, 0), rgb(212, 167, 44))',
+      );
       await expect(page.getByTestId('gap-roles')).toContainText('repo-admin');
       await expect(page.getByTestId('gap-roles')).toContainText('--tokens');
       await expect(page.getByTestId('gap-untested')).toContainText('assignees.add');
@@ -122,9 +130,15 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
   const dir = scratch();
   const server = await startServe(['--fault', 'pagination.no-link-header', '--fault', 'limits.owner-limit-ignored']);
   try {
-    const result = await runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
+    const result = await runCli(['run', '--target', server.url, '--tokens', tokensFile(dir), '--out', dir], {
+      ADMIN_TOKEN: readWorldTokens()['repo-admin'],
+    });
     expect(result.code).toBe(1);
-    const failed = Object.fromEntries(readResults(dir).cases.filter((c) => c.outcome === 'FAIL').map((c) => [c.id, c.failure?.requirement]));
+    const failed = Object.fromEntries(
+      readResults(dir)
+        .cases.filter((c) => c.outcome === 'FAIL')
+        .map((c) => [c.id, c.failure?.requirement]),
+    );
     expect(failed).toEqual({
       'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
       'assignees/list-small-repository': 'pagination.link-relations',
@@ -180,7 +194,9 @@ test('usage and configuration errors exit 2 with a message naming the problem', 
   expect(serveBadWorld.code).toBe(2);
   // The line and column of the bad value, so the user can go straight to it.
   const before = badText.slice(0, badText.indexOf('private: maybe') + 'private: '.length).split('\n');
-  expect(serveBadWorld.stderr).toBe(`touchstone: ${badWorld}: line ${before.length}:${before.at(-1)!.length + 1}: /repositories/1/private must be boolean\n`);
+  expect(serveBadWorld.stderr).toBe(
+    `touchstone: ${badWorld}: line ${before.length}:${before.at(-1)!.length + 1}: /repositories/1/private must be boolean\n`,
+  );
   const badPort = await runCli(['serve', '--port', '70000']);
   expect(badPort.code).toBe(2);
   expect(badPort.stderr).toContain('--port 70000 is not a port number');
@@ -191,19 +207,28 @@ async function startMutantTarget() {
   const reference = await startReferenceService();
   const upstream = new URL(reference.url);
   const proxy = http.createServer((req, res) => {
-    const forward = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      const headers = { ...answer.headers };
-      delete headers.link;
-      res.writeHead(answer.statusCode === 409 ? 200 : answer.statusCode!, headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const headers = { ...answer.headers };
+        delete headers.link;
+        res.writeHead(answer.statusCode === 409 ? 200 : answer.statusCode!, headers);
+        answer.pipe(res);
+      },
+    );
     // The reference may answer (413) before reading a whole oversized body.
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  return { url, close: async () => { proxy.close(); await reference.close(); } };
+  return {
+    url,
+    close: async () => {
+      proxy.close();
+      await reference.close();
+    },
+  };
 }
 
 test.describe('a target that breaks two rules', () => {
@@ -215,7 +240,9 @@ test.describe('a target that breaks two rules', () => {
     dir = scratch();
     const mutant = await startMutantTarget();
     try {
-      result = await runCli(['run', '--target', mutant.url, '--tokens', tokensFile(dir), '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
+      result = await runCli(['run', '--target', mutant.url, '--tokens', tokensFile(dir), '--out', dir], {
+        ADMIN_TOKEN: readWorldTokens()['repo-admin'],
+      });
     } finally {
       await mutant.close();
     }
@@ -232,7 +259,9 @@ test.describe('a target that breaks two rules', () => {
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
     });
     const conflict = results.cases.find((c) => c.id === 'interaction-limits/repo-conflict-with-user-limit')!;
-    expect(conflict.failure?.reproduce).toMatch(/^curl .* -X PUT 'http:\/\/127\.0\.0\.1:\d+\/repos\/sheriff\/town\/interaction-limits' .*"Authorization: Bearer \$TOKEN"/);
+    expect(conflict.failure?.reproduce).toMatch(
+      /^curl .* -X PUT 'http:\/\/127\.0\.0\.1:\d+\/repos\/sheriff\/town\/interaction-limits' .*"Authorization: Bearer \$TOKEN"/,
+    );
     expect(JSON.stringify(results)).not.toContain(readWorldTokens()['limited-user-owner']);
     expect(result.stdout).toContain('touchstone: NON-CONFORMING');
   });

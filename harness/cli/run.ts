@@ -43,10 +43,19 @@ export const runCommand = {
     yargs
       .option('target', { type: 'string', describe: 'base URL of the implementation under test' })
       .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
-      .option('suite', { type: 'array', string: true, default: [] as string[], describe: 'run only these suites (file names under suites/service)' })
+      .option('suite', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'run only these suites (file names under suites/service)',
+      })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
       .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
-      .option('allow-incomplete', { type: 'boolean', default: false, describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)' })
+      .option('allow-incomplete', {
+        type: 'boolean',
+        default: false,
+        describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
+      })
       .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
       .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
       .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
@@ -64,10 +73,15 @@ export async function run(options: RunOptions): Promise<number> {
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
-    if (options.tokens && !options.target && !options.replay) throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
+    if (options.tokens && !options.target && !options.replay)
+      throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
     const tokens = options.tokens ? readTokensFile(options.tokens) : options.target && !options.replay ? {} : worldTokens;
-    const problems = lintSuites(suites, { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', ...Object.keys(worldTokens)]) });
+    const problems = lintSuites(suites, {
+      registry,
+      schemas: loadSchemaRegistry(suitePaths.schemas),
+      roles: new Set(['anonymous', ...Object.keys(worldTokens)]),
+    });
     if (problems.length) throw new HarnessError('CONFIG', `the suites do not pass the lint:\n  ${problems.join('\n  ')}`);
 
     if (!options.target && !options.replay) service = await startReferenceService();
@@ -89,8 +103,16 @@ export async function run(options: RunOptions): Promise<number> {
     const outDir = reportDirectory(options.out, startedAt);
     const config: RunConfig = {
       kind: 'service',
-      targetUrl, embedded: !options.target && !options.replay, tokens, cassettes: !!cassettes, suites: options.suite, outDir, strict: options.strict,
-      capabilities: [...capabilities], baselineFile: options.baseline && path.resolve(options.baseline), startedAt: startedAt.toISOString(),
+      targetUrl,
+      embedded: !options.target && !options.replay,
+      tokens,
+      cassettes: !!cassettes,
+      suites: options.suite,
+      outDir,
+      strict: options.strict,
+      capabilities: [...capabilities],
+      baselineFile: options.baseline && path.resolve(options.baseline),
+      startedAt: startedAt.toISOString(),
     };
     const results = await runConformance(config, 'harness/suite/conformance.config.ts', scratch);
     if (proxy) {

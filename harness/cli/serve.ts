@@ -10,7 +10,12 @@ export const serveCommand = {
       .option('port', { type: 'number', default: 8080, describe: 'port (0 picks a free one)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
       .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' })
-      .option('fault', { type: 'array', string: true, default: [] as string[], describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on' }),
+      .option('fault', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on',
+      }),
   handler: async (argv: { port: number; host: string; world?: string; fault: string[] }) => {
     const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world, faults: argv.fault });
     const stop = async () => {

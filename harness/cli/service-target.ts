@@ -13,7 +13,8 @@ export function normaliseTarget(target: string): string {
   } catch {
     throw new HarnessError('USAGE', `--target ${target} is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
   return url.toString().replace(/\/+$/, '');
 }
 

@@ -27,7 +27,8 @@ test('each YAML file under suites/ starts with a yaml-language-server $schema li
   const problems = yamlFiles(SUITES_DIR).flatMap((file) => {
     const dir = path.dirname(file);
     const schema = schemaOf.get(file) ?? schemaOf.get(dir);
-    if (!schema) return [`${path.relative(PROJECT_ROOT, file)}: no loader reads YAML in ${path.relative(PROJECT_ROOT, dir)}/ (add its schema here)`];
+    if (!schema)
+      return [`${path.relative(PROJECT_ROOT, file)}: no loader reads YAML in ${path.relative(PROJECT_ROOT, dir)}/ (add its schema here)`];
     const wanted = `# yaml-language-server: $schema=${path.relative(dir, path.join(PROJECT_ROOT, schema))}`;
     const first = readFileSync(file, 'utf8').split('\n', 1)[0];
     return first === wanted ? [] : [`${path.relative(PROJECT_ROOT, file)}: first line should be "${wanted}", is "${first}"`];

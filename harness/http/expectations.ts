@@ -33,11 +33,15 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
   };
   if (assertion.equals !== undefined && !jsonEqual(value, assertion.equals)) fail(`equal to ${show(assertion.equals)}`);
   const list = Array.isArray(value) ? value : undefined;
-  if (assertion.includes !== undefined && !list?.some((v) => jsonEqual(v, assertion.includes))) fail(`to include ${show(assertion.includes)}`);
-  if (assertion.excludes !== undefined && (!list || list.some((v) => jsonEqual(v, assertion.excludes)))) fail(`to exclude ${show(assertion.excludes)}`);
+  if (assertion.includes !== undefined && !list?.some((v) => jsonEqual(v, assertion.includes)))
+    fail(`to include ${show(assertion.includes)}`);
+  if (assertion.excludes !== undefined && (!list || list.some((v) => jsonEqual(v, assertion.excludes))))
+    fail(`to exclude ${show(assertion.excludes)}`);
   if (assertion.length !== undefined && list?.length !== assertion.length) fail(`to have ${assertion.length} items`);
-  if (assertion.max_length !== undefined && (!list || list.length > assertion.max_length)) fail(`to have at most ${assertion.max_length} items`);
-  if (assertion.matches !== undefined && (typeof value !== 'string' || !new RegExp(assertion.matches).test(value))) fail(`to match /${assertion.matches}/`);
+  if (assertion.max_length !== undefined && (!list || list.length > assertion.max_length))
+    fail(`to have at most ${assertion.max_length} items`);
+  if (assertion.matches !== undefined && (typeof value !== 'string' || !new RegExp(assertion.matches).test(value)))
+    fail(`to match /${assertion.matches}/`);
 }
 
 export function checkExpectation(
@@ -65,7 +69,15 @@ export function checkExpectation(
   const needsJson = expect.schema !== undefined || expect.json !== undefined || expect.assert !== undefined || expect.capture !== undefined;
   if (expect.empty) {
     const text = response.body.toString('utf8').trim();
-    const empty = text === '' || (() => { try { return jsonEqual(JSON.parse(text), {}); } catch { return false; } })();
+    const empty =
+      text === '' ||
+      (() => {
+        try {
+          return jsonEqual(JSON.parse(text), {});
+        } catch {
+          return false;
+        }
+      })();
     if (!empty) throw new ConformanceFailure(requirement, 'an empty body (no bytes or {})', `body ${text.slice(0, 200)}`);
   }
   if (!needsJson) return {};
@@ -77,13 +89,20 @@ export function checkExpectation(
   }
   if (expect.json !== undefined) {
     const mismatch = findSubsetMismatch(body, expect.json);
-    if (mismatch) throw new ConformanceFailure(requirement, `${mismatch.path} = ${show(mismatch.expected)}`, `${mismatch.path} = ${show(mismatch.actual)}`);
+    if (mismatch)
+      throw new ConformanceFailure(
+        requirement,
+        `${mismatch.path} = ${show(mismatch.expected)}`,
+        `${mismatch.path} = ${show(mismatch.actual)}`,
+      );
   }
   for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, assertion.requirement ?? requirement);
 
   const captures: Record<string, string | number> = {};
   for (const [name, source] of Object.entries(expect.capture ?? {})) {
-    const value = source.startsWith('header.') ? headerValue(response.headers, source.slice('header.'.length)) : selectPath(body, source.replace(/^body\.?/, '$.'));
+    const value = source.startsWith('header.')
+      ? headerValue(response.headers, source.slice('header.'.length))
+      : selectPath(body, source.replace(/^body\.?/, '$.'));
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${show(value)}`);
     }

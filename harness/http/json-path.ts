@@ -34,7 +34,11 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** First path where `actual` does not contain `expected` (objects: subset; arrays: same length, element-wise). */
-export function findSubsetMismatch(actual: unknown, expected: unknown, path = '$'): { path: string; expected: unknown; actual: unknown } | undefined {
+export function findSubsetMismatch(
+  actual: unknown,
+  expected: unknown,
+  path = '$',
+): { path: string; expected: unknown; actual: unknown } | undefined {
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return { path, expected, actual };
     for (const [key, value] of Object.entries(expected)) {
@@ -59,7 +63,10 @@ export function withoutPaths(root: unknown, paths: string[]): unknown {
   if (paths.length === 0) return root;
   const copy = structuredClone(root);
   for (const path of paths) {
-    const tokens = path.replace(/^\$\.?/, '').split(/\.|(?=\[)/).filter((t) => t.length > 0);
+    const tokens = path
+      .replace(/^\$\.?/, '')
+      .split(/\.|(?=\[)/)
+      .filter((t) => t.length > 0);
     const last = tokens.pop();
     if (last === undefined) return undefined; // "$" itself: the whole body is ignored
     const parents = tokens.length ? selectPath(copy, `$.${tokens.join('.').replace(/\.\[/g, '[')}`) : copy;

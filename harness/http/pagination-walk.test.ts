@@ -10,7 +10,10 @@ const LIST = 'test.list';
 
 function paginationCase(total: number, wrapped?: string): PaginationCase {
   return {
-    id: 'walk', title: 'walk the fake list', requirements: [LIST], kind: 'pagination',
+    id: 'walk',
+    title: 'walk the fake list',
+    requirements: [LIST],
+    kind: 'pagination',
     request: { method: 'GET', path: '/items' },
     per_page: { default: 30, max: 100 },
     items: { key: 'login', total, includes: ['user-001', `user-${String(total).padStart(3, '0')}`], ...(wrapped && { path: wrapped }) },
@@ -57,9 +60,18 @@ test('the page-by-page rules hold for wrapped lists too', async () => {
 });
 
 test('a broken check that only warns is handed to the note and the walk goes on to the end', async () => {
-  const client = createTargetClient({ baseUrl: 'http://target.test', tokens: {}, transport: createFakeListTarget(4, { linkOnSinglePage: true, pastEndError: true }), userAgent: 'test' });
+  const client = createTargetClient({
+    baseUrl: 'http://target.test',
+    tokens: {},
+    transport: createFakeListTarget(4, { linkOnSinglePage: true, pastEndError: true }),
+    userAgent: 'test',
+  });
   const noted: string[] = [];
-  await walkPagination(paginationCase(4), (spec) => client.send(spec, 'anonymous'), (failure) => void noted.push(failure.requirement));
+  await walkPagination(
+    paginationCase(4),
+    (spec) => client.send(spec, 'anonymous'),
+    (failure) => void noted.push(failure.requirement),
+  );
   expect(noted).toEqual([R.omittedOnSinglePage, R.pastEnd]);
 });
 

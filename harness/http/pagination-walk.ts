@@ -55,7 +55,14 @@ export async function walkPagination(testCase: PaginationCase, send: Send, note:
     if (!Array.isArray(items)) throw new ConformanceFailure(requirement, where, preview(body));
     if (countPath !== undefined) {
       const count = selectPath(body, countPath);
-      if (count !== total) note(new ConformanceFailure(listRequirement, `${countPath} ${total} (the number of items in the list)`, `${countPath} ${preview(count)} on ${exchange.request.url}`));
+      if (count !== total)
+        note(
+          new ConformanceFailure(
+            listRequirement,
+            `${countPath} ${total} (the number of items in the list)`,
+            `${countPath} ${preview(count)} on ${exchange.request.url}`,
+          ),
+        );
     }
     return items;
   };
@@ -71,7 +78,13 @@ export async function walkPagination(testCase: PaginationCase, send: Send, note:
   const expectedDefault = Math.min(perPage.default, total);
   if (first.items.length !== expectedDefault) {
     const requirement = total <= perPage.default ? listRequirement : (perPage.default_requirement ?? R.perPageDefault);
-    note(new ConformanceFailure(requirement, `${expectedDefault} items without per_page (default ${perPage.default})`, `${first.items.length} items`));
+    note(
+      new ConformanceFailure(
+        requirement,
+        `${expectedDefault} items without per_page (default ${perPage.default})`,
+        `${first.items.length} items`,
+      ),
+    );
   }
 
   // A complete walk with a page size that gives at least two pages.
@@ -80,44 +93,54 @@ export async function walkPagination(testCase: PaginationCase, send: Send, note:
   const seen: unknown[] = [];
   let query: Record<string, string | number> = { per_page: size, page: 1 };
   for (let index = 1; ; index++) {
-    if (index > pages + 2) throw new ConformanceFailure(listRequirement, `the walk to end within ${pages} pages`, `a next link on page ${index - 1}`);
+    if (index > pages + 2)
+      throw new ConformanceFailure(listRequirement, `the walk to end within ${pages} pages`, `a next link on page ${index - 1}`);
     const page = await getPage(query);
-    if (index === 1 && pages > 1 && !page.linkHeader) throw new ConformanceFailure(R.linkRelations, `a link header (${total} items, per_page ${size})`, 'no link header');
+    if (index === 1 && pages > 1 && !page.linkHeader)
+      throw new ConformanceFailure(R.linkRelations, `a link header (${total} items, per_page ${size})`, 'no link header');
     for (const [rel, url] of page.links) {
       const expected = new URL(page.exchange.request.url);
       if (url.origin !== expected.origin || url.pathname !== expected.pathname) {
         throw new ConformanceFailure(R.linkRelations, `rel="${rel}" pointing at ${expected.origin}${expected.pathname}`, url.toString());
       }
-      if (url.searchParams.get('per_page') !== String(size)) throw new ConformanceFailure(R.perPageRepeated, `per_page=${size} in rel="${rel}"`, url.toString());
+      if (url.searchParams.get('per_page') !== String(size))
+        throw new ConformanceFailure(R.perPageRepeated, `per_page=${size} in rel="${rel}"`, url.toString());
       if (!url.searchParams.has('page')) throw new ConformanceFailure(R.urlQuery, `a page parameter in rel="${rel}"`, url.toString());
     }
-    if (index === 1 && page.links.has('prev')) throw new ConformanceFailure(R.noPrevOnFirst, 'no rel="prev" on the first page', page.linkHeader ?? '');
+    if (index === 1 && page.links.has('prev'))
+      throw new ConformanceFailure(R.noPrevOnFirst, 'no rel="prev" on the first page', page.linkHeader ?? '');
     if (index === 1 && pages > 1) {
       const last = page.links.get('last');
-      if (last && last.searchParams.get('page') !== String(pages)) throw new ConformanceFailure(R.linkRelations, `rel="last" at page ${pages}`, last.toString());
+      if (last && last.searchParams.get('page') !== String(pages))
+        throw new ConformanceFailure(R.linkRelations, `rel="last" at page ${pages}`, last.toString());
     }
-    if (page.items.length === 0) throw new ConformanceFailure(listRequirement, `items on page ${index} (a next link led here)`, 'an empty page');
+    if (page.items.length === 0)
+      throw new ConformanceFailure(listRequirement, `items on page ${index} (a next link led here)`, 'an empty page');
     for (const item of page.items) {
       const id = keyOf(item);
-      if (seen.some((s) => jsonEqual(s, id))) throw new ConformanceFailure(listRequirement, `each item once across pages`, `${key} ${JSON.stringify(id)} again on page ${index}`);
+      if (seen.some((s) => jsonEqual(s, id)))
+        throw new ConformanceFailure(listRequirement, `each item once across pages`, `${key} ${JSON.stringify(id)} again on page ${index}`);
       seen.push(id);
     }
     const next = page.links.get('next');
     if (!next) {
-      if (seen.length < total && index < pages) throw new ConformanceFailure(R.linkRelations, `rel="next" on page ${index} of ${pages}`, page.linkHeader ?? 'no link header');
+      if (seen.length < total && index < pages)
+        throw new ConformanceFailure(R.linkRelations, `rel="next" on page ${index} of ${pages}`, page.linkHeader ?? 'no link header');
       break;
     }
     query = Object.fromEntries(next.searchParams);
   }
   if (seen.length !== total) throw new ConformanceFailure(listRequirement, `${total} items across all pages`, `${seen.length} items`);
   for (const wanted of testCase.items.includes ?? []) {
-    if (!seen.some((s) => jsonEqual(s, wanted))) throw new ConformanceFailure(listRequirement, `${key} ${JSON.stringify(wanted)} in the list`, 'missing');
+    if (!seen.some((s) => jsonEqual(s, wanted)))
+      throw new ConformanceFailure(listRequirement, `${key} ${JSON.stringify(wanted)} in the list`, 'missing');
   }
 
   // One page holds everything: no link header at all.
   if (total <= perPage.max) {
     const single = await getPage({ per_page: perPage.max });
-    if (single.linkHeader) note(new ConformanceFailure(R.omittedOnSinglePage, `no link header when all ${total} items fit`, `link: ${single.linkHeader}`));
+    if (single.linkHeader)
+      note(new ConformanceFailure(R.omittedOnSinglePage, `no link header when all ${total} items fit`, `link: ${single.linkHeader}`));
   }
 
   // Above the maximum: never more than the maximum (clamping or a 422 both obey it).
@@ -126,7 +149,8 @@ export async function walkPagination(testCase: PaginationCase, send: Send, note:
   expectStatus(above.response, [200, 422], maxRequirement);
   if (above.response.status === 200) {
     const count = itemsOf(above, maxRequirement).length;
-    if (count > perPage.max) note(new ConformanceFailure(maxRequirement, `at most ${perPage.max} items for per_page=${perPage.max + 1}`, `${count} items`));
+    if (count > perPage.max)
+      note(new ConformanceFailure(maxRequirement, `at most ${perPage.max} items for per_page=${perPage.max + 1}`, `${count} items`));
   }
 
   // MAY: a page past the end is an empty list, not an error.

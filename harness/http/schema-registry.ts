@@ -17,7 +17,9 @@ export interface SchemaRegistry {
 export function loadSchemaRegistry(dir: string): SchemaRegistry {
   const ajv = createAjv();
   const names = new Set<string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     const name = file.slice(0, -'.json'.length);
     if (schema.$id !== SCHEMA_BASE_URI + file) throw new HarnessError('CONFIG', `${file}: $id must be ${SCHEMA_BASE_URI + file}`);
@@ -29,7 +31,7 @@ export function loadSchemaRegistry(dir: string): SchemaRegistry {
     let fn = compiled.get(name);
     if (!fn) {
       const base = name.replace(/\[\]$/, '');
-      const ref = { $ref: SCHEMA_BASE_URI + base + '.json' };
+      const ref = { $ref: `${SCHEMA_BASE_URI + base}.json` };
       fn = ajv.compile(name.endsWith('[]') ? { type: 'array', items: ref } : ref);
       compiled.set(name, fn);
     }

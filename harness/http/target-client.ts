@@ -35,7 +35,12 @@ function padBody(body: unknown, bytes: number): unknown {
   return { ...body, padding: 'x'.repeat(Math.max(0, bytes - overhead)) };
 }
 
-export function createTargetClient(options: { baseUrl: string; tokens: Record<string, string>; transport: Transport; userAgent: string }): TargetClient {
+export function createTargetClient(options: {
+  baseUrl: string;
+  tokens: Record<string, string>;
+  transport: Transport;
+  userAgent: string;
+}): TargetClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
     baseUrl: base,

@@ -15,7 +15,10 @@ export interface TargetControl {
 export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {
   const base = baseUrl.replace(/\/+$/, '');
   const call = async (method: string, path: string, body?: unknown) => {
-    const headers: [string, string][] = [['User-Agent', userAgent], ['Accept', 'application/json']];
+    const headers: [string, string][] = [
+      ['User-Agent', userAgent],
+      ['Accept', 'application/json'],
+    ];
     if (body !== undefined) headers.push(['Content-Type', 'application/json']);
     return transport({ method, url: base + path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) });
   };

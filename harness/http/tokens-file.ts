@@ -11,9 +11,11 @@ export function readSecretsFile(file: string, flag: string, env: NodeJS.ProcessE
   const secrets: Record<string, string> = {};
   for (const [name, value] of Object.entries(data)) {
     if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new HarnessError('CONFIG', `${file}: ${name} is not a name (lower case letters, digits, -)`);
-    if (typeof value !== 'string' || value.length === 0) throw new HarnessError('CONFIG', `${file}: the value of ${name} must be a non-empty string`);
+    if (typeof value !== 'string' || value.length === 0)
+      throw new HarnessError('CONFIG', `${file}: the value of ${name} must be a non-empty string`);
     const fromEnv = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(value);
-    if (fromEnv && env[fromEnv[1]] === undefined) throw new HarnessError('CONFIG', `${file}: ${name} reads \${${fromEnv[1]}}, which is not set`);
+    if (fromEnv && env[fromEnv[1]] === undefined)
+      throw new HarnessError('CONFIG', `${file}: ${name} reads \${${fromEnv[1]}}, which is not set`);
     secrets[name] = fromEnv ? env[fromEnv[1]]! : value;
   }
   return secrets;

@@ -36,7 +36,11 @@ export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport 
       const secure = url.protocol === 'https:';
       // With raw header pairs node:http adds no Host of its own.
       const hasHost = request.headers.some(([k]) => k.toLowerCase() === 'host');
-      const headers = [...(hasHost ? [] : [['Host', url.host]]), ...request.headers, ...(request.body ? [['Content-Length', String(request.body.length)]] : [])];
+      const headers = [
+        ...(hasHost ? [] : [['Host', url.host]]),
+        ...request.headers,
+        ...(request.body ? [['Content-Length', String(request.body.length)]] : []),
+      ];
       const req = (secure ? https : http).request(url, {
         method: request.method,
         headers: headers.flat(),

@@ -20,9 +20,11 @@ const must = (id: string): Requirement => ({ id, source: 's', quote: 'q', level:
 const fault = (id: string, breaks: string[]): Fault => ({ id, does: 'does', breaks, side: 'service', file: 'f.yaml' });
 
 test('the lint names a MUST without a case, a MUST without a fault, and a fault nothing can catch', () => {
-  const problems = lintFaultCoverage([must('r.no-case'), must('r.no-fault'), must('r.fine'), { ...must('r.may'), level: 'MAY' }], [fault('f.fine', ['r.fine']), fault('f.orphan', ['r.no-case'])], [
-    { id: 's/a', requirements: ['r.no-fault', 'r.fine'] },
-  ]);
+  const problems = lintFaultCoverage(
+    [must('r.no-case'), must('r.no-fault'), must('r.fine'), { ...must('r.may'), level: 'MAY' }],
+    [fault('f.fine', ['r.fine']), fault('f.orphan', ['r.no-case'])],
+    [{ id: 's/a', requirements: ['r.no-fault', 'r.fine'] }],
+  );
   expect(problems).toEqual([
     'fault f.orphan: no case cites r.no-case, so nothing can catch it',
     'MUST requirement r.no-case: no case cites it',

@@ -12,11 +12,16 @@ import { suitePaths } from '../core/suite-paths.js';
 import type { Fault } from './fault-registry.js';
 
 /** Every problem, one line each; empty when each MUST requirement can be shown caught. */
-export function lintFaultCoverage(requirements: Iterable<Requirement>, faults: Fault[], cases: { id: string; requirements: string[] }[]): string[] {
+export function lintFaultCoverage(
+  requirements: Iterable<Requirement>,
+  faults: Fault[],
+  cases: { id: string; requirements: string[] }[],
+): string[] {
   const problems: string[] = [];
   const citing = (id: string) => cases.filter((c) => c.requirements.includes(id));
   for (const fault of faults) {
-    if (!fault.breaks.some((id) => citing(id).length > 0)) problems.push(`fault ${fault.id}: no case cites ${fault.breaks.join(', ')}, so nothing can catch it`);
+    if (!fault.breaks.some((id) => citing(id).length > 0))
+      problems.push(`fault ${fault.id}: no case cites ${fault.breaks.join(', ')}, so nothing can catch it`);
   }
   for (const requirement of requirements) {
     if (requirement.level !== 'MUST') continue;
@@ -25,7 +30,8 @@ export function lintFaultCoverage(requirements: Iterable<Requirement>, faults: F
       problems.push(`${where}: no case cites it`);
       continue;
     }
-    if (!faults.some((fault) => fault.breaks.includes(requirement.id))) problems.push(`${where}: no built-in fault breaks it (add one to suites/faults and the reference)`);
+    if (!faults.some((fault) => fault.breaks.includes(requirement.id)))
+      problems.push(`${where}: no built-in fault breaks it (add one to suites/faults and the reference)`);
   }
   return problems;
 }

@@ -32,7 +32,8 @@ export function loadFaultRegistry(dir: string, registry: RequirementRegistry): F
       seen.add(entry.id);
       for (const id of entry.breaks) if (!registry.has(id)) problems.push(`${where}: unknown requirement ${id}`);
       const sides = [...new Set(entry.breaks.map(sideOf))];
-      if (sides.length > 1) problems.push(`${where}: breaks requirements of the ${sides.join(' and ')} at once; a fault is switched on in one of them`);
+      if (sides.length > 1)
+        problems.push(`${where}: breaks requirements of the ${sides.join(' and ')} at once; a fault is switched on in one of them`);
       faults.push({ ...entry, side: sides[0], file });
     }
   }

@@ -40,7 +40,12 @@ function indexCases<C>(suites: { name: string; cases: C[] }[], facts: (suite: st
 }
 
 /** Times one run and finds its case. */
-function sideRunner<C>(side: SideRunner['side'], index: Map<string, Indexed<C>>, concurrency: number, run: (testCase: C, fault: string | undefined) => Promise<CaseOutcome>): SideRunner {
+function sideRunner<C>(
+  side: SideRunner['side'],
+  index: Map<string, Indexed<C>>,
+  concurrency: number,
+  run: (testCase: C, fault: string | undefined) => Promise<CaseOutcome>,
+): SideRunner {
   return {
     side,
     cases: [...index.values()].map((entry) => entry.facts),
@@ -72,14 +77,26 @@ export function serviceSide(suites: Suite[], target: ServiceTarget): SideRunner 
 
 const withFault = (command: string[], fault: string | undefined) => (fault === undefined ? command : [...command, `--fault=${fault}`]);
 
-export function pluginSide(suites: PluginSuite[], options: { command: string[]; describe: DescribeFiles; registry: RequirementRegistry; limits: PluginProcessOptions }): SideRunner {
+export function pluginSide(
+  suites: PluginSuite[],
+  options: { command: string[]; describe: DescribeFiles; registry: RequirementRegistry; limits: PluginProcessOptions },
+): SideRunner {
   const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
   return sideRunner('plugin', index, PROCESS_CONCURRENCY, (testCase, fault) =>
-    runPluginCase(testCase, { command: withFault(options.command, fault), describe: options.describe, registry: options.registry, strict: false, limits: options.limits }),
+    runPluginCase(testCase, {
+      command: withFault(options.command, fault),
+      describe: options.describe,
+      registry: options.registry,
+      strict: false,
+      limits: options.limits,
+    }),
   );
 }
 
-export function compilerSide(suites: CompilerSuite[], options: { command: string[]; registry: RequirementRegistry; limits: PluginProcessOptions }): SideRunner {
+export function compilerSide(
+  suites: CompilerSuite[],
+  options: { command: string[]; registry: RequirementRegistry; limits: PluginProcessOptions },
+): SideRunner {
   const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
   return sideRunner('compiler', index, PROCESS_CONCURRENCY, async (testCase, fault) => {
     // A sandbox of its own per run; a case that does not pass leaves it, so remove it here.

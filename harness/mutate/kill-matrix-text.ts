@@ -18,9 +18,11 @@ export function formatFaultLine(result: FaultResult): string {
 
 export function formatKillMatrix(matrix: KillMatrix, outDir: string): string {
   const lines = [''];
-  for (const run of matrix.false_failures) lines.push(`  FALSE FAILURE ${run.case}: ${run.outcome} against the faultless reference${run.message ? `: ${run.message}` : ''}`);
+  for (const run of matrix.false_failures)
+    lines.push(`  FALSE FAILURE ${run.case}: ${run.outcome} against the faultless reference${run.message ? `: ${run.message}` : ''}`);
   for (const fault of matrix.faults) {
-    for (const run of fault.misattributed) lines.push(`  note: with ${fault.id}, ${run.case} failed citing ${run.requirement}, which the fault does not list`);
+    for (const run of fault.misattributed)
+      lines.push(`  note: with ${fault.id}, ${run.case} failed citing ${run.requirement}, which the fault does not list`);
   }
   if (matrix.uncovered.length > 0) lines.push(`  MUST requirements with no caught fault: ${matrix.uncovered.join(', ')}`);
   const caught = matrix.faults.length - matrix.uncaught.length;

@@ -3,9 +3,21 @@ import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import type { Fault } from './fault-registry.js';
 import { runKillMatrix, type SideRunner } from './kill-matrix.js';
 
-const facts = (id: string, requirements: string[]): CaseFacts => ({ id, suite: id.split('/')[0], title: id, level: 'MUST', requirements, endpoints: [], aspects: [] });
+const facts = (id: string, requirements: string[]): CaseFacts => ({
+  id,
+  suite: id.split('/')[0],
+  title: id,
+  level: 'MUST',
+  requirements,
+  endpoints: [],
+  aspects: [],
+});
 const fault = (id: string, breaks: string[]): Fault => ({ id, does: `does ${id}`, breaks, side: 'service', file: 'f.yaml' });
-const failing = (requirement: string, outcome: 'FAIL' | 'WARN' = 'FAIL'): CaseOutcome => ({ outcome, message: `${requirement} broken`, failure: { requirement, expected: 'x', actual: 'y' } });
+const failing = (requirement: string, outcome: 'FAIL' | 'WARN' = 'FAIL'): CaseOutcome => ({
+  outcome,
+  message: `${requirement} broken`,
+  failure: { requirement, expected: 'x', actual: 'y' },
+});
 
 /** A side whose cases fail exactly as `behaviour` says for each fault (undefined: no fault). */
 function side(cases: CaseFacts[], behaviour: (caseId: string, fault: string | undefined) => CaseOutcome): SideRunner & { calls: string[] } {
@@ -24,17 +36,36 @@ function side(cases: CaseFacts[], behaviour: (caseId: string, fault: string | un
 
 test('each fault runs only the cases citing what it breaks; a failure citing a listed requirement catches it', async () => {
   const cases = [facts('a/list', ['r.list', 'r.shape']), facts('a/get', ['r.get']), facts('a/other', ['r.other'])];
-  const runner = side(cases, (id, f) => (f === 'f.list' && id === 'a/list' ? failing('r.list') : f === 'f.get' && id === 'a/get' ? failing('r.get', 'WARN') : { outcome: 'PASS' }));
+  const runner = side(cases, (id, f) =>
+    f === 'f.list' && id === 'a/list'
+      ? failing('r.list')
+      : f === 'f.get' && id === 'a/get'
+        ? failing('r.get', 'WARN')
+        : { outcome: 'PASS' },
+  );
   const { matrix, baseline } = await runKillMatrix({
     faults: [fault('f.list', ['r.list']), fault('f.get', ['r.get'])],
     runners: [runner],
-    requirements: [{ id: 'r.list', level: 'MUST', side: 'service' }, { id: 'r.get', level: 'MUST', side: 'service' }, { id: 'r.other', level: 'MAY', side: 'service' }],
+    requirements: [
+      { id: 'r.list', level: 'MUST', side: 'service' },
+      { id: 'r.get', level: 'MUST', side: 'service' },
+      { id: 'r.other', level: 'MAY', side: 'service' },
+    ],
   });
   expect(runner.calls).toEqual(['a/list@-', 'a/get@-', 'a/other@-', 'a/list@f.list', 'a/get@f.get']);
   expect(baseline.map((b) => b.found.outcome)).toEqual(['PASS', 'PASS', 'PASS']);
-  expect(matrix.faults.map((f) => [f.id, f.caught_by])).toEqual([['f.list', ['a/list']], ['f.get', ['a/get']]]);
+  expect(matrix.faults.map((f) => [f.id, f.caught_by])).toEqual([
+    ['f.list', ['a/list']],
+    ['f.get', ['a/get']],
+  ]);
   expect(matrix).toMatchObject({ uncaught: [], uncovered: [], false_failures: [], baseline_cases: 3 });
-  expect(matrix.requirements.find((r) => r.id === 'r.list')).toEqual({ id: 'r.list', level: 'MUST', side: 'service', cases: ['a/list'], faults: [{ id: 'f.list', caught_by: ['a/list'] }] });
+  expect(matrix.requirements.find((r) => r.id === 'r.list')).toEqual({
+    id: 'r.list',
+    level: 'MUST',
+    side: 'service',
+    cases: ['a/list'],
+    faults: [{ id: 'f.list', caught_by: ['a/list'] }],
+  });
 });
 
 test('holes: a fault no case catches, a case failing for another reason, a MUST no caught fault covers, a false failure', async () => {
@@ -50,7 +81,9 @@ test('holes: a fault no case catches, a case failing for another reason, a MUST 
     requirements: ['r.one', 'r.two', 'r.three'].map((id) => ({ id, level: 'MUST' as const, side: 'service' as const })),
   });
   expect(matrix.uncaught).toEqual(['f.missed', 'f.misattributed']);
-  expect(matrix.faults[1]!.misattributed).toEqual([{ case: 'a/one', outcome: 'FAIL', requirement: 'r.unrelated', message: 'r.unrelated broken' }]);
+  expect(matrix.faults[1]!.misattributed).toEqual([
+    { case: 'a/one', outcome: 'FAIL', requirement: 'r.unrelated', message: 'r.unrelated broken' },
+  ]);
   expect(matrix.uncovered).toEqual(['r.one', 'r.two', 'r.three']);
   expect(matrix.false_failures).toEqual([{ case: 'a/flaky', outcome: 'FAIL', requirement: 'r.three', message: 'r.three broken' }]);
 });
@@ -69,7 +102,11 @@ test('a requirement counts as covered only through a case citing it, even when t
 
 test('an ERROR under a fault is not a catch', async () => {
   const runner = side([facts('a/x', ['r.x'])], (_id, f) => (f ? { outcome: 'ERROR', message: 'connection reset' } : { outcome: 'PASS' }));
-  const { matrix } = await runKillMatrix({ faults: [fault('f.x', ['r.x'])], runners: [runner], requirements: [{ id: 'r.x', level: 'MUST', side: 'service' }] });
+  const { matrix } = await runKillMatrix({
+    faults: [fault('f.x', ['r.x'])],
+    runners: [runner],
+    requirements: [{ id: 'r.x', level: 'MUST', side: 'service' }],
+  });
   expect(matrix.uncaught).toEqual(['f.x']);
   expect(matrix.faults[0]!.runs).toEqual([{ case: 'a/x', outcome: 'ERROR', message: 'connection reset' }]);
 });

@@ -136,7 +136,15 @@ async function runSide(runner: SideRunner, faults: Fault[], onFault: KillMatrixI
 
 export async function runKillMatrix(input: KillMatrixInput): Promise<{ matrix: KillMatrix; baseline: BaselineRun[] }> {
   const started = new Date();
-  const sides = await Promise.all(input.runners.map((runner) => runSide(runner, input.faults.filter((f) => f.side === runner.side), input.onFault)));
+  const sides = await Promise.all(
+    input.runners.map((runner) =>
+      runSide(
+        runner,
+        input.faults.filter((f) => f.side === runner.side),
+        input.onFault,
+      ),
+    ),
+  );
   const baseline = sides.flatMap((s) => s.baseline);
   const faults = sides.flatMap((s) => s.results);
   const casesById = new Map(baseline.map((b) => [b.case.id, b.case]));

@@ -58,11 +58,24 @@ function fileDescriptor(object: Record<string, unknown>) {
 }
 const money = fileDescriptor({ name: 'shop/money.proto', package: 'shop.v1', message_type: [{ name: 'Money' }] });
 const catalog = (typeName: string) =>
-  fileDescriptor({ name: 'shop/catalog.proto', package: 'shop.v1', dependency: ['shop/money.proto'], message_type: [{ name: 'Product', field: [{ name: 'price', number: 3, type: 'TYPE_MESSAGE', type_name: typeName }] }] });
-const soundRequest: CodeGeneratorRequestInput = { file_to_generate: ['shop/catalog.proto'], compiler_version: { major: 1, minor: 0, patch: 0 }, proto_file: [money, catalog('.shop.v1.Money')] };
+  fileDescriptor({
+    name: 'shop/catalog.proto',
+    package: 'shop.v1',
+    dependency: ['shop/money.proto'],
+    message_type: [{ name: 'Product', field: [{ name: 'price', number: 3, type: 'TYPE_MESSAGE', type_name: typeName }] }],
+  });
+const soundRequest: CodeGeneratorRequestInput = {
+  file_to_generate: ['shop/catalog.proto'],
+  compiler_version: { major: 1, minor: 0, patch: 0 },
+  proto_file: [money, catalog('.shop.v1.Money')],
+};
 
 let caseNumber = 0;
-async function judge(expectation: CompilerExpectation, plan: FakePlan, options: { requirements?: string[]; strict?: boolean; timeoutMs?: number } = {}) {
+async function judge(
+  expectation: CompilerExpectation,
+  plan: FakePlan,
+  options: { requirements?: string[]; strict?: boolean; timeoutMs?: number } = {},
+) {
   const testCase: CompilerCase = {
     id: 'fake',
     title: 'a case judged against a fake compiler',
@@ -86,21 +99,41 @@ async function judge(expectation: CompilerExpectation, plan: FakePlan, options: 
 }
 
 test('a compiler that does what the case expects passes, and its sandbox is removed', async () => {
-  const result = await judge({ exit: 'zero', output: { 'out/a.txt': 'a\n' }, request: { file_to_generate: ['shop/catalog.proto'], proto_file_last: true, topological_order: true, qualified_type_names: true, compiler_version: true } }, { request: encodeRequest(soundRequest), write: { 'a.txt': 'a\n' } });
+  const result = await judge(
+    {
+      exit: 'zero',
+      output: { 'out/a.txt': 'a\n' },
+      request: {
+        file_to_generate: ['shop/catalog.proto'],
+        proto_file_last: true,
+        topological_order: true,
+        qualified_type_names: true,
+        compiler_version: true,
+      },
+    },
+    { request: encodeRequest(soundRequest), write: { 'a.txt': 'a\n' } },
+  );
   expect(result).toMatchObject({ outcome: 'PASS', kept: false });
 });
 
 test('a file written outside the output directory fails under unsafe-names-refused, whatever else the case checks', async () => {
   const result = await judge({ exit: 'nonzero' }, { write: { '../escaped.txt': 'x' }, exit: 1 });
   expect(result.outcome).toBe('FAIL');
-  expect(result.failure).toMatchObject({ requirement: 'compiler.apply.unsafe-names-refused', actual: expect.stringContaining('escaped.txt beside it') });
+  expect(result.failure).toMatchObject({
+    requirement: 'compiler.apply.unsafe-names-refused',
+    actual: expect.stringContaining('escaped.txt beside it'),
+  });
   expect(result.kept).toBe(true);
   expect(result.failure?.reproduce).toMatch(new RegExp(`^cd ${dir} && node `));
 });
 
-test('a wrong output tree fails the case\'s own requirement, naming the file and both contents', async () => {
+test("a wrong output tree fails the case's own requirement, naming the file and both contents", async () => {
   const wrong = await judge({ exit: 'zero', output: { 'out/a.txt': 'part1\npart2\n' } }, { write: { 'a.txt': 'part1\n' } });
-  expect(wrong.failure).toMatchObject({ requirement: 'compiler.apply.continuation', expected: 'out/a.txt = "part1\\npart2\\n"', actual: '"part1\\n"' });
+  expect(wrong.failure).toMatchObject({
+    requirement: 'compiler.apply.continuation',
+    expected: 'out/a.txt = "part1\\npart2\\n"',
+    actual: '"part1\\n"',
+  });
   const extra = await judge({ exit: 'zero', output: { 'out/a.txt': 'a' } }, { write: { 'a.txt': 'a', 'b.txt': 'b' } });
   expect(extra.failure?.actual).toBe('also out/b.txt');
 });
@@ -117,16 +150,38 @@ test('output left after a failure is a SHOULD: WARN, and FAIL with --strict', as
 test('a success where failure is expected, and silence where a message is expected, fail', async () => {
   expect((await judge({ exit: 'nonzero' }, { write: { 'ok.txt': 'ok' } })).failure?.actual).toBe('exit 0, having written out/ok.txt');
   expect((await judge({ exit: 'nonzero', stderr: 'nonempty' }, { exit: 1 })).failure?.actual).toBe('nothing on stderr');
-  expect((await judge({ exit: 'nonzero', stderr_contains: ['the plugin error'] }, { exit: 1, stderr: 'something else' })).failure?.expected).toBe('stderr to contain "the plugin error"');
+  expect(
+    (await judge({ exit: 'nonzero', stderr_contains: ['the plugin error'] }, { exit: 1, stderr: 'something else' })).failure?.expected,
+  ).toBe('stderr to contain "the plugin error"');
 });
 
 test('each request check fails under its own requirement', async () => {
   const cases: [CompilerExpectation['request'], Uint8Array, string][] = [
-    [{ file_to_generate: ['shop/catalog.proto'] }, encodeRequest({ ...soundRequest, file_to_generate: ['shop/money.proto', 'shop/catalog.proto'] }), 'compiler.request.file-to-generate'],
-    [{ topological_order: true }, encodeRequest({ ...soundRequest, proto_file: [catalog('.shop.v1.Money'), money] }), 'compiler.request.topological-order'],
-    [{ topological_order: true }, encodeRequest({ ...soundRequest, proto_file: [catalog('.shop.v1.Money')] }), 'compiler.request.topological-order'],
-    [{ qualified_type_names: true }, encodeRequest({ ...soundRequest, proto_file: [money, catalog('Money')] }), 'compiler.request.qualified-type-names'],
-    [{ proto_file_last: true }, Buffer.concat([encodeRequest({ proto_file: soundRequest.proto_file }), encodeRequest({ ...soundRequest, proto_file: [] })]), 'compiler.request.proto-file-last'],
+    [
+      { file_to_generate: ['shop/catalog.proto'] },
+      encodeRequest({ ...soundRequest, file_to_generate: ['shop/money.proto', 'shop/catalog.proto'] }),
+      'compiler.request.file-to-generate',
+    ],
+    [
+      { topological_order: true },
+      encodeRequest({ ...soundRequest, proto_file: [catalog('.shop.v1.Money'), money] }),
+      'compiler.request.topological-order',
+    ],
+    [
+      { topological_order: true },
+      encodeRequest({ ...soundRequest, proto_file: [catalog('.shop.v1.Money')] }),
+      'compiler.request.topological-order',
+    ],
+    [
+      { qualified_type_names: true },
+      encodeRequest({ ...soundRequest, proto_file: [money, catalog('Money')] }),
+      'compiler.request.qualified-type-names',
+    ],
+    [
+      { proto_file_last: true },
+      Buffer.concat([encodeRequest({ proto_file: soundRequest.proto_file }), encodeRequest({ ...soundRequest, proto_file: [] })]),
+      'compiler.request.proto-file-last',
+    ],
     [{ parameter: null }, encodeRequest({ ...soundRequest, parameter: 'x=1' }), 'compiler.request.parameter'],
     [{ parameter: 'a,b' }, encodeRequest({ ...soundRequest, parameter: 'b,a' }), 'compiler.request.parameter'],
     [{ compiler_version: true }, encodeRequest({ ...soundRequest, compiler_version: undefined }), 'compiler.request.compiler-version'],
@@ -137,20 +192,40 @@ test('each request check fails under its own requirement', async () => {
     expect(result.failure?.requirement, JSON.stringify(request)).toBe(requirement);
   }
   // An empty parameter carries none, so it satisfies `parameter: null`.
-  expect((await judge({ exit: 'zero', request: { parameter: null } }, { request: encodeRequest({ ...soundRequest, parameter: '' }) })).outcome).toBe('PASS');
+  expect(
+    (await judge({ exit: 'zero', request: { parameter: null } }, { request: encodeRequest({ ...soundRequest, parameter: '' }) })).outcome,
+  ).toBe('PASS');
   // A plugin that never ran, or got bytes that are not a request, fails the first check asked for.
-  expect((await judge({ exit: 'zero', request: { proto_file_last: true } }, {})).failure).toMatchObject({ requirement: 'compiler.request.proto-file-last', actual: 'it never received a request' });
-  expect((await judge({ exit: 'zero', request: { parameter: 'x' } }, { request: Buffer.from('garbage') })).failure?.requirement).toBe('compiler.request.parameter');
+  expect((await judge({ exit: 'zero', request: { proto_file_last: true } }, {})).failure).toMatchObject({
+    requirement: 'compiler.request.proto-file-last',
+    actual: 'it never received a request',
+  });
+  expect((await judge({ exit: 'zero', request: { parameter: 'x' } }, { request: Buffer.from('garbage') })).failure?.requirement).toBe(
+    'compiler.request.parameter',
+  );
 });
 
 test('a compiler that crashes or hangs is ERROR, not a verdict on a requirement', async () => {
-  expect(await judge({ exit: 'zero' }, { signal: 'SIGSEGV' })).toMatchObject({ outcome: 'ERROR', message: expect.stringContaining('the compiler crashed: killed by SIGSEGV') });
+  expect(await judge({ exit: 'zero' }, { signal: 'SIGSEGV' })).toMatchObject({
+    outcome: 'ERROR',
+    message: expect.stringContaining('the compiler crashed: killed by SIGSEGV'),
+  });
   const hang = await judge({ exit: 'zero' }, { request: encodeRequest(soundRequest), write: {} }, { timeoutMs: 1 });
   expect(hang).toMatchObject({ outcome: 'ERROR', message: expect.stringContaining('did not finish within 1 ms') });
 });
 
 test('the lint refuses a case that checks what it does not cite, or names what it does not have', () => {
-  const base: CompilerCase = { id: 'c', title: 'a case with problems in it', requirements: ['compiler.request.parameter'], files: ['shop/money.proto', 'nope.proto'], generators: [{ name: 'one', response: {} }, { name: 'one', response: {} }], expect: { exit: 'zero', nothing_written: true, output: { 'other/x.txt': '' }, request: { generator: 'two', topological_order: true } } };
+  const base: CompilerCase = {
+    id: 'c',
+    title: 'a case with problems in it',
+    requirements: ['compiler.request.parameter'],
+    files: ['shop/money.proto', 'nope.proto'],
+    generators: [
+      { name: 'one', response: {} },
+      { name: 'one', response: {} },
+    ],
+    expect: { exit: 'zero', nothing_written: true, output: { 'other/x.txt': '' }, request: { generator: 'two', topological_order: true } },
+  };
   const problems = lintCompilerSuites([{ name: 's', file: 's.yaml', cases: [base] }], registry, suitePaths.pluginFixtures);
   expect(problems).toEqual([
     expect.stringContaining('no fixture nope.proto'),

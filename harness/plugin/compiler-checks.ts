@@ -78,16 +78,29 @@ function judge(testCase: CompilerCase, sandbox: CompilerSandbox, result: PluginP
   const main = testCase.requirements[0];
   const stderr = result.stderr.toString('utf8');
   const strays = sandbox.strays();
-  if (strays.length) throw new ConformanceFailure(CHECK_REQUIREMENT.outside_output, 'nothing written outside the output directory', `${listed(strays)} beside it (exit ${result.exitCode})`);
-  if (expect.exit === 'zero' && result.exitCode !== 0) throw new ConformanceFailure(main, 'exit 0', `exit ${result.exitCode}${stderrTail(result)}`);
-  if (expect.exit === 'nonzero' && result.exitCode === 0) throw new ConformanceFailure(main, 'a non-zero exit', `exit 0, having written ${listed(files.keys())}`);
+  if (strays.length)
+    throw new ConformanceFailure(
+      CHECK_REQUIREMENT.outside_output,
+      'nothing written outside the output directory',
+      `${listed(strays)} beside it (exit ${result.exitCode})`,
+    );
+  if (expect.exit === 'zero' && result.exitCode !== 0)
+    throw new ConformanceFailure(main, 'exit 0', `exit ${result.exitCode}${stderrTail(result)}`);
+  if (expect.exit === 'nonzero' && result.exitCode === 0)
+    throw new ConformanceFailure(main, 'a non-zero exit', `exit 0, having written ${listed(files.keys())}`);
 
   if (expect.stderr === 'nonempty' && stderr.trim() === '') throw new ConformanceFailure(main, 'a message on stderr', 'nothing on stderr');
   for (const text of expect.stderr_contains ?? []) {
-    if (!stderr.includes(text)) throw new ConformanceFailure(main, `stderr to contain ${JSON.stringify(text)}`, stderr.trim() ? `stderr ${JSON.stringify(stderr.trim().slice(0, 500))}` : 'nothing on stderr');
+    if (!stderr.includes(text))
+      throw new ConformanceFailure(
+        main,
+        `stderr to contain ${JSON.stringify(text)}`,
+        stderr.trim() ? `stderr ${JSON.stringify(stderr.trim().slice(0, 500))}` : 'nothing on stderr',
+      );
   }
   if (expect.output) checkOutput(main, expect.output, files);
-  if (expect.nothing_written && files.size > 0) throw new ConformanceFailure(CHECK_REQUIREMENT.nothing_written, 'no file written after the failure', `${listed(files.keys())} on disk`);
+  if (expect.nothing_written && files.size > 0)
+    throw new ConformanceFailure(CHECK_REQUIREMENT.nothing_written, 'no file written after the failure', `${listed(files.keys())} on disk`);
   if (expect.request) checkRequest(expect.request, sandbox, testCase);
 }
 
@@ -95,7 +108,8 @@ function checkOutput(requirement: string, expected: Record<string, string>, file
   for (const [name, content] of Object.entries(expected)) {
     const actual = files.get(name);
     if (!actual) throw new ConformanceFailure(requirement, `${name} to be written`, `no such file; written: ${listed(files.keys())}`);
-    if (!actual.equals(Buffer.from(content, 'utf8'))) throw new ConformanceFailure(requirement, `${name} = ${JSON.stringify(content)}`, JSON.stringify(actual.toString('utf8')));
+    if (!actual.equals(Buffer.from(content, 'utf8')))
+      throw new ConformanceFailure(requirement, `${name} = ${JSON.stringify(content)}`, JSON.stringify(actual.toString('utf8')));
   }
   const extra = [...files.keys()].filter((name) => !(name in expected));
   if (extra.length) throw new ConformanceFailure(requirement, `only ${listed(Object.keys(expected))}`, `also ${listed(extra)}`);
@@ -106,7 +120,8 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
   const fail = (key: keyof typeof CHECK_REQUIREMENT, expected: string, actual: string): never => {
     throw new ConformanceFailure(CHECK_REQUIREMENT[key], expected, actual);
   };
-  const firstCheck = Object.keys(expect).find((key): key is keyof typeof CHECK_REQUIREMENT => key in CHECK_REQUIREMENT) ?? 'file_to_generate';
+  const firstCheck =
+    Object.keys(expect).find((key): key is keyof typeof CHECK_REQUIREMENT => key in CHECK_REQUIREMENT) ?? 'file_to_generate';
   const bytes = sandbox.request(generator);
   if (!bytes) return fail(firstCheck, `protoc-gen-${generator} to be run`, 'it never received a request');
   let request: CodeGeneratorRequest;
@@ -114,7 +129,7 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
     request = decodeRequest(bytes);
   } catch (error) {
     if (!(error instanceof MalformedMessageError)) throw error;
-    return fail(firstCheck, 'a CodeGeneratorRequest on the plugin\'s stdin', `${bytes.length} bytes that do not parse: ${error.message}`);
+    return fail(firstCheck, "a CodeGeneratorRequest on the plugin's stdin", `${bytes.length} bytes that do not parse: ${error.message}`);
   }
 
   if (expect.file_to_generate && JSON.stringify(request.file_to_generate) !== JSON.stringify(expect.file_to_generate)) {
@@ -123,11 +138,17 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
   if (expect.parameter !== undefined) {
     const sent = request.parameter ?? null;
     const same = expect.parameter === null ? !sent : sent === expect.parameter;
-    if (!same) fail('parameter', expect.parameter === null ? 'no parameter' : `parameter ${JSON.stringify(expect.parameter)}`, sent === null ? 'no parameter' : `parameter ${JSON.stringify(sent)}`);
+    if (!same)
+      fail(
+        'parameter',
+        expect.parameter === null ? 'no parameter' : `parameter ${JSON.stringify(expect.parameter)}`,
+        sent === null ? 'no parameter' : `parameter ${JSON.stringify(sent)}`,
+      );
   }
   if (expect.topological_order) {
     const problem = topologicalProblem(request);
-    if (problem) fail('topological_order', 'every file to generate and its imports in proto_file, each after the files it imports', problem);
+    if (problem)
+      fail('topological_order', 'every file to generate and its imports in proto_file, each after the files it imports', problem);
   }
   if (expect.qualified_type_names) {
     const unqualified = unqualifiedTypeNames(request);
@@ -142,7 +163,12 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
   if (expect.compiler_version) {
     const version = request.compiler_version;
     const numbers = version && [version.major, version.minor, version.patch];
-    if (!numbers || numbers.some((n) => typeof n !== 'number')) fail('compiler_version', 'compiler_version with major, minor and patch', version ? JSON.stringify({ ...version, unknown_fields: undefined }) : 'no compiler_version');
+    if (!numbers || numbers.some((n) => typeof n !== 'number'))
+      fail(
+        'compiler_version',
+        'compiler_version with major, minor and patch',
+        version ? JSON.stringify({ ...version, unknown_fields: undefined }) : 'no compiler_version',
+      );
   }
 }
 

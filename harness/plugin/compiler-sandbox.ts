@@ -106,7 +106,9 @@ export function createCompilerSandbox(root: string, testCase: CompilerCase, fixt
       return found;
     },
     strays() {
-      const besideRoot = readdirSync(root).filter((entry) => !SANDBOX_PARTS.has(entry)).map((entry) => `../${entry}`);
+      const besideRoot = readdirSync(root)
+        .filter((entry) => !SANDBOX_PARTS.has(entry))
+        .map((entry) => `../${entry}`);
       return [...readdirSync(work).filter((entry) => !outs.has(entry)), ...besideRoot];
     },
   };

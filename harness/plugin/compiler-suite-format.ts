@@ -11,9 +11,7 @@ export interface CannedFileSpec {
 }
 
 /** What a canned plugin answers: a response, or text that is not one. */
-export type CannedAnswer =
-  | { response: { error?: string; supported_features?: number; file?: CannedFileSpec[] } }
-  | { stdout_text: string };
+export type CannedAnswer = { response: { error?: string; supported_features?: number; file?: CannedFileSpec[] } } | { stdout_text: string };
 
 /**
  * One `--NAME_out` on the compiler's command line, served by a canned plugin

@@ -23,9 +23,13 @@ export function loadFixtureDescriptors(file: string = suitePaths.pluginFixtureDe
   try {
     data = JSON.parse(readFileSync(file, 'utf8')) as FixtureDescriptors;
   } catch (error) {
-    throw new HarnessError('CONFIG', `${file}: cannot read the fixture descriptors (npm run fixtures:plugin writes them): ${(error as Error).message}`);
+    throw new HarnessError(
+      'CONFIG',
+      `${file}: cannot read the fixture descriptors (npm run fixtures:plugin writes them): ${(error as Error).message}`,
+    );
   }
-  if (data.format !== FIXTURE_DESCRIPTORS_FORMAT || !Array.isArray(data.files)) throw new HarnessError('CONFIG', `${file}: not ${FIXTURE_DESCRIPTORS_FORMAT}`);
+  if (data.format !== FIXTURE_DESCRIPTORS_FORMAT || !Array.isArray(data.files))
+    throw new HarnessError('CONFIG', `${file}: not ${FIXTURE_DESCRIPTORS_FORMAT}`);
   const byName = new Map(data.files.map((entry) => [entry.name, entry]));
   return (names) => {
     const ordered: ReturnType<DescribeFiles> = [];
@@ -35,7 +39,8 @@ export function loadFixtureDescriptors(file: string = suitePaths.pluginFixtureDe
       if (seen.has(name)) return;
       seen.add(name);
       const entry = byName.get(name);
-      if (!entry) throw new HarnessError('CONFIG', `${name} is not a fixture described in ${file} (run npm run fixtures:plugin after adding one)`);
+      if (!entry)
+        throw new HarnessError('CONFIG', `${name} is not a fixture described in ${file} (run npm run fixtures:plugin after adding one)`);
       for (const dependency of entry.dependency) visit(dependency);
       ordered.push(readProtoFile(Buffer.from(entry.descriptor, 'base64'), name));
     };

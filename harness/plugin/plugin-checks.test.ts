@@ -46,7 +46,10 @@ test('the suites load and pass their lint', () => {
 test('the reference plugin passes every case', async () => {
   test.setTimeout(120_000);
   for (const testCase of allCases) {
-    expect({ id: testCase.id, ...(await runPluginCase(testCase, context(['node', REFERENCE_PLUGIN]))) }).toEqual({ id: testCase.id, outcome: 'PASS' });
+    expect({ id: testCase.id, ...(await runPluginCase(testCase, context(['node', REFERENCE_PLUGIN]))) }).toEqual({
+      id: testCase.id,
+      outcome: 'PASS',
+    });
   }
 });
 
@@ -67,7 +70,10 @@ test('each broken rule fails its own requirement, with a printf | plugin reprodu
   const noFeature = await runPluginCase(caseById('proto3-optional'), context(cannedPlugin('no-feature', { file: [named('opt.md')] })));
   expect(noFeature.failure?.requirement).toBe('plugin.features.proto3-optional');
   // Refusing the file instead is fine: nothing was generated without the feature.
-  const refuses = await runPluginCase(caseById('proto3-optional'), context(cannedPlugin('refuses', { error: 'proto3 optional is not supported' })));
+  const refuses = await runPluginCase(
+    caseById('proto3-optional'),
+    context(cannedPlugin('refuses', { error: 'proto3 optional is not supported' })),
+  );
   expect(refuses.outcome).toBe('PASS');
 });
 
@@ -75,19 +81,32 @@ test('exit status, stderr and unparseable output are judged; a level below MUST 
   const garbageAnswer = await runPluginCase(caseById('real-request'), context(cannedPlugin('garbage-out', Buffer.from('not a response'))));
   expect(garbageAnswer.failure?.requirement).toBe('plugin.io.one-request-one-response');
   const zeroOnGarbage = await runPluginCase(caseById('garbage-stdin'), context(cannedPlugin('lenient', {})));
-  expect(zeroOnGarbage).toMatchObject({ outcome: 'FAIL', failure: { requirement: 'plugin.errors.unparseable-request-nonzero', actual: 'exit 0 with 0 bytes on stdout' } });
+  expect(zeroOnGarbage).toMatchObject({
+    outcome: 'FAIL',
+    failure: { requirement: 'plugin.errors.unparseable-request-nonzero', actual: 'exit 0 with 0 bytes on stdout' },
+  });
   const silent = await runPluginCase(caseById('garbage-stdin'), context(['/bin/sh', '-c', 'cat >/dev/null; exit 1']));
   expect(silent).toMatchObject({ outcome: 'FAIL', failure: { expected: 'a message on stderr' } });
   const erroring = await runPluginCase(caseById('real-request'), context(cannedPlugin('erroring', { error: 'nope' })));
   expect(erroring).toMatchObject({ outcome: 'FAIL', failure: { actual: 'error "nope"' } });
   // Different bytes each run: determinism is a MAY, so WARN, not FAIL.
   const counter = path.join(dir, 'counter');
-  const flaky = await runPluginCase(caseById('deterministic'), context(['/bin/sh', '-c', `cat >/dev/null; echo x >>'${counter}'; printf '\\012\\001'; wc -c <'${counter}' | tr -d ' \\n' | head -c 1`]));
+  const flaky = await runPluginCase(
+    caseById('deterministic'),
+    context([
+      '/bin/sh',
+      '-c',
+      `cat >/dev/null; echo x >>'${counter}'; printf '\\012\\001'; wc -c <'${counter}' | tr -d ' \\n' | head -c 1`,
+    ]),
+  );
   expect(flaky).toMatchObject({ outcome: 'WARN', failure: { requirement: 'plugin.output.deterministic' } });
 });
 
 test('a hang, a crash and a missing program are ERROR for their case only', async () => {
-  const hang = await runPluginCase(caseById('real-request'), { ...context(['/bin/sh', '-c', 'sleep 30']), limits: { timeoutMs: 300, maxOutputBytes: 1024 } });
+  const hang = await runPluginCase(caseById('real-request'), {
+    ...context(['/bin/sh', '-c', 'sleep 30']),
+    limits: { timeoutMs: 300, maxOutputBytes: 1024 },
+  });
   expect(hang).toEqual({ outcome: 'ERROR', message: 'the plugin did not finish within 300 ms and was killed' });
   const crash = await runPluginCase(caseById('real-request'), context(['/bin/sh', '-c', 'echo dying >&2; kill -SEGV $$']));
   expect(crash).toEqual({ outcome: 'ERROR', message: 'the plugin crashed: killed by SIGSEGV; stderr: dying' });

@@ -62,19 +62,28 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
     if (testCase.expect.deterministic) {
       const second = await run(1);
       if (!Buffer.from(second.stdout).equals(Buffer.from(first.stdout))) {
-        throw new ConformanceFailure('plugin.output.deterministic', 'the same stdout for the same request', `${first.stdout.length} bytes, then ${second.stdout.length} different bytes`);
+        throw new ConformanceFailure(
+          'plugin.output.deterministic',
+          'the same stdout for the same request',
+          `${first.stdout.length} bytes, then ${second.stdout.length} different bytes`,
+        );
       }
     }
     return { outcome: 'PASS' };
   } catch (error) {
-    if (error instanceof ConformanceFailure) return stoppedAt(error, testCase.requirements, context, { reproduce: reproduceCommand(stdin, context.command) });
+    if (error instanceof ConformanceFailure)
+      return stoppedAt(error, testCase.requirements, context, { reproduce: reproduceCommand(stdin, context.command) });
     if (error instanceof HarnessError) return { outcome: 'ERROR', message: error.message };
     throw error;
   }
 }
 
 /** Why a run cannot be judged (it never ran, or was cut short), or undefined. */
-export function whyUnjudgeable(result: PluginProcessResult, limits: PluginProcessOptions, who: 'plugin' | 'compiler' = 'plugin'): string | undefined {
+export function whyUnjudgeable(
+  result: PluginProcessResult,
+  limits: PluginProcessOptions,
+  who: 'plugin' | 'compiler' = 'plugin',
+): string | undefined {
   if (result.spawnError) return `the ${who} could not be started: ${result.spawnError}`;
   if (result.timedOut) return `the ${who} did not finish within ${limits.timeoutMs} ms and was killed`;
   if (result.truncated) return `the ${who} wrote more than ${limits.maxOutputBytes} bytes on stdout and was killed`;
@@ -87,12 +96,15 @@ function judge(testCase: PluginCase, stdin: Uint8Array, result: PluginProcessRes
   const main = testCase.requirements[0];
   const exit = `exit ${result.exitCode}${stderrTail(result)}`;
   if (expect.exit === 'zero' && result.exitCode !== 0) throw new ConformanceFailure(main, 'exit 0', exit);
-  if (expect.exit === 'nonzero' && result.exitCode === 0) throw new ConformanceFailure(main, 'a non-zero exit', `exit 0 with ${result.stdout.length} bytes on stdout`);
-  if (expect.stderr === 'nonempty' && result.stderr.toString().trim() === '') throw new ConformanceFailure(main, 'a message on stderr', 'nothing on stderr');
+  if (expect.exit === 'nonzero' && result.exitCode === 0)
+    throw new ConformanceFailure(main, 'a non-zero exit', `exit 0 with ${result.stdout.length} bytes on stdout`);
+  if (expect.stderr === 'nonempty' && result.stderr.toString().trim() === '')
+    throw new ConformanceFailure(main, 'a message on stderr', 'nothing on stderr');
   if (!expect.response && !expect.error) return;
   const response = readResponse(result.stdout);
   if (expect.response) checkFiles(response, stdin);
-  if (expect.error === 'empty' && response.error) throw new ConformanceFailure(main, 'no error for a sound schema', `error ${JSON.stringify(response.error)}`);
+  if (expect.error === 'empty' && response.error)
+    throw new ConformanceFailure(main, 'no error for a sound schema', `error ${JSON.stringify(response.error)}`);
 }
 
 function readResponse(stdout: Buffer): CodeGeneratorResponse {
@@ -100,7 +112,11 @@ function readResponse(stdout: Buffer): CodeGeneratorResponse {
     return decodeResponse(stdout);
   } catch (error) {
     if (!(error instanceof MalformedMessageError)) throw error;
-    throw new ConformanceFailure('plugin.io.one-request-one-response', 'a CodeGeneratorResponse on stdout', `${stdout.length} bytes that do not parse: ${error.message}`);
+    throw new ConformanceFailure(
+      'plugin.io.one-request-one-response',
+      'a CodeGeneratorResponse on stdout',
+      `${stdout.length} bytes that do not parse: ${error.message}`,
+    );
   }
 }
 
@@ -117,23 +133,42 @@ export function unsafeNameReason(name: string): string | undefined {
 function checkFiles(response: CodeGeneratorResponse, stdin: Uint8Array): void {
   response.file.forEach((file, index) => {
     const where = `file[${index}]`;
-    if (index === 0 && !file.name) throw new ConformanceFailure('plugin.files.first-chunk-named', 'the first File to have a name', `${where} has none (a continuation of nothing)`);
-    if (file.insertion_point && !file.name) throw new ConformanceFailure('plugin.files.insertion-point-needs-name', 'insertion_point together with a name', `${where} inserts at ${JSON.stringify(file.insertion_point)} with no name`);
+    if (index === 0 && !file.name)
+      throw new ConformanceFailure(
+        'plugin.files.first-chunk-named',
+        'the first File to have a name',
+        `${where} has none (a continuation of nothing)`,
+      );
+    if (file.insertion_point && !file.name)
+      throw new ConformanceFailure(
+        'plugin.files.insertion-point-needs-name',
+        'insertion_point together with a name',
+        `${where} inserts at ${JSON.stringify(file.insertion_point)} with no name`,
+      );
     const reason = file.name ? unsafeNameReason(file.name) : undefined;
-    if (reason) throw new ConformanceFailure('plugin.files.name-safe', 'relative names with no "." or ".." component', `${where} is named ${JSON.stringify(file.name)}: ${reason}`);
+    if (reason)
+      throw new ConformanceFailure(
+        'plugin.files.name-safe',
+        'relative names with no "." or ".." component',
+        `${where} is named ${JSON.stringify(file.name)}: ${reason}`,
+      );
   });
   const generates = !response.error && response.file.length > 0;
   if (generates && ((response.supported_features ?? 0n) & Feature.PROTO3_OPTIONAL) === 0n) {
     const withOptional = proto3OptionalFiles(stdin);
     if (withOptional.length > 0) {
-      throw new ConformanceFailure('plugin.features.proto3-optional', 'supported_features with FEATURE_PROTO3_OPTIONAL (1)', `files generated for ${withOptional.join(', ')} (proto3 optional fields) with supported_features ${response.supported_features ?? 0n}`);
+      throw new ConformanceFailure(
+        'plugin.features.proto3-optional',
+        'supported_features with FEATURE_PROTO3_OPTIONAL (1)',
+        `files generated for ${withOptional.join(', ')} (proto3 optional fields) with supported_features ${response.supported_features ?? 0n}`,
+      );
     }
   }
 }
 
 /** The files to generate whose messages have proto3 optional fields. */
 function proto3OptionalFiles(stdin: Uint8Array): string[] {
-  let request;
+  let request: ReturnType<typeof decodeRequest>;
   try {
     request = decodeRequest(stdin);
   } catch {
@@ -141,8 +176,13 @@ function proto3OptionalFiles(stdin: Uint8Array): string[] {
   }
   const hasOptional = (messages: unknown): boolean =>
     Array.isArray(messages) &&
-    messages.some((m: { field?: { proto3_optional?: boolean }[]; nested_type?: unknown }) => m.field?.some((f) => f.proto3_optional) || hasOptional(m.nested_type));
-  return request.proto_file.filter((f) => request.file_to_generate.includes(f.name) && hasOptional(f.descriptor().message_type)).map((f) => f.name);
+    messages.some(
+      (m: { field?: { proto3_optional?: boolean }[]; nested_type?: unknown }) =>
+        m.field?.some((f) => f.proto3_optional) || hasOptional(m.nested_type),
+    );
+  return request.proto_file
+    .filter((f) => request.file_to_generate.includes(f.name) && hasOptional(f.descriptor().message_type))
+    .map((f) => f.name);
 }
 
 export function stderrTail(result: PluginProcessResult): string {

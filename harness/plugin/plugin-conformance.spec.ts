@@ -20,7 +20,11 @@ const registry = loadRequirementRegistry(suitePaths.requirements);
 const plugin = config.plugin!;
 // The CLI has prepared or checked the directory already; opening it here only reads.
 const limits = { timeoutMs: plugin.timeoutMs, maxOutputBytes: plugin.maxOutputBytes, cwd: plugin.cwd };
-const session = plugin.replay ? createSessionReplayer(plugin.replay) : plugin.record ? createSessionRecorder(plugin.record, plugin.command, limits) : undefined;
+const session = plugin.replay
+  ? createSessionReplayer(plugin.replay)
+  : plugin.record
+    ? createSessionRecorder(plugin.record, plugin.command, limits)
+    : undefined;
 
 const fixtures = loadFixtureDescriptors();
 
@@ -29,10 +33,21 @@ for (const suite of loadPluginSuites(suitePaths.plugin, config.suites)) {
     for (const testCase of suite.cases) {
       test(testCase.title, caseTestDetails(protocolCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
         const onRun = async ({ stdin, result }: PluginRunRecord, index: number) => {
-          await testInfo.attach(`run ${index + 1}`, { body: JSON.stringify(readableRun(stdin, result), null, 2), contentType: 'application/json' });
+          await testInfo.attach(`run ${index + 1}`, {
+            body: JSON.stringify(readableRun(stdin, result), null, 2),
+            contentType: 'application/json',
+          });
         };
         const runPlugin = session?.runnerFor(suite.name, testCase.id);
-        const result = await runPluginCase(testCase, { command: plugin.command, describe: fixtures, registry, strict: config.strict, limits, onRun, runPlugin });
+        const result = await runPluginCase(testCase, {
+          command: plugin.command,
+          describe: fixtures,
+          registry,
+          strict: config.strict,
+          limits,
+          onRun,
+          runPlugin,
+        });
         await handOverOutcome(testInfo, result);
       });
     }

@@ -1,7 +1,14 @@
 // What a plugin case writes on the plugin's stdin. Requests are built from fixture
 // .proto files the way a compiler builds them (the descriptions come from outside: the
 // CLI wires the reference compiler's parser in), then bent on purpose where a case asks.
-import { encodeRequest, unknownLengthDelimited, unknownVarint, type CodeGeneratorRequestInput, type ProtoFile, type VersionInput } from '../protocol/plugin-codec.js';
+import {
+  encodeRequest,
+  unknownLengthDelimited,
+  unknownVarint,
+  type CodeGeneratorRequestInput,
+  type ProtoFile,
+  type VersionInput,
+} from '../protocol/plugin-codec.js';
 import type { PluginInput } from './plugin-suite-format.js';
 
 /** Every named file and everything it imports, each after the files it imports. */
@@ -31,7 +38,10 @@ export function pluginStdin(input: PluginInput, describe: DescribeFiles): Uint8A
   };
   if (spec.unknown_fields) {
     const generated = protoFiles.filter((f) => spec.files.includes(f.name));
-    request.unknown_fields = [...generated.map((f) => unknownLengthDelimited(SOURCE_FILE_DESCRIPTORS, f.bytes)), unknownVarint(FUTURE_VARINT_FIELD, 1)];
+    request.unknown_fields = [
+      ...generated.map((f) => unknownLengthDelimited(SOURCE_FILE_DESCRIPTORS, f.bytes)),
+      unknownVarint(FUTURE_VARINT_FIELD, 1),
+    ];
   }
   // Two encoded messages concatenated are one message with both sets of fields.
   const bytes = spec.proto_file_first

@@ -36,7 +36,10 @@ test('a hang is killed at the timeout, together with what it started', async () 
 });
 
 test('output over the cap is cut there and the plugin is stopped; stderr keeps its head', async () => {
-  const run = await runPluginProcess(sh('head -c 2000000 /dev/zero; head -c 200000 /dev/zero >&2; sleep 30'), Buffer.alloc(0), { ...limits, maxOutputBytes: 1000 });
+  const run = await runPluginProcess(sh('head -c 2000000 /dev/zero; head -c 200000 /dev/zero >&2; sleep 30'), Buffer.alloc(0), {
+    ...limits,
+    maxOutputBytes: 1000,
+  });
   expect(run).toMatchObject({ truncated: true, timedOut: false, signal: 'SIGKILL' });
   expect(run.stdout.length).toBe(1000);
   expect(run.stderr.length).toBeLessThanOrEqual(STDERR_KEEP);

@@ -74,7 +74,12 @@ export function splitCommand(command: string): string[] {
 export function runPluginProcess(command: string[], stdin: Uint8Array, options: PluginProcessOptions): Promise<PluginProcessResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command[0], command.slice(1), { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command[0], command.slice(1), {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let stdoutSize = 0;

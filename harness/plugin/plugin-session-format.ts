@@ -62,12 +62,16 @@ const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
 export function plainSegment(value: string, what: string): string {
   if (!PLAIN_NAME.test(value)) {
-    throw new HarnessError('CONFIG', `${what} ${JSON.stringify(value)} cannot name a folder of a plugin session: only letters, digits, "_", "." and "-" are allowed, and it must not start with "." or "-"`);
+    throw new HarnessError(
+      'CONFIG',
+      `${what} ${JSON.stringify(value)} cannot name a folder of a plugin session: only letters, digits, "_", "." and "-" are allowed, and it must not start with "." or "-"`,
+    );
   }
   return value;
 }
 
-export const caseFolder = (dir: string, suite: string, caseId: string): string => path.join(dir, plainSegment(suite, 'suite'), plainSegment(caseId, 'case id'));
+export const caseFolder = (dir: string, suite: string, caseId: string): string =>
+  path.join(dir, plainSegment(suite, 'suite'), plainSegment(caseId, 'case id'));
 
 export function runFiles(dir: string, suite: string, caseId: string, run: number): RunFiles {
   const base = path.join(caseFolder(dir, suite, caseId), `run-${run}`);
@@ -96,9 +100,14 @@ export function createSessionFormat(): SessionFormat {
     parseManifest(text, file) {
       const data = parseDataText(text, file);
       const head = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
-      if (head.format !== SESSION_FORMAT) throw new HarnessError('CONFIG', `${file}: not a recorded plugin session (its "format" is not "${SESSION_FORMAT}")`);
+      if (head.format !== SESSION_FORMAT)
+        throw new HarnessError('CONFIG', `${file}: not a recorded plugin session (its "format" is not "${SESSION_FORMAT}")`);
       // The version gate comes before the schema: a newer recording deserves "too new", not a list of schema errors.
-      if (head.version !== SESSION_VERSION) throw new HarnessError('CONFIG', `${file}: version ${JSON.stringify(head.version)} of the plugin session format is not supported (this touchstone reads version ${SESSION_VERSION})`);
+      if (head.version !== SESSION_VERSION)
+        throw new HarnessError(
+          'CONFIG',
+          `${file}: version ${JSON.stringify(head.version)} of the plugin session format is not supported (this touchstone reads version ${SESSION_VERSION})`,
+        );
       if (!validateManifest(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validateManifest.errors)}`);
       return data as SessionManifest;
     },

@@ -34,7 +34,16 @@ const freshDir = () => path.join(root, `session-${++counter}`);
 function fakePlugin(stdout: Uint8Array, extra: Partial<PluginProcessResult> = {}): StartPlugin & { calls: number } {
   const start = async () => {
     start.calls++;
-    return { exitCode: 0, signal: null, stdout: Buffer.from(stdout), stderr: Buffer.alloc(0), timedOut: false, truncated: false, durationMs: 12.5, ...extra };
+    return {
+      exitCode: 0,
+      signal: null,
+      stdout: Buffer.from(stdout),
+      stderr: Buffer.alloc(0),
+      timedOut: false,
+      truncated: false,
+      durationMs: 12.5,
+      ...extra,
+    };
   };
   start.calls = 0;
   return start;
@@ -42,7 +51,14 @@ function fakePlugin(stdout: Uint8Array, extra: Partial<PluginProcessResult> = {}
 
 const validResponse = encodeResponse({ file: [{ name: 'out.txt', content: 'generated\n' }] });
 
-const context = (extra: Partial<PluginCaseContext>): PluginCaseContext => ({ command: ['fake-plugin'], describe: loadFixtureDescriptors(), registry, strict: false, limits, ...extra });
+const context = (extra: Partial<PluginCaseContext>): PluginCaseContext => ({
+  command: ['fake-plugin'],
+  describe: loadFixtureDescriptors(),
+  registry,
+  strict: false,
+  limits,
+  ...extra,
+});
 
 /** Every file under `dir`, relative path -> bytes. */
 function tree(dir: string): Record<string, string> {
@@ -87,7 +103,12 @@ test('a recorded run replays as the same result, byte for byte, without starting
     stderr_base64: stderr.toString('base64'),
     sha256: { request: sha256Hex(stdin), stdout: sha256Hex(stdout) },
   });
-  expect(JSON.parse(readFileSync(path.join(dir, 'session.json'), 'utf8'))).toEqual({ format: 'touchstone-plugin-session', version: 1, command: ['my-plugin', '--x'], limits });
+  expect(JSON.parse(readFileSync(path.join(dir, 'session.json'), 'utf8'))).toEqual({
+    format: 'touchstone-plugin-session',
+    version: 1,
+    command: ['my-plugin', '--x'],
+    limits,
+  });
 });
 
 test('a case judged from a recording gets the outcome it got live', async () => {
@@ -96,7 +117,9 @@ test('a case judged from a recording gets the outcome it got live', async () => 
   const live = await runPluginCase(caseById('deterministic'), context({ runPlugin: recorder.runnerFor('io', 'deterministic') }));
   expect(live).toEqual({ outcome: 'PASS' });
   const replayer = createSessionReplayer(dir);
-  expect(await runPluginCase(caseById('deterministic'), context({ runPlugin: replayer.runnerFor('io', 'deterministic') }))).toEqual({ outcome: 'PASS' });
+  expect(await runPluginCase(caseById('deterministic'), context({ runPlugin: replayer.runnerFor('io', 'deterministic') }))).toEqual({
+    outcome: 'PASS',
+  });
 });
 
 test('a request that changed since the recording is ERROR: the recording is stale', async () => {
@@ -104,9 +127,14 @@ test('a request that changed since the recording is ERROR: the recording is stal
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
   // Another case's request replayed against this recording stands in for a changed fixture.
-  const stale = await runPluginCase(caseById('names-proto2'), context({ runPlugin: createSessionReplayer(dir).runnerFor('io', 'real-request') }));
+  const stale = await runPluginCase(
+    caseById('names-proto2'),
+    context({ runPlugin: createSessionReplayer(dir).runnerFor('io', 'real-request') }),
+  );
   expect(stale.outcome).toBe('ERROR');
-  expect(stale.message).toMatch(/^the recording is stale: the request for io\/real-request run 1 differs from the recorded one \(\d+ bytes vs \d+ bytes(, first difference at byte \d+)?\); re-record with --record$/);
+  expect(stale.message).toMatch(
+    /^the recording is stale: the request for io\/real-request run 1 differs from the recorded one \(\d+ bytes vs \d+ bytes(, first difference at byte \d+)?\); re-record with --record$/,
+  );
 });
 
 test('a case or run that was never recorded is ERROR naming the missing file', async () => {
@@ -119,7 +147,10 @@ test('a case or run that was never recorded is ERROR naming the missing file', a
     `io/deterministic run 2 is not recorded: ${runFiles(dir, 'io', 'deterministic', 2).json} does not exist; re-record with --record`,
   );
   const missingCase = await runPluginCase(caseById('real-request'), context({ runPlugin: replayer.runnerFor('io', 'real-request') }));
-  expect(missingCase).toEqual({ outcome: 'ERROR', message: `io/real-request run 1 is not recorded: ${runFiles(dir, 'io', 'real-request', 1).json} does not exist; re-record with --record` });
+  expect(missingCase).toEqual({
+    outcome: 'ERROR',
+    message: `io/real-request run 1 is not recorded: ${runFiles(dir, 'io', 'real-request', 1).json} does not exist; re-record with --record`,
+  });
 });
 
 test('a .bin edited without its sha256 is ERROR naming the file', async () => {
@@ -128,8 +159,14 @@ test('a .bin edited without its sha256 is ERROR naming the file', async () => {
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
   const files = runFiles(dir, 'io', 'real-request', 1);
   writeFileSync(files.stdout, 'edited by hand');
-  const damaged = await runPluginCase(caseById('real-request'), context({ runPlugin: createSessionReplayer(dir).runnerFor('io', 'real-request') }));
-  expect(damaged).toMatchObject({ outcome: 'ERROR', message: expect.stringContaining(`the recording is damaged: ${files.stdout} does not match the sha256 in ${files.json}`) });
+  const damaged = await runPluginCase(
+    caseById('real-request'),
+    context({ runPlugin: createSessionReplayer(dir).runnerFor('io', 'real-request') }),
+  );
+  expect(damaged).toMatchObject({
+    outcome: 'ERROR',
+    message: expect.stringContaining(`the recording is damaged: ${files.stdout} does not match the sha256 in ${files.json}`),
+  });
 });
 
 test('re-recording a case replaces its folder: fewer runs leave no stale run file', async () => {
@@ -140,7 +177,14 @@ test('re-recording a case replaces its folder: fewer runs leave no stale run fil
   await twice(Buffer.from('a'), 1);
   await recorder.runnerFor('io', 'real-request')(Buffer.from('b'), 0);
   const folder = path.dirname(runFiles(dir, 'io', 'deterministic', 1).json);
-  expect(readdirSync(folder).sort()).toEqual(['run-1.json', 'run-1.request.bin', 'run-1.stdout.bin', 'run-2.json', 'run-2.request.bin', 'run-2.stdout.bin']);
+  expect(readdirSync(folder).sort()).toEqual([
+    'run-1.json',
+    'run-1.request.bin',
+    'run-1.stdout.bin',
+    'run-2.json',
+    'run-2.request.bin',
+    'run-2.stdout.bin',
+  ]);
 
   const again = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
   await again.runnerFor('io', 'deterministic')(Buffer.from('a'), 0);
@@ -168,8 +212,12 @@ test('a session.json that is missing, malformed or of another version is a Harne
   expect(refusal(path.join(root, 'nowhere'))).toContain('holds no recorded plugin session (no session.json); record one with --record');
   expect(refusal(write('{not json'))).toMatch(/session\.json: not valid JSON/);
   expect(refusal(write('[]'))).toMatch(/not a recorded plugin session/);
-  expect(refusal(write('{"format":"touchstone-plugin-session","version":2,"command":["x"]}'))).toMatch(/version 2 of the plugin session format is not supported \(this touchstone reads version 1\)/);
-  expect(refusal(write('{"format":"touchstone-plugin-session","version":1,"command":[],"limits":{"timeoutMs":1,"maxOutputBytes":1}}'))).toMatch(/session\.json: invalid: \/command/);
+  expect(refusal(write('{"format":"touchstone-plugin-session","version":2,"command":["x"]}'))).toMatch(
+    /version 2 of the plugin session format is not supported \(this touchstone reads version 1\)/,
+  );
+  expect(
+    refusal(write('{"format":"touchstone-plugin-session","version":1,"command":[],"limits":{"timeoutMs":1,"maxOutputBytes":1}}')),
+  ).toMatch(/session\.json: invalid: \/command/);
   // Recording over something that is not a session would delete what is there: refused too.
   expect(() => createSessionRecorder(write('{}'), ['x'], limits)).toThrow(HarnessError);
   const notEmpty = freshDir();
@@ -182,9 +230,17 @@ test('a suite or case id that is not a plain name never becomes a path', async (
   const dir = freshDir();
   const start = fakePlugin(validResponse);
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, start);
-  for (const [suite, id] of [['..', 'x'], ['io', '../../escape'], ['io', ''], ['a/b', 'x'], ['io', '.hidden']]) {
+  for (const [suite, id] of [
+    ['..', 'x'],
+    ['io', '../../escape'],
+    ['io', ''],
+    ['a/b', 'x'],
+    ['io', '.hidden'],
+  ]) {
     await expect(recorder.runnerFor(suite, id)(Buffer.alloc(0), 0)).rejects.toThrow(HarnessError);
-    await expect(createSessionReplayer(dir).runnerFor(suite, id)(Buffer.alloc(0), 0)).rejects.toThrow(/cannot name a folder of a plugin session/);
+    await expect(createSessionReplayer(dir).runnerFor(suite, id)(Buffer.alloc(0), 0)).rejects.toThrow(
+      /cannot name a folder of a plugin session/,
+    );
   }
   expect(start.calls).toBe(0);
   expect(readdirSync(dir)).toEqual(['session.json']);

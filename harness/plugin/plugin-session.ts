@@ -58,15 +58,28 @@ const RERECORD = 're-record with --record';
  * and returns a session whose runners run the plugin and save each run.
  */
 /** `limits` may carry the plugin's working directory; only the bounds are recorded. */
-export function createSessionRecorder(dir: string, command: string[], limits: PluginProcessOptions, start: StartPlugin = runPluginProcess): PluginSession {
+export function createSessionRecorder(
+  dir: string,
+  command: string[],
+  limits: PluginProcessOptions,
+  start: StartPlugin = runPluginProcess,
+): PluginSession {
   const format = createSessionFormat();
   const manifestFile = path.join(dir, SESSION_FILE);
   if (existsSync(manifestFile)) {
     readManifest(format, manifestFile); // refuses to record over anything that is not a session
   } else if (existsSync(dir) && listDir(dir).length > 0) {
-    throw new HarnessError('USAGE', `cannot record into ${dir}: it is not empty and holds no ${SESSION_FILE}; name an empty or new directory`);
+    throw new HarnessError(
+      'USAGE',
+      `cannot record into ${dir}: it is not empty and holds no ${SESSION_FILE}; name an empty or new directory`,
+    );
   }
-  const manifest: SessionManifest = { format: SESSION_FORMAT, version: SESSION_VERSION, command, limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes } };
+  const manifest: SessionManifest = {
+    format: SESSION_FORMAT,
+    version: SESSION_VERSION,
+    command,
+    limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes },
+  };
   writeIfChanged(manifestFile, sessionJson(manifest));
 
   return {
@@ -86,7 +99,10 @@ export function createSessionRecorder(dir: string, command: string[], limits: Pl
         }
         const result = await start(command, stdin, limits);
         const files = runFiles(dir, suite, caseId, index + 1);
-        const recorded: RecordedRun = { ...readableRun(stdin, result), sha256: { request: sha256Hex(stdin), stdout: sha256Hex(result.stdout) } };
+        const recorded: RecordedRun = {
+          ...readableRun(stdin, result),
+          sha256: { request: sha256Hex(stdin), stdout: sha256Hex(result.stdout) },
+        };
         writeAtomic(files.request, stdin);
         writeAtomic(files.stdout, result.stdout);
         writeAtomic(files.json, sessionJson(recorded));
@@ -100,7 +116,8 @@ export function createSessionRecorder(dir: string, command: string[], limits: Pl
 export function createSessionReplayer(dir: string): PluginSession {
   const format = createSessionFormat();
   const manifestFile = path.join(dir, SESSION_FILE);
-  if (!existsSync(manifestFile)) throw new HarnessError('USAGE', `${dir} holds no recorded plugin session (no ${SESSION_FILE}); record one with --record ${dir}`);
+  if (!existsSync(manifestFile))
+    throw new HarnessError('USAGE', `${dir} holds no recorded plugin session (no ${SESSION_FILE}); record one with --record ${dir}`);
   const manifest = readManifest(format, manifestFile);
   return {
     dir,
@@ -123,17 +140,24 @@ function replayRun(format: SessionFormat, dir: string, suite: string, caseId: st
     [files.stdout, stdout, recorded.sha256.stdout],
   ] as const) {
     if (sha256Hex(bytes) !== expected) {
-      throw new HarnessError('CONFIG', `the recording is damaged: ${file} does not match the sha256 in ${files.json} (edited or corrupted); ${RERECORD}, or update the sha256 after a deliberate edit`);
+      throw new HarnessError(
+        'CONFIG',
+        `the recording is damaged: ${file} does not match the sha256 in ${files.json} (edited or corrupted); ${RERECORD}, or update the sha256 after a deliberate edit`,
+      );
     }
   }
   if (!request.equals(stdin)) {
-    throw new HarnessError('CONFIG', `the recording is stale: the request for ${suite}/${caseId} run ${run} differs from the recorded one (${stdin.length} bytes vs ${request.length} bytes${firstDifference(stdin, request)}); ${RERECORD}`);
+    throw new HarnessError(
+      'CONFIG',
+      `the recording is stale: the request for ${suite}/${caseId} run ${run} differs from the recorded one (${stdin.length} bytes vs ${request.length} bytes${firstDifference(stdin, request)}); ${RERECORD}`,
+    );
   }
   return {
     exitCode: recorded.exit.code,
     signal: recorded.exit.signal,
     stdout,
-    stderr: recorded.stderr_base64 !== undefined ? Buffer.from(recorded.stderr_base64, 'base64') : Buffer.from(recorded.stderr ?? '', 'utf8'),
+    stderr:
+      recorded.stderr_base64 !== undefined ? Buffer.from(recorded.stderr_base64, 'base64') : Buffer.from(recorded.stderr ?? '', 'utf8'),
     timedOut: recorded.exit.timedOut,
     truncated: recorded.exit.truncated,
     ...(recorded.exit.spawnError !== undefined && { spawnError: recorded.exit.spawnError }),
@@ -162,7 +186,8 @@ function readRecorded(file: string, which: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new HarnessError('CONFIG', `${which} is not recorded: ${file} does not exist; ${RERECORD}`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new HarnessError('CONFIG', `${which} is not recorded: ${file} does not exist; ${RERECORD}`);
     throw new HarnessError('CONFIG', `cannot read the recording ${file}: ${(error as Error).message}`);
   }
 }

@@ -24,9 +24,14 @@ interface Suite<C> {
 
 function loadSuites<C>(dir: string, schema: string, only: string[]): Suite<C>[] {
   const validate = compileSchemaFile(createAjv(), schema);
-  const suites = listYamlFiles(dir).map((file) => ({ name: path.basename(file, '.yaml'), file, ...readValidatedFile<{ description?: string; cases: C[] }>(file, validate) }));
+  const suites = listYamlFiles(dir).map((file) => ({
+    name: path.basename(file, '.yaml'),
+    file,
+    ...readValidatedFile<{ description?: string; cases: C[] }>(file, validate),
+  }));
   const unknown = only.filter((name) => !suites.some((s) => s.name === name));
-  if (unknown.length) throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
   return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
 }
 
@@ -51,7 +56,8 @@ function lintSuites<C extends { id: string; title: string; requirements: string[
     for (const testCase of suite.cases) {
       const where = `${path.basename(suite.file)} case ${testCase.id}`;
       const facts = caseFacts(testCase);
-      for (const file of facts.fixtures) if (!existsSync(path.join(fixturesDir, file))) problems.push(`${where}: no fixture ${file} in ${fixturesDir}`);
+      for (const file of facts.fixtures)
+        if (!existsSync(path.join(fixturesDir, file))) problems.push(`${where}: no fixture ${file} in ${fixturesDir}`);
       problems.push(...facts.problems.map((text) => `${where}: ${text}`));
     }
   }
@@ -60,19 +66,24 @@ function lintSuites<C extends { id: string; title: string; requirements: string[
 
 /** Every problem found, one line each; empty when the suites are sound. */
 export function lintPluginSuites(suites: PluginSuite[], registry: RequirementRegistry, fixturesDir: string): string[] {
-  return lintSuites(suites, registry, fixturesDir, (testCase) => ({ fixtures: 'request' in testCase.input ? testCase.input.request.files : [], problems: [] }));
+  return lintSuites(suites, registry, fixturesDir, (testCase) => ({
+    fixtures: 'request' in testCase.input ? testCase.input.request.files : [],
+    problems: [],
+  }));
 }
 
 export function lintCompilerSuites(suites: CompilerSuite[], registry: RequirementRegistry, fixturesDir: string): string[] {
   return lintSuites(suites, registry, fixturesDir, (testCase) => {
     const problems: string[] = [];
-    for (const id of checkRequirementsOf(testCase)) if (!testCase.requirements.includes(id)) problems.push(`checks ${id} but does not cite it`);
+    for (const id of checkRequirementsOf(testCase))
+      if (!testCase.requirements.includes(id)) problems.push(`checks ${id} but does not cite it`);
     const names = testCase.generators.map((g) => g.name);
     if (new Set(names).size !== names.length) problems.push('two generators share a name');
     const asked = testCase.expect.request?.generator;
     if (asked && !names.includes(asked)) problems.push(`expect.request.generator ${asked} is not one of its generators`);
     const outs = new Set(testCase.generators.map((g) => g.out ?? 'out'));
-    for (const key of Object.keys(testCase.expect.output ?? {})) if (!outs.has(key.split('/')[0])) problems.push(`expected output ${key} is not in an output directory of the case`);
+    for (const key of Object.keys(testCase.expect.output ?? {}))
+      if (!outs.has(key.split('/')[0])) problems.push(`expected output ${key} is not in an output directory of the case`);
     return { fixtures: testCase.files, problems };
   });
 }

@@ -5,7 +5,8 @@ import { encodeRequest, MalformedMessageError } from './plugin-codec.js';
 import { concatBytes, lengthDelimitedField as len, varintField } from './wire-format.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const descriptor = (name: string, ...dependency: string[]) => concatBytes([len(1, utf8(name)), ...dependency.map((dep) => len(3, utf8(dep)))]);
+const descriptor = (name: string, ...dependency: string[]) =>
+  concatBytes([len(1, utf8(name)), ...dependency.map((dep) => len(3, utf8(dep)))]);
 
 function readError(bytes: Uint8Array): MalformedMessageError {
   try {

@@ -21,7 +21,11 @@ export function readDescriptorSet(bytes: Uint8Array, source = 'input'): ProtoFil
     for (const span of walkFields(copy, 0, copy.length, where)) {
       // protoc writes nothing else; anything else means this is some other message.
       if (span.field !== FILE_FIELD || span.wireType !== WireType.lengthDelimited) {
-        throw new MalformedMessageError(where, span.start, `field ${span.field} with wire type ${span.wireType}: a descriptor set holds only field 1 (file), length-delimited`);
+        throw new MalformedMessageError(
+          where,
+          span.start,
+          `field ${span.field} with wire type ${span.wireType}: a descriptor set holds only field 1 (file), length-delimited`,
+        );
       }
       const file = readProtoFileAt(copy, span.valueStart, span.valueEnd, `${where}.file[${files.length}]`);
       if (file.name === '') throw new MalformedMessageError(where, span.start, `file[${files.length}] has no name`);

@@ -82,7 +82,7 @@ test('random bytes never crash the decoder, and those that decode round-trip', (
       [decodeRequest, encodeRequest],
       [decodeResponse, encodeResponse],
     ] as const) {
-      let message;
+      let message: unknown;
       try {
         message = decode(bytes);
       } catch (error) {

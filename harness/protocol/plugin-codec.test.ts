@@ -179,12 +179,14 @@ test('edits re-encode only what changed and keep everything else in place', () =
   expect(decodeResponse(encodeResponse(decoded)).unknown_fields).toEqual([]);
 });
 
-test('a runner can add unknown fields to probe a plugin, e.g. a newer compiler\'s field 17', () => {
+test("a runner can add unknown fields to probe a plugin, e.g. a newer compiler's field 17", () => {
   const extra = unknownLengthDelimited(17, fileDescriptor('main.proto'));
   const encoded = encodeRequest({ file_to_generate: ['main.proto'], unknown_fields: [extra] });
   expect(hex(encoded)).toBe(hex(concatBytes([len(1, utf8('main.proto')), len(17, fileDescriptor('main.proto'))])));
   expect(decodeRequest(encoded).unknown_fields.map((field) => hex(field.bytes))).toEqual([hex(extra.bytes)]);
-  expect(() => encodeRequest({ unknown_fields: [{ field: 17, wireType: WireType.varint, bytes: bytes(0xff) }] })).toThrow(/exactly one occurrence|truncated/);
+  expect(() => encodeRequest({ unknown_fields: [{ field: 17, wireType: WireType.varint, bytes: bytes(0xff) }] })).toThrow(
+    /exactly one occurrence|truncated/,
+  );
 });
 
 test('64-bit features and negative int32 versions use the full wire range', () => {
@@ -206,9 +208,15 @@ test('values of the wrong type are refused with the field named', () => {
     }
     throw new Error('expected an error');
   };
-  expect(refused(() => encodeRequest({ compiler_version: { major: 2 ** 31 } }))).toContain('CodeGeneratorRequest.compiler_version.major must be an int32');
-  expect(refused(() => encodeResponse({ supported_features: 1 as unknown as bigint }))).toContain('supported_features must be a uint64 bigint');
-  expect(refused(() => encodeResponse({ file: [{ name: 7 as unknown as string }] }))).toContain('CodeGeneratorResponse.file[0].name must be a string');
+  expect(refused(() => encodeRequest({ compiler_version: { major: 2 ** 31 } }))).toContain(
+    'CodeGeneratorRequest.compiler_version.major must be an int32',
+  );
+  expect(refused(() => encodeResponse({ supported_features: 1 as unknown as bigint }))).toContain(
+    'supported_features must be a uint64 bigint',
+  );
+  expect(refused(() => encodeResponse({ file: [{ name: 7 as unknown as string }] }))).toContain(
+    'CodeGeneratorResponse.file[0].name must be a string',
+  );
   expect(refused(() => encodeRequest({ proto_file: [{} as never] }))).toContain('proto_file entry must be a ProtoFile');
 });
 

@@ -16,7 +16,16 @@ import { generatedCodeInfoObject, readGeneratedCodeInfoAt, readProtoFileAt, type
 import { protocolSchema } from './protocol-schema.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { WireType } from './wire-format.js';
-import { decodeMessage, encodeMessage, type DecodeOptions, type EmbeddedCodec, type FieldShape, type MessageShape, type UnknownField, type WireObject } from './wire-message.js';
+import {
+  decodeMessage,
+  encodeMessage,
+  type DecodeOptions,
+  type EmbeddedCodec,
+  type FieldShape,
+  type MessageShape,
+  type UnknownField,
+  type WireObject,
+} from './wire-message.js';
 
 // The rest of the API a runner needs, so it can import from this one file.
 export type { DecodeOptions, UnknownField };
@@ -144,7 +153,8 @@ const protoFileCodec: EmbeddedCodec = {
 const generatedCodeInfoCodec: EmbeddedCodec = {
   read: (buffer, start, end, where) => readGeneratedCodeInfoAt(buffer, start, end, where),
   bytes: (value) => {
-    if (!(value instanceof Uint8Array)) throw new HarnessError('CONFIG', 'generated_code_info must be an encoded GeneratedCodeInfo (Uint8Array)');
+    if (!(value instanceof Uint8Array))
+      throw new HarnessError('CONFIG', 'generated_code_info must be an encoded GeneratedCodeInfo (Uint8Array)');
     return value;
   },
   readable: (value) => generatedCodeInfoObject(value as Uint8Array),
@@ -178,12 +188,20 @@ function buildShapes(): PluginMessageShapes {
       } else if (!resolved && !field.repeated && (field.type === 'int32' || field.type === 'uint64')) {
         fieldShape = { ...base, wireType: WireType.varint, kind: field.type };
       } else {
-        throw new HarnessError('CONFIG', `plugin.proto: ${type.name}.${field.name} (${field.type}) is a kind of field the codec does not handle`);
+        throw new HarnessError(
+          'CONFIG',
+          `plugin.proto: ${type.name}.${field.name} (${field.type}) is a kind of field the codec does not handle`,
+        );
       }
       shape.fields.push(fieldShape);
       shape.byNumber.set(field.id, fieldShape);
     }
     return shape;
   };
-  return { request: shapeOf(schema.request), version: shapeOf(schema.version), response: shapeOf(schema.response), file: shapeOf(schema.responseFile) };
+  return {
+    request: shapeOf(schema.request),
+    version: shapeOf(schema.version),
+    response: shapeOf(schema.response),
+    file: shapeOf(schema.responseFile),
+  };
 }

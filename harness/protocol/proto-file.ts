@@ -43,7 +43,10 @@ export function readProtoFile(bytes: Uint8Array, where = 'FileDescriptorProto'):
 /** Reads the FileDescriptorProto at buffer[start, end), so errors give offsets in the whole buffer. */
 export function readProtoFileAt(buffer: Uint8Array, start: number, end: number, where: string): ProtoFile {
   const { fileDescriptorProto } = protocolSchema();
-  const decoded = decodeDescriptor(fileDescriptorProto, buffer, start, end, where) as protobuf.Message & { name?: string; dependency?: string[] };
+  const decoded = decodeDescriptor(fileDescriptorProto, buffer, start, end, where) as protobuf.Message & {
+    name?: string;
+    dependency?: string[];
+  };
   let plain: FileDescriptorObject | undefined;
   return {
     bytes: buffer.subarray(start, end),

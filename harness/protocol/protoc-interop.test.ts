@@ -9,7 +9,15 @@ import { runDebianProtoc, skipWithoutDebianProtoc } from '../../test-support/deb
 import { readDescriptorSet } from './descriptor-set.js';
 import { readableResponse } from './readable-form.js';
 import { MALFORMED_RESPONSES, UNUSUAL_VALID_RESPONSES } from './wire-edge-cases.js';
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, Feature, unknownLengthDelimited, unknownVarint } from './plugin-codec.js';
+import {
+  decodeRequest,
+  decodeResponse,
+  encodeRequest,
+  encodeResponse,
+  Feature,
+  unknownLengthDelimited,
+  unknownVarint,
+} from './plugin-codec.js';
 import { concatBytes, lengthDelimitedField, walkFields } from './wire-format.js';
 
 skipWithoutDebianProtoc(test);
@@ -17,7 +25,8 @@ skipWithoutDebianProtoc(test);
 const PROTOS = {
   'dep.proto': 'syntax = "proto3";\npackage demo.dep;\nmessage Dep { string id = 1; }\n',
   // proto3 `optional` makes protoc 3.21 require FEATURE_PROTO3_OPTIONAL from the plugin.
-  'main.proto': 'syntax = "proto3";\npackage demo;\nimport "dep.proto";\nmessage Main { demo.dep.Dep dep = 1; optional int32 count = 2; }\n',
+  'main.proto':
+    'syntax = "proto3";\npackage demo;\nimport "dep.proto";\nmessage Main { demo.dep.Dep dep = 1; optional int32 count = 2; }\n',
   'extra.proto': 'syntax = "proto3";\npackage demo.extra;\nmessage Extra { bool on = 1; }\n',
 };
 
@@ -74,12 +83,16 @@ test('a request captured from protoc decodes right and re-encodes byte for byte'
   // `protoc --version` prints "libprotoc 3.21.12" (newer releases: "libprotoc 25.1", while
   // compiler_version says 5.25.1), so compare minor.patch only.
   const version = request.compiler_version!;
-  expect(runDebianProtoc(['--version'], { cwd: workspace.dir }).stdout).toContain(` ${version.major === 3 ? '3.' : ''}${version.minor}.${version.patch}`);
+  expect(runDebianProtoc(['--version'], { cwd: workspace.dir }).stdout).toContain(
+    ` ${version.major === 3 ? '3.' : ''}${version.minor}.${version.patch}`,
+  );
   expect(version).toMatchObject({ suffix: '', unknown_fields: [] });
   // Imports first: each file after the files it imports.
   expect(request.proto_file.map((file) => file.name)).toEqual(['dep.proto', 'main.proto', 'extra.proto']);
   expect(request.proto_file[1].dependency).toEqual(['dep.proto']);
-  const main = request.proto_file[1].descriptor() as { message_type: { field: { name: string; proto3_optional?: boolean; json_name?: string }[] }[] };
+  const main = request.proto_file[1].descriptor() as {
+    message_type: { field: { name: string; proto3_optional?: boolean; json_name?: string }[] }[];
+  };
   expect(main.message_type[0].field.find((field) => field.name === 'count')).toMatchObject({ proto3_optional: true, json_name: 'count' });
 });
 

@@ -8,7 +8,13 @@
 //   without its tag (and without the length prefix of a length-delimited field).
 // The same message always gives the same JSON, key order included.
 import { HarnessError } from '../core/errors.js';
-import { decodeRequest, decodeResponse, pluginMessageShapes, type CodeGeneratorRequestInput, type CodeGeneratorResponseInput } from './plugin-codec.js';
+import {
+  decodeRequest,
+  decodeResponse,
+  pluginMessageShapes,
+  type CodeGeneratorRequestInput,
+  type CodeGeneratorResponseInput,
+} from './plugin-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { unknownFieldPayload, type UnknownField } from './unknown-field.js';
 import type { MessageShape, WireObject } from './wire-message.js';
@@ -66,7 +72,11 @@ export function readableBytes(bytes: Uint8Array | string): ReadableBytes {
 
 export function readableUnknownField(field: UnknownField): ReadableUnknownField {
   const payload = unknownFieldPayload(field);
-  return { field: field.field, wireType: field.wireType, base64: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('base64') };
+  return {
+    field: field.field,
+    wireType: field.wireType,
+    base64: Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('base64'),
+  };
 }
 
 function readableMessage(message: WireObject, shape: MessageShape): ReadableMessage {

@@ -62,17 +62,44 @@ function createGenerator(seed: number) {
 
   const { generatedCodeInfo, fileDescriptorProto } = protocolSchema();
   const codeInfo = [...generatedCodeInfo.encode({ annotation: [{ path: [4, 0], begin: 1, end: 2 }] }).finish()];
-  const descriptor = () => [...fileDescriptorProto.encode({ name: pick(['a.proto', 'b/c.proto']), dependency: ['d.proto'] }).finish(), ...(int(2) ? len(99, bytes(3)) : [])];
+  const descriptor = () => [
+    ...fileDescriptorProto.encode({ name: pick(['a.proto', 'b/c.proto']), dependency: ['d.proto'] }).finish(),
+    ...(int(2) ? len(99, bytes(3)) : []),
+  ];
 
-  const FILE = new Map([[1, 2], [2, 2], [15, 2], [16, 2]]);
-  const file = () => message([() => len(1, text()), () => len(2, text()), () => len(15, int(2) ? bytes(12) : text()), () => len(16, int(2) ? codeInfo : [])], FILE);
-  const RESPONSE = new Map([[1, 2], [2, 0], [15, 2]]);
+  const FILE = new Map([
+    [1, 2],
+    [2, 2],
+    [15, 2],
+    [16, 2],
+  ]);
+  const file = () =>
+    message(
+      [() => len(1, text()), () => len(2, text()), () => len(15, int(2) ? bytes(12) : text()), () => len(16, int(2) ? codeInfo : [])],
+      FILE,
+    );
+  const RESPONSE = new Map([
+    [1, 2],
+    [2, 0],
+    [15, 2],
+  ]);
   const response = () => message([() => len(1, text()), () => [...tag(2, 0), ...varint(anyVarint())], () => len(15, file())], RESPONSE);
 
-  const VERSION = new Map([[1, 0], [2, 0], [3, 0], [4, 2]]);
+  const VERSION = new Map([
+    [1, 0],
+    [2, 0],
+    [3, 0],
+    [4, 2],
+  ]);
   const version = () => message([() => [...tag(pick([1, 2, 3]), 0), ...varint(anyVarint())], () => len(4, text())], VERSION);
-  const REQUEST = new Map([[1, 2], [2, 2], [3, 2], [15, 2]]);
-  const request = () => message([() => len(1, text()), () => len(2, text()), () => len(3, version()), () => len(15, descriptor())], REQUEST);
+  const REQUEST = new Map([
+    [1, 2],
+    [2, 2],
+    [3, 2],
+    [15, 2],
+  ]);
+  const request = () =>
+    message([() => len(1, text()), () => len(2, text()), () => len(3, version()), () => len(15, descriptor())], REQUEST);
 
   return { response: () => Uint8Array.from(response()), request: () => Uint8Array.from(request()) };
 }

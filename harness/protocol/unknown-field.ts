@@ -25,7 +25,10 @@ export function checkUnknownField(field: UnknownField, where: string): void {
     throw new HarnessError('CONFIG', (error as Error).message);
   }
   if (spans.length !== 1 || spans[0].field !== field.field || spans[0].wireType !== field.wireType) {
-    throw new HarnessError('CONFIG', `${label}: bytes must hold exactly one occurrence of field ${field.field} with wire type ${field.wireType}`);
+    throw new HarnessError(
+      'CONFIG',
+      `${label}: bytes must hold exactly one occurrence of field ${field.field} with wire type ${field.wireType}`,
+    );
   }
 }
 

@@ -99,11 +99,17 @@ function readField(bytes: Uint8Array, start: number, end: number, where: string,
     case WireType.lengthDelimited: {
       const length = readVarint(bytes, valueStart, end, where);
       // protoc reads a length as a varint of at most 5 bytes holding a non-negative int32.
-      if (length.next - valueStart > 5) throw new MalformedMessageError(where, valueStart, `field ${field} has a length longer than 5 bytes`);
-      if (length.value > 0x7fffffffn) throw new MalformedMessageError(where, valueStart, `field ${field} has length ${length.value}, over 2^31-1`);
+      if (length.next - valueStart > 5)
+        throw new MalformedMessageError(where, valueStart, `field ${field} has a length longer than 5 bytes`);
+      if (length.value > 0x7fffffffn)
+        throw new MalformedMessageError(where, valueStart, `field ${field} has length ${length.value}, over 2^31-1`);
       const valueEnd = length.next + Number(length.value);
       if (valueEnd > end) {
-        throw new MalformedMessageError(where, valueStart, `field ${field} has length ${length.value}, past the end of the message at byte ${end}`);
+        throw new MalformedMessageError(
+          where,
+          valueStart,
+          `field ${field} has length ${length.value}, past the end of the message at byte ${end}`,
+        );
       }
       return { field, wireType: WireType.lengthDelimited, start, valueStart: length.next, valueEnd, end: valueEnd };
     }

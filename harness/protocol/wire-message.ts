@@ -9,7 +9,17 @@
 // values.
 import { HarnessError } from '../core/errors.js';
 import { checkUnknownField, type UnknownField } from './unknown-field.js';
-import { bytesEqual, concatBytes, lengthDelimitedField, MalformedMessageError, readVarint, varintField, walkFields, WireType, type WireField } from './wire-format.js';
+import {
+  bytesEqual,
+  concatBytes,
+  lengthDelimitedField,
+  MalformedMessageError,
+  readVarint,
+  varintField,
+  walkFields,
+  WireType,
+  type WireField,
+} from './wire-format.js';
 
 export type { UnknownField };
 
@@ -66,7 +76,14 @@ const utf8Lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 
 /** Decodes bytes[start, end). `bytes` must not change afterwards: values are views into it. */
-export function decodeMessage(bytes: Uint8Array, start: number, end: number, shape: MessageShape, where: string, options: DecodeOptions): WireObject {
+export function decodeMessage(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  shape: MessageShape,
+  where: string,
+  options: DecodeOptions,
+): WireObject {
   const message: WireObject = {};
   for (const field of shape.fields) if (field.repeated) message[field.name] = [];
   const unknown: UnknownField[] = [];
@@ -76,14 +93,25 @@ export function decodeMessage(bytes: Uint8Array, start: number, end: number, sha
     const shapeOf = shape.byNumber.get(span.field);
     if (!shapeOf || shapeOf.wireType !== span.wireType) {
       if (shapeOf && options.rejectWireTypeMismatch) {
-        throw new MalformedMessageError(where, span.start, `field ${span.field} (${shapeOf.name}) has wire type ${span.wireType}, expected ${shapeOf.wireType}`);
+        throw new MalformedMessageError(
+          where,
+          span.start,
+          `field ${span.field} (${shapeOf.name}) has wire type ${span.wireType}, expected ${shapeOf.wireType}`,
+        );
       }
       const field: UnknownField = { field: span.field, wireType: span.wireType, bytes: bytes.subarray(span.start, span.end) };
       unknown.push(field);
       tokens.push({ kind: 'unknown', field });
       continue;
     }
-    const token: KnownToken = { kind: 'known', shape: shapeOf, index: 0, raw: bytes.subarray(span.start, span.end), body: bytes.subarray(span.valueStart, span.valueEnd), value: undefined };
+    const token: KnownToken = {
+      kind: 'known',
+      shape: shapeOf,
+      index: 0,
+      raw: bytes.subarray(span.start, span.end),
+      body: bytes.subarray(span.valueStart, span.valueEnd),
+      value: undefined,
+    };
     tokens.push(token);
     if (shapeOf.repeated) {
       const values = message[shapeOf.name] as unknown[];
@@ -154,7 +182,8 @@ export function encodeMessage(message: WireObject, shape: MessageShape, where: s
     if (field.repeated) {
       const values = repeatedValues(message, field, where);
       repeatedDone.set(field.number, token.index + 1);
-      if (token.index < values.length) parts.push(reuseOrEncode(field, values[token.index], token, `${where}.${field.name}[${token.index}]`));
+      if (token.index < values.length)
+        parts.push(reuseOrEncode(field, values[token.index], token, `${where}.${field.name}[${token.index}]`));
     } else {
       const plan = plans.get(field.number)!;
       singularDone.add(field.number);
@@ -165,7 +194,8 @@ export function encodeMessage(message: WireObject, shape: MessageShape, where: s
   for (const field of [...shape.fields].sort((a, b) => a.number - b.number)) {
     if (field.repeated) {
       const values = repeatedValues(message, field, where);
-      for (let i = repeatedDone.get(field.number) ?? 0; i < values.length; i++) parts.push(encodeField(field, values[i], `${where}.${field.name}[${i}]`));
+      for (let i = repeatedDone.get(field.number) ?? 0; i < values.length; i++)
+        parts.push(encodeField(field, values[i], `${where}.${field.name}[${i}]`));
     } else if (!singularDone.has(field.number) && message[field.name] !== undefined) {
       parts.push(encodeField(field, message[field.name], `${where}.${field.name}`));
     }
@@ -240,7 +270,8 @@ function encodeField(field: FieldShape, value: unknown, where: string): Uint8Arr
     return varintField(field.number, value);
   }
   if (field.kind === 'uint64') {
-    if (typeof value !== 'bigint' || value < 0n || value > 0xffffffffffffffffn) throw new HarnessError('CONFIG', `${where} must be a uint64 bigint, got ${String(value)}`);
+    if (typeof value !== 'bigint' || value < 0n || value > 0xffffffffffffffffn)
+      throw new HarnessError('CONFIG', `${where} must be a uint64 bigint, got ${String(value)}`);
     return varintField(field.number, value);
   }
   return lengthDelimitedField(field.number, encodeBody(field, value, where));

@@ -63,7 +63,8 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     recoverCassette(file);
     const readsRecordings = mode === 'replay' || mode === 'record-missing' || mode === 'verify';
     const cassette = readsRecordings && existsSync(file) ? loadCassetteFile(file) : undefined;
-    const writer = mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
+    const writer =
+      mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
     const interactions = cassette?.interactions ?? [];
     return {
       name,
@@ -85,7 +86,10 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     forRequest(headerValue) {
       const name = single ? singleName : (headerValue ?? DEFAULT_CASSETTE_NAME);
       if (!single && !SAFE_NAME.test(name)) {
-        throw new HarnessError('USAGE', `${CASSETTE_HEADER} "${name}" is not a safe cassette name (letters, digits, . _ - and / between segments)`);
+        throw new HarnessError(
+          'USAGE',
+          `${CASSETTE_HEADER} "${name}" is not a safe cassette name (letters, digits, . _ - and / between segments)`,
+        );
       }
       let session = sessions.get(name);
       if (!session) sessions.set(name, (session = open(name)));

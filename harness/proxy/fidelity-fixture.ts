@@ -45,12 +45,33 @@ export async function startFidelityFixture(): Promise<FixtureServer> {
         case '/br':
         case '/deflate': {
           const body = json({ coding: url.pathname.slice(1), items: Array.from({ length: 50 }, (_, i) => ({ i, name: `item ${i}` })) });
-          const encoded = url.pathname === '/gzip' ? zlib.gzipSync(body) : url.pathname === '/br' ? zlib.brotliCompressSync(body) : zlib.deflateSync(body);
-          return send(200, [['Content-Type', 'application/json'], ['Content-Encoding', url.pathname.slice(1)], ['Content-Length', String(encoded.length)]], encoded);
+          const encoded =
+            url.pathname === '/gzip'
+              ? zlib.gzipSync(body)
+              : url.pathname === '/br'
+                ? zlib.brotliCompressSync(body)
+                : zlib.deflateSync(body);
+          return send(
+            200,
+            [
+              ['Content-Type', 'application/json'],
+              ['Content-Encoding', url.pathname.slice(1)],
+              ['Content-Length', String(encoded.length)],
+            ],
+            encoded,
+          );
         }
         case '/gzip-level1': {
           const encoded = zlib.gzipSync(Buffer.from('level one '.repeat(500)), { level: 1 });
-          return send(200, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip'], ['Content-Length', String(encoded.length)]], encoded);
+          return send(
+            200,
+            [
+              ['Content-Type', 'text/plain'],
+              ['Content-Encoding', 'gzip'],
+              ['Content-Length', String(encoded.length)],
+            ],
+            encoded,
+          );
         }
         case '/chunked':
           res.writeHead(200, ['Date', DATE, 'Content-Type', 'text/plain', 'Transfer-Encoding', 'chunked']);
@@ -58,26 +79,75 @@ export async function startFidelityFixture(): Promise<FixtureServer> {
           res.write('second chunk\n');
           return res.end('last chunk\n');
         case '/length':
-          return send(200, [['Content-Type', 'text/plain'], ['Content-Length', '12']], Buffer.from('hello world\n'));
+          return send(
+            200,
+            [
+              ['Content-Type', 'text/plain'],
+              ['Content-Length', '12'],
+            ],
+            Buffer.from('hello world\n'),
+          );
         case '/binary':
-          return send(200, [['Content-Type', 'application/octet-stream'], ['Content-Length', String(RANDOM_MIB.length)]], RANDOM_MIB);
+          return send(
+            200,
+            [
+              ['Content-Type', 'application/octet-stream'],
+              ['Content-Length', String(RANDOM_MIB.length)],
+            ],
+            RANDOM_MIB,
+          );
         case '/invalid-utf8': {
           const body = Buffer.from([0x6f, 0x6b, 0x20, 0xff, 0xfe, 0xc3, 0x28, 0x0a]);
-          return send(200, [['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(body.length)]], body);
+          return send(
+            200,
+            [
+              ['Content-Type', 'text/plain; charset=utf-8'],
+              ['Content-Length', String(body.length)],
+            ],
+            body,
+          );
         }
         case '/big-int': {
           const body = Buffer.from('{"max":9223372036854775807,"min":-9223372036854775808}');
-          return send(200, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)]], body);
+          return send(
+            200,
+            [
+              ['Content-Type', 'application/json'],
+              ['Content-Length', String(body.length)],
+            ],
+            body,
+          );
         }
         case '/no-content':
           return send(204, []);
         case '/etag':
           if (req.headers['if-none-match'] === '"v1"') return send(304, [['ETag', '"v1"']]);
-          return send(200, [['ETag', '"v1"'], ['Content-Type', 'text/plain'], ['Content-Length', '3']], Buffer.from('v1\n'));
+          return send(
+            200,
+            [
+              ['ETag', '"v1"'],
+              ['Content-Type', 'text/plain'],
+              ['Content-Length', '3'],
+            ],
+            Buffer.from('v1\n'),
+          );
         case '/cookies':
-          return send(200, [['Set-Cookie', 'theme=t-91c2d7; Path=/'], ['Content-Type', 'text/plain'], ['Set-Cookie', 'lang=l-55e0aa; Path=/; HttpOnly'], ['Set-Cookie', 'session=s3cr3t-session; Secure'], ['Content-Length', '2']], Buffer.from('ok'));
+          return send(
+            200,
+            [
+              ['Set-Cookie', 'theme=t-91c2d7; Path=/'],
+              ['Content-Type', 'text/plain'],
+              ['Set-Cookie', 'lang=l-55e0aa; Path=/; HttpOnly'],
+              ['Set-Cookie', 'session=s3cr3t-session; Secure'],
+              ['Content-Length', '2'],
+            ],
+            Buffer.from('ok'),
+          );
         case '/redirect':
-          return send(302, [['Location', `${origin}/length`], ['Content-Length', '0']]);
+          return send(302, [
+            ['Location', `${origin}/length`],
+            ['Content-Length', '0'],
+          ]);
         case '/counter':
           if (req.method === 'PUT') counter = Number(Buffer.concat(chunks).toString()) || 0;
           return send(200, [['Content-Type', 'application/json']], json({ counter }));

@@ -49,7 +49,14 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
   const url = new URL(target);
   const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   // changeOrigin: the target sees its own Host, as a client talking to it directly would send.
-  const proxy = httpProxy.createProxyServer({ target, changeOrigin: true, selfHandleResponse: true, agent, proxyTimeout: timeoutMs, xfwd: false });
+  const proxy = httpProxy.createProxyServer({
+    target,
+    changeOrigin: true,
+    selfHandleResponse: true,
+    agent,
+    proxyTimeout: timeoutMs,
+    xfwd: false,
+  });
   const targetOrigin = url.origin;
   // http-proxy reports every response, and every failure, on the one server: each is
   // routed to its request's caller through a symbol on the request (a WeakMap per
@@ -58,7 +65,9 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
   const upstreamError = (error: Error, _req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
     if (!(res instanceof http.ServerResponse) || res.headersSent) return res.destroy(error);
     const message = JSON.stringify({ error: `touchstone: the target ${targetOrigin} failed: ${error.message}` });
-    res.writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) }).end(message);
+    res
+      .writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) })
+      .end(message);
   };
   return {
     targetOrigin,
@@ -68,7 +77,9 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
     },
     liveHeaders(upstream, proxyOrigin) {
       return headerPairs(upstream.rawHeaders).map(([name, value]) =>
-        URL_HEADERS.has(name.toLowerCase()) && value.includes(targetOrigin) ? [name, value.split(targetOrigin).join(proxyOrigin)] : [name, value],
+        URL_HEADERS.has(name.toLowerCase()) && value.includes(targetOrigin)
+          ? [name, value.split(targetOrigin).join(proxyOrigin)]
+          : [name, value],
       );
     },
     close() {

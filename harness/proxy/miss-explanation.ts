@@ -14,7 +14,13 @@ export interface MissExplanation {
   nearest: { seq: number; request: string; differences: { rule: MatchRule; recorded: string; actual: string }[] }[];
 }
 
-export function explainMiss(cassette: string, request: { method: string; url: string }, parts: MatchParts, index: ReplayIndex | undefined, lookup: Lookup): MissExplanation {
+export function explainMiss(
+  cassette: string,
+  request: { method: string; url: string },
+  parts: MatchParts,
+  index: ReplayIndex | undefined,
+  lookup: Lookup,
+): MissExplanation {
   const error =
     'miss' in lookup && lookup.miss === 'exhausted'
       ? `all ${lookup.recorded} recorded responses to this request were already used (exhaustion policy: error)`

@@ -111,7 +111,11 @@ interface Answer {
 function send(base: string, request: Sent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // With raw header pairs node:http adds no Host of its own.
-    const headers = [['Host', new URL(base).host], ...request.headers, ...(request.body ? [['Content-Length', String(request.body.length)]] : [])];
+    const headers = [
+      ['Host', new URL(base).host],
+      ...request.headers,
+      ...(request.body ? [['Content-Length', String(request.body.length)]] : []),
+    ];
     const req = http.request(`${base}${request.url}`, { method: request.method, headers: headers.flat(), agent: false, timeout: 15_000 });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
@@ -120,7 +124,9 @@ function send(base: string, request: Sent): Promise<Answer> {
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('aborted', () => reject(new Error('aborted')));
-      res.on('end', () => (res.complete ? resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }) : reject(new Error('incomplete'))));
+      res.on('end', () =>
+        res.complete ? resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }) : reject(new Error('incomplete')),
+      );
     });
     req.end(request.body);
   });
@@ -146,7 +152,8 @@ const keyOf = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
 function makeBodyPool(rand: () => number): { contentType: string; bytes: Buffer }[] {
   const pool = [];
   // Mostly small, some near 2 MiB: binary over 16 KiB becomes a sidecar.
-  for (let i = 0; i < 8; i++) pool.push({ contentType: 'application/octet-stream', bytes: randomBytes(1 + Math.floor(2 * 1024 * 1024 * rand() ** 2)) });
+  for (let i = 0; i < 8; i++)
+    pool.push({ contentType: 'application/octet-stream', bytes: randomBytes(1 + Math.floor(2 * 1024 * 1024 * rand() ** 2)) });
   pool.push({ contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ small: true, n: 1 })) });
   pool.push({ contentType: 'text/plain', bytes: Buffer.from('text body '.repeat(3000)) });
   return pool;
@@ -158,7 +165,13 @@ function nextRequest(rand: () => number, pool: ReturnType<typeof makeBodyPool>, 
   if (roll < 0.2) return { method: 'GET', url: `/length${q}`, headers: [] };
   if (roll < 0.35) return { method: 'GET', url: `/gzip${q}`, headers: [['Accept-Encoding', 'gzip']] };
   if (roll < 0.45) return { method: 'GET', url: `/counter${q}`, headers: [] };
-  if (roll < 0.5) return { method: 'PUT', url: `/counter${q}`, headers: [['Content-Type', 'text/plain']], body: Buffer.from(String(Math.floor(rand() * 1000))) };
+  if (roll < 0.5)
+    return {
+      method: 'PUT',
+      url: `/counter${q}`,
+      headers: [['Content-Type', 'text/plain']],
+      body: Buffer.from(String(Math.floor(rand() * 1000))),
+    };
   if (roll < 0.6) return { method: 'GET', url: `/binary${q}`, headers: [] };
   const body = pool[Math.floor(rand() * pool.length)]!;
   return { method: 'POST', url: `/echo${q}`, headers: [['Content-Type', body.contentType]], body: body.bytes };
@@ -215,7 +228,17 @@ test('100 kill -9 runs during recording leave only valid cassettes', async () =>
   const loader = createCassetteLoader();
   const fixture = await startFidelityFixture();
   const pool = makeBodyPool(rand);
-  const stats = { answered: 0, inFlightJournaled: 0, closedCleanly: 0, changedBeforeRecovery: 0, recovered: 0, hits: 0, sidecars: 0, blobTemps: 0, killedStarting: 0 };
+  const stats = {
+    answered: 0,
+    inFlightJournaled: 0,
+    closedCleanly: 0,
+    changedBeforeRecovery: 0,
+    recovered: 0,
+    hits: 0,
+    sidecars: 0,
+    blobTemps: 0,
+    killedStarting: 0,
+  };
   const started = Date.now();
   // Broken guarantees are collected, so one run of the test shows every kind there is.
   const problems: string[] = [];
@@ -255,7 +278,8 @@ test('100 kill -9 runs during recording leave only valid cassettes', async () =>
       } catch (error) {
         const message = (error as Error).message;
         // A lock a killed child left behind refuses the start; anything else is a real failure.
-        if (message.includes(' is being recorded by ')) problems.push(`${where}: the proxy could not start: ${message.split('\n').find((l) => l.includes(' is being recorded by '))}`);
+        if (message.includes(' is being recorded by '))
+          problems.push(`${where}: the proxy could not start: ${message.split('\n').find((l) => l.includes(' is being recorded by '))}`);
         else if (!early) throw error;
         else stats.killedStarting++;
       }
@@ -366,7 +390,9 @@ test('100 kill -9 runs during recording leave only valid cassettes', async () =>
       const byKey = new Map(sent.map((r) => [keyOf(r), r]));
       for (const interaction of fresh) {
         const request = byKey.get(keyOf(interaction.request))!;
-        expect(requestBodySha(interaction, dir), `${where}: request body of ${keyOf(request)}`).toBe(sha256(request.body ?? Buffer.alloc(0)));
+        expect(requestBodySha(interaction, dir), `${where}: request body of ${keyOf(request)}`).toBe(
+          sha256(request.body ?? Buffer.alloc(0)),
+        );
       }
 
       previousBytes = bytes;
@@ -406,10 +432,14 @@ test('a second recorder on the same cassette gets a clear lock error', async () 
     const lockError = `${file} is being recorded by process ${first.pid}; wait for it to finish, or delete ${file}.lock if that process is not touchstone`;
 
     // A second proxy, as a user starts it: refused at start, naming the holder.
-    const second = spawn(process.execPath, ['bin/touchstone.js', 'proxy', '--mode', 'record-missing', '--target', fixture.url, '--cassette', file, '--port', '0'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const second = spawn(
+      process.execPath,
+      ['bin/touchstone.js', 'proxy', '--mode', 'record-missing', '--target', fixture.url, '--cassette', file, '--port', '0'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(second);
     let out = '';
     second.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -24,7 +24,13 @@ const EXCHANGES: (TestRequest & { title: string })[] = [
   { title: 'HEAD', method: 'HEAD', path: '/length' },
   { title: 'several Set-Cookie', path: '/cookies' },
   { title: '404', path: '/missing' },
-  { title: 'binary request body', method: 'POST', path: '/echo', headers: [['Content-Type', 'application/octet-stream']], body: Buffer.from([0, 255, 1, 254]) },
+  {
+    title: 'binary request body',
+    method: 'POST',
+    path: '/echo',
+    headers: [['Content-Type', 'application/octet-stream']],
+    body: Buffer.from([0, 255, 1, 254]),
+  },
 ];
 const bed = useProxyTestBed();
 
@@ -89,7 +95,10 @@ test('recording the same traffic twice gives a byte-identical cassette', async (
   const first = await record();
   const second = await record();
   // Concurrent requests may start in either order; the file is the same only when they did.
-  const order = (b: Buffer) => JSON.parse(b.toString()).interactions.map((i: { request: { url: string } }) => i.request.url).join();
+  const order = (b: Buffer) =>
+    JSON.parse(b.toString())
+      .interactions.map((i: { request: { url: string } }) => i.request.url)
+      .join();
   if (order(first) === order(second)) expect(second.equals(first)).toBe(true);
   expect(first.toString()).not.toContain(bed.fixture.url);
 });
@@ -98,10 +107,29 @@ test('a canary secret sent in every redacted place appears in no file written', 
   const canary = 'canary-Zx81-secret';
   const forms = [canary, encodeURIComponent(canary), Buffer.from(canary).toString('base64'), Buffer.from(canary).toString('base64url')];
   const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette: path.join(bed.dir, 'canary.cassette.json') });
-  const auth: [string, string][] = [['Authorization', `Bearer ${canary}`], ['Proxy-Authorization', `Basic ${canary}`], ['Cookie', `sid=${canary}; other=1`], ['X-Api-Key', canary]];
-  const echoed = JSON.stringify({ encrypted_value: canary, nested: { vcs_password: canary }, note: `raw ${canary} url ${forms[1]} b64 ${forms[2]}` });
-  await bed.client.send(recorder.url, { method: 'PUT', path: `/echo?access_token=${canary}&page=1`, headers: [...auth, ['Content-Type', 'application/json']], body: echoed });
-  await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded']], body: `vcs_password=${canary}&x=1` });
+  const auth: [string, string][] = [
+    ['Authorization', `Bearer ${canary}`],
+    ['Proxy-Authorization', `Basic ${canary}`],
+    ['Cookie', `sid=${canary}; other=1`],
+    ['X-Api-Key', canary],
+  ];
+  const echoed = JSON.stringify({
+    encrypted_value: canary,
+    nested: { vcs_password: canary },
+    note: `raw ${canary} url ${forms[1]} b64 ${forms[2]}`,
+  });
+  await bed.client.send(recorder.url, {
+    method: 'PUT',
+    path: `/echo?access_token=${canary}&page=1`,
+    headers: [...auth, ['Content-Type', 'application/json']],
+    body: echoed,
+  });
+  await bed.client.send(recorder.url, {
+    method: 'POST',
+    path: '/echo',
+    headers: [...auth, ['Content-Type', 'application/x-www-form-urlencoded']],
+    body: `vcs_password=${canary}&x=1`,
+  });
   const big = `${'x'.repeat(2 * 1024 * 1024)} ${canary} ${forms[2]} ${'y'.repeat(1024)}`;
   await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [...auth, ['Content-Type', 'text/plain']], body: big });
   await recorder.close();

@@ -46,9 +46,16 @@ test('a miss answers 599 with x-touchstone-miss and names the nearest interactio
   const miss = await bed.client.send(replayer.url, { path: '/length?page=2&per_page=2' });
   expect(miss.status).toBe(599);
   expect(bed.client.header(miss, 'x-touchstone-miss')).toBe('1');
-  const body = bed.client.json(miss) as { error: string; nearest: { seq: number; differences: { rule: string; recorded: string; actual: string }[] }[] };
+  const body = bed.client.json(miss) as {
+    error: string;
+    nearest: { seq: number; differences: { rule: string; recorded: string; actual: string }[] }[];
+  };
   expect(body.error).toContain('no recorded interaction matches');
-  expect(body.nearest[0]).toEqual({ seq: 1, request: 'GET /length?page=1&per_page=2', differences: [{ rule: 'query', recorded: 'page=1&per_page=2', actual: 'page=2&per_page=2' }] });
+  expect(body.nearest[0]).toEqual({
+    seq: 1,
+    request: 'GET /length?page=1&per_page=2',
+    differences: [{ rule: 'query', recorded: 'page=1&per_page=2', actual: 'page=2&per_page=2' }],
+  });
   expect(body.nearest).toHaveLength(2);
   const { summary } = await replayer.close();
   expect(summary.misses).toEqual([expect.objectContaining({ method: 'GET', url: '/length?page=2&per_page=2' })]);
@@ -60,13 +67,23 @@ test('matching ignores query order, unlisted headers and configured volatile fie
   const match = { ignoreQuery: ['_'], ignoreBodyPaths: ['$.sent_at'] };
   const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette, match });
   await bed.client.send(recorder.url, { path: '/length?a=1&b=2&_=111', headers: [['User-Agent', 'one/1.0']] });
-  await bed.client.send(recorder.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{"x":1,"y":[1,2],"sent_at":"2026-01-01"}' });
+  await bed.client.send(recorder.url, {
+    method: 'POST',
+    path: '/echo',
+    headers: [['Content-Type', 'application/json']],
+    body: '{"x":1,"y":[1,2],"sent_at":"2026-01-01"}',
+  });
   await recorder.close();
 
   const replayer = await createProxy({ mode: 'replay', cassette, match });
   const hit = await bed.client.send(replayer.url, { path: '/length?b=2&a=1&_=999', headers: [['User-Agent', 'two/2.0']] });
   expect(hit.status).toBe(200);
-  const jsonHit = await bed.client.send(replayer.url, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: '{ "y": [1, 2], "sent_at": "2027-05-05", "x": 1 }' });
+  const jsonHit = await bed.client.send(replayer.url, {
+    method: 'POST',
+    path: '/echo',
+    headers: [['Content-Type', 'application/json']],
+    body: '{ "y": [1, 2], "sent_at": "2027-05-05", "x": 1 }',
+  });
   expect(jsonHit.status).toBe(200);
   await replayer.close();
 
@@ -110,7 +127,10 @@ test('record-missing replays what it has and appends only what is new', async ()
   await grow.close();
   const after = JSON.parse(readFileSync(cassette, 'utf8'));
   expect(after.interactions.slice(0, 1)).toEqual(before.interactions);
-  expect(after.interactions.map((i: { seq: number; request: { url: string } }) => [i.seq, i.request.url])).toEqual([[1, '/length'], [2, '/big-int']]);
+  expect(after.interactions.map((i: { seq: number; request: { url: string } }) => [i.seq, i.request.url])).toEqual([
+    [1, '/length'],
+    [2, '/big-int'],
+  ]);
 });
 
 test('verify calls the target and reports how its answer differs from the recording, by JSON path', async () => {
@@ -129,7 +149,10 @@ test('verify calls the target and reports how its answer differs from the record
   expect(bed.client.json(live)).toEqual({ counter: 7 });
   const { summary } = await verifier.close();
   expect(summary.verify).toEqual([
-    expect.objectContaining({ seq: 3, differences: [expect.objectContaining({ path: expect.stringContaining('counter'), before: 8, after: 7 })] }),
+    expect.objectContaining({
+      seq: 3,
+      differences: [expect.objectContaining({ path: expect.stringContaining('counter'), before: 8, after: 7 })],
+    }),
   ]);
   expect(readFileSync(cassette, 'utf8')).toBe(text);
 });

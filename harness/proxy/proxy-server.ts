@@ -8,7 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { toInlineBody } from '../cassette/body-codec.js';
-import { INLINE_TEXT_LIMIT, RECORDED_HOST, RECORDED_ORIGIN, sidecarFolder, type Cassette, type Interaction, type RecordedRequest } from '../cassette/cassette-format.js';
+import {
+  INLINE_TEXT_LIMIT,
+  RECORDED_HOST,
+  RECORDED_ORIGIN,
+  sidecarFolder,
+  type Cassette,
+  type Interaction,
+  type RecordedRequest,
+} from '../cassette/cassette-format.js';
 import { compileReplacements, createBodySink, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
 import { diffResponses } from '../cassette/cassette-diff.js';
@@ -35,8 +43,14 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
   const match = { ...DEFAULT_MATCH, ...options.match };
   const matchHeaders = new Set(match.headers);
-  const sessions = createCassetteSessions(options.cassette, { mode, match, policy: options.exhausted ?? 'error', redaction: options.redaction });
-  const forwarder: LiveForwarder | undefined = mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
+  const sessions = createCassetteSessions(options.cassette, {
+    mode,
+    match,
+    policy: options.exhausted ?? 'error',
+    redaction: options.redaction,
+  });
+  const forwarder: LiveForwarder | undefined =
+    mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
   const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
   const summary: ProxySummary = { mode, cassettes: [], misses: [], verify: [] };
   let origin = '';
@@ -88,7 +102,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const big = body.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(body).digest('hex') } : undefined;
     // Only what takes part in matching goes through redaction: the per-request cost of replay.
     const keyHeaders = headers.filter(([name]) => matchHeaders.has(name.toLowerCase()));
-    const keyed = session.redactor.redactRequest({ method, url: recordedRequest.url, headers: keyHeaders, body: body.length && !big ? toInlineBody(body) : undefined });
+    const keyed = session.redactor.redactRequest({
+      method,
+      url: recordedRequest.url,
+      headers: keyHeaders,
+      body: body.length && !big ? toInlineBody(body) : undefined,
+    });
     const parts = matchParts({ ...keyed, body: big ?? (keyed.body ? { inline: keyed.body } : undefined) }, match);
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
 
@@ -96,7 +115,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
         const recorded = 'hit' in lookup ? session.index!.interaction(lookup.hit) : undefined;
         const differences = recorded
-          ? diffResponses(recorded.response, live.response, { readBody: (b) => readBodyBytes(b, session.dir), readLiveBody: (b) => readBodyBytes(b, scratch!) })
+          ? diffResponses(recorded.response, live.response, {
+              readBody: (b) => readBodyBytes(b, session.dir),
+              readLiveBody: (b) => readBodyBytes(b, scratch!),
+            })
           : [{ path: 'interaction', kind: 'added' }];
         if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url, differences });
       });
@@ -110,7 +132,11 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
     summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
     const text = JSON.stringify(explanation, null, 2);
-    res.writeHead(options.missStatus ?? DEFAULT_MISS_STATUS, { 'content-type': 'application/json', [MISS_HEADER]: '1', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(options.missStatus ?? DEFAULT_MISS_STATUS, {
+      'content-type': 'application/json',
+      [MISS_HEADER]: '1',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 
@@ -152,7 +178,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         const status = upstream.statusCode ?? 502;
         res.writeHead(status, upstream.statusMessage, forwarder!.liveHeaders(upstream, origin).flat());
         const wireHeaders = headerPairs(upstream.rawHeaders);
-        const coding = wireHeaders.find(([k]) => k.toLowerCase() === 'content-encoding')?.[1].trim().toLowerCase();
+        const coding = wireHeaders
+          .find(([k]) => k.toLowerCase() === 'content-encoding')?.[1]
+          .trim()
+          .toLowerCase();
         const contentEncoding = coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined;
         if (capture && (contentEncoding ? Infinity : Number(upstream.headers['content-length'] ?? Infinity)) > INLINE_TEXT_LIMIT) {
           session.redactor.redactRequest(request);
@@ -162,7 +191,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         // the whole answer can count on it being recorded, whatever happens next.
         let held: Buffer | undefined;
         upstream.on('data', (chunk: Buffer) => {
-          if (capture) (responseSink ??= createBodySink(contentEncoding ? { ...sinkOptionsFor(session), contentEncoding } : sinkOptionsFor(session))).write(chunk);
+          if (capture)
+            (responseSink ??= createBodySink(
+              contentEncoding ? { ...sinkOptionsFor(session), contentEncoding } : sinkOptionsFor(session),
+            )).write(chunk);
           if (held && !res.write(held)) {
             upstream.pause();
             res.once('drain', () => upstream.resume());
@@ -231,7 +263,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   };
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new HarnessError('USAGE', `cannot listen on port ${options.port ?? 0}: ${error.code ?? error.message}`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new HarnessError('USAGE', `cannot listen on port ${options.port ?? 0}: ${error.code ?? error.message}`)),
+    );
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as { port: number; address: string };
@@ -240,7 +274,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   const currentSummary = (): ProxySummary => ({
     ...summary,
-    cassettes: sessions.all().map((s) => ({ name: s.name, served: s.index?.served() ?? 0, recorded: s.recorded, unused: s.index?.unused() ?? [] })),
+    cassettes: sessions
+      .all()
+      .map((s) => ({ name: s.name, served: s.index?.served() ?? 0, recorded: s.recorded, unused: s.index?.unused() ?? [] })),
   });
 
   return {
@@ -273,11 +309,11 @@ function readRequestBody(req: http.IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BUFFERED_REQUEST) req.destroy(new HarnessError('USAGE', `request body over ${MAX_BUFFERED_REQUEST} bytes cannot be matched`));
+      if (size > MAX_BUFFERED_REQUEST)
+        req.destroy(new HarnessError('USAGE', `request body over ${MAX_BUFFERED_REQUEST} bytes cannot be matched`));
       else chunks.push(chunk);
     });
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
-

@@ -4,7 +4,9 @@ import type { ProxySummary } from './proxy-options.js';
 
 export function formatProxySummary(summary: ProxySummary): string {
   const total = (key: 'served' | 'recorded') => summary.cassettes.reduce((sum, c) => sum + c[key], 0);
-  const lines = [`touchstone: proxy (${summary.mode}): ${summary.cassettes.length} cassette(s), ${total('served')} answer(s) replayed, ${total('recorded')} recorded`];
+  const lines = [
+    `touchstone: proxy (${summary.mode}): ${summary.cassettes.length} cassette(s), ${total('served')} answer(s) replayed, ${total('recorded')} recorded`,
+  ];
   for (const c of summary.cassettes) {
     if (c.unused.length) lines.push(`  ${c.name}: ${c.unused.length} recorded interaction(s) never asked for (seq ${c.unused.join(', ')})`);
   }
@@ -13,7 +15,8 @@ export function formatProxySummary(summary: ProxySummary): string {
   if (summary.verify.length) lines.push(`  ${summary.verify.length} interaction(s) differ from the recording:`);
   for (const v of summary.verify) {
     lines.push(`    ${v.cassette} #${v.seq} ${v.method} ${v.url}`);
-    for (const d of v.differences) lines.push(`      ${d.kind} ${d.path}${d.kind === 'changed' ? `: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}` : ''}`);
+    for (const d of v.differences)
+      lines.push(`      ${d.kind} ${d.path}${d.kind === 'changed' ? `: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,10 +6,7 @@ import type { ExhaustionPolicy, MatchConfig } from './proxy-options.js';
 import { matchKey, matchParts, type KeyedRequest, type MatchParts } from './request-key.js';
 
 /** A hit names the recorded interaction by seq. */
-export type Lookup =
-  | { hit: number }
-  | { miss: 'none' }
-  | { miss: 'exhausted'; recorded: number };
+export type Lookup = { hit: number } | { miss: 'none' } | { miss: 'exhausted'; recorded: number };
 
 export interface ReplayIndex {
   readonly interactions: readonly Interaction[];

@@ -64,4 +64,3 @@ export function createSubstitute(origin: string, restore: (text: string) => stri
 export function standardStatusText(status: number, text: string | undefined): string | undefined {
   return text === undefined || text === http.STATUS_CODES[status] ? undefined : text;
 }
-

@@ -47,7 +47,9 @@ export function matchKey(parts: MatchParts): string {
 function queryKey(query: string, config: MatchConfig): string {
   if (!query) return '';
   const ignored = new Set(config.ignoreQuery);
-  const pairs = [...new URLSearchParams(query)].filter(([k]) => !ignored.has(k)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  const pairs = [...new URLSearchParams(query)]
+    .filter(([k]) => !ignored.has(k))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
   if (config.queryOrder === 'any') pairs.sort();
   return pairs.join('&');
 }
@@ -56,7 +58,9 @@ function headersKey(headers: HeaderPairs, names: string[]): string {
   return names
     .map((name) => {
       // A multipart boundary is random per request; it must not decide a match.
-      const values = headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v.trim().replace(/boundary=("?)[^";]+\1/i, 'boundary=BOUNDARY'));
+      const values = headers
+        .filter(([k]) => k.toLowerCase() === name)
+        .map(([, v]) => v.trim().replace(/boundary=("?)[^";]+\1/i, 'boundary=BOUNDARY'));
       return values.length ? `${name}: ${values.join(', ')}` : '';
     })
     .filter(Boolean)
@@ -82,10 +86,14 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
     }
   }
   if (text !== undefined && contentType.startsWith('application/x-www-form-urlencoded')) {
-    return `form:${[...new URLSearchParams(text)].map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).sort().join('&')}`;
+    return `form:${[...new URLSearchParams(text)]
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+      .sort()
+      .join('&')}`;
   }
   const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
-  if (text !== undefined && contentType.startsWith('multipart/') && boundary) return `sha256:${sha256(text.split(boundary).join('BOUNDARY'))}`;
+  if (text !== undefined && contentType.startsWith('multipart/') && boundary)
+    return `sha256:${sha256(text.split(boundary).join('BOUNDARY'))}`;
   return `sha256:${sha256(bytes)}`;
 }
 
@@ -93,7 +101,9 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

@@ -6,13 +6,32 @@ import { applyBaseline, readBaseline } from './baseline.js';
 import type { CaseResult, Outcome } from '../core/results.js';
 
 const result = (id: string, outcome: Outcome): CaseResult => ({
-  id, suite: id.split('/')[0], title: id, outcome, level: 'MUST', requirements: ['r'], endpoints: [], aspects: [], duration_ms: 1,
+  id,
+  suite: id.split('/')[0],
+  title: id,
+  outcome,
+  level: 'MUST',
+  requirements: ['r'],
+  endpoints: [],
+  aspects: [],
+  duration_ms: 1,
   ...(outcome === 'PASS' ? {} : { message: 'why' }),
 });
 
 test('a listed failure or warning becomes XFAIL, a listed pass is a stale entry that fails, others are untouched', () => {
-  const baseline = [{ case: 's/failing', reason: 'bug 12' }, { case: 's/warning', reason: 'wontfix' }, { case: 's/fixed', reason: 'bug 7' }, { case: 's/skipped', reason: 'r' }];
-  const cases = [result('s/failing', 'FAIL'), result('s/warning', 'WARN'), result('s/fixed', 'PASS'), result('s/skipped', 'SKIP'), result('s/other', 'FAIL')];
+  const baseline = [
+    { case: 's/failing', reason: 'bug 12' },
+    { case: 's/warning', reason: 'wontfix' },
+    { case: 's/fixed', reason: 'bug 7' },
+    { case: 's/skipped', reason: 'r' },
+  ];
+  const cases = [
+    result('s/failing', 'FAIL'),
+    result('s/warning', 'WARN'),
+    result('s/fixed', 'PASS'),
+    result('s/skipped', 'SKIP'),
+    result('s/other', 'FAIL'),
+  ];
   const applied = applyBaseline(cases, baseline, 'known.yaml');
   expect(applied.map((c) => c.outcome)).toEqual(['XFAIL', 'XFAIL', 'FAIL', 'SKIP', 'FAIL']);
   expect(applied[0].message).toBe('known failure (bug 12): why');

@@ -21,8 +21,10 @@ export function applyBaseline(cases: CaseResult[], baseline: BaselineEntry[], fi
   return cases.map((c) => {
     const reason = listed.get(c.id);
     if (reason === undefined) return c;
-    if (c.outcome === 'FAIL' || c.outcome === 'WARN') return { ...c, outcome: 'XFAIL', message: `known failure (${reason}): ${c.message ?? ''}` };
-    if (c.outcome === 'PASS') return { ...c, outcome: 'FAIL', message: `stale baseline entry: the case passes now; remove ${c.id} from ${file}` };
+    if (c.outcome === 'FAIL' || c.outcome === 'WARN')
+      return { ...c, outcome: 'XFAIL', message: `known failure (${reason}): ${c.message ?? ''}` };
+    if (c.outcome === 'PASS')
+      return { ...c, outcome: 'FAIL', message: `stale baseline entry: the case passes now; remove ${c.id} from ${file}` };
     return c;
   });
 }

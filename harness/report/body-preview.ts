@@ -32,7 +32,10 @@ export function previewBody(body: string, limitBytes = BODY_PREVIEW_LIMIT_BYTES)
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= limitBytes) return { text, json: pretty !== undefined, totalBytes: bytes.length, truncated: false };
   // Cutting bytes can split a character; the decoder then ends with U+FFFD, which is dropped.
-  const cut = bytes.subarray(0, limitBytes).toString('utf8').replace(/\ufffd+$/, '');
+  const cut = bytes
+    .subarray(0, limitBytes)
+    .toString('utf8')
+    .replace(/\ufffd+$/, '');
   return { text: cut, json: pretty !== undefined, totalBytes: bytes.length, truncated: true };
 }
 

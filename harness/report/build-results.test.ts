@@ -7,12 +7,25 @@ import type { CaseOutcome, CaseResult } from '../core/results.js';
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, level, source: 's', quote: 'q' });
 const REQUIREMENTS = [requirement('r.a'), requirement('r.b'), requirement('r.should', 'SHOULD')];
 const facts = { suite: 's', title: 't', level: 'MUST' as const, endpoints: [], aspects: [] };
-const run = (id: string, requirements: string[], found: CaseOutcome): CaseResult => caseResult({ ...facts, id: `s/${id}`, requirements }, found, 1);
+const run = (id: string, requirements: string[], found: CaseOutcome): CaseResult =>
+  caseResult({ ...facts, id: `s/${id}`, requirements }, found, 1);
 const broken = (requirement: string, outcome: 'FAIL' | 'WARN' | 'XFAIL', extra: Partial<CaseOutcome> = {}): CaseOutcome => ({
-  outcome, message: 'm', failure: { requirement, expected: 'e', actual: 'a' }, broken: [requirement], ...extra,
+  outcome,
+  message: 'm',
+  failure: { requirement, expected: 'e', actual: 'a' },
+  broken: [requirement],
+  ...extra,
 });
 const build = (cases: CaseResult[], strict = false) =>
-  buildResults(cases, REQUIREMENTS, { kind: 'service', target: { url: 'u', embedded: false }, startedAt: new Date(0), finishedAt: new Date(1), strict, version: 'v', suites: [] });
+  buildResults(cases, REQUIREMENTS, {
+    kind: 'service',
+    target: { url: 'u', embedded: false },
+    startedAt: new Date(0),
+    finishedAt: new Date(1),
+    strict,
+    version: 'v',
+    suites: [],
+  });
 const statuses = (cases: CaseResult[]) => Object.fromEntries(build(cases).requirements.map((r) => [r.id, r.status]));
 
 test('conforming: every MUST requirement checked and held; a broken SHOULD only warns', () => {
@@ -23,12 +36,18 @@ test('conforming: every MUST requirement checked and held; a broken SHOULD only 
 });
 
 test('incomplete: a MUST requirement whose only case was skipped, or whose case stopped before it, or ran part of its rows', () => {
-  const skipped = build([run('a', ['r.a'], { outcome: 'PASS' }), run('b', ['r.b'], { outcome: 'SKIP', message: 'no token', missing: { roles: ['x'] } })]);
+  const skipped = build([
+    run('a', ['r.a'], { outcome: 'PASS' }),
+    run('b', ['r.b'], { outcome: 'SKIP', message: 'no token', missing: { roles: ['x'] } }),
+  ]);
   expect(skipped).toMatchObject({ verdict: 'incomplete', gaps: { untested: ['r.b'], roles: ['x'], capabilities: [], errors: [] } });
   expect(skipped.requirements[1]).toMatchObject({ status: 'UNTESTED', missing: { roles: ['x'] } });
   expect(exitCodeOf(skipped)).toBe(4);
   expect(exitCodeOf(skipped, true)).toBe(0);
-  const partial = build([run('a', ['r.a', 'r.b'], { outcome: 'PASS', message: 'rows', unverified: ['r.a', 'r.b'], missing: { roles: ['y'] } }), run('b', ['r.b'], { outcome: 'PASS' })]);
+  const partial = build([
+    run('a', ['r.a', 'r.b'], { outcome: 'PASS', message: 'rows', unverified: ['r.a', 'r.b'], missing: { roles: ['y'] } }),
+    run('b', ['r.b'], { outcome: 'PASS' }),
+  ]);
   expect(partial.gaps).toEqual({ untested: ['r.a'], roles: ['y'], capabilities: [], errors: [] });
   // r.b was checked by another case: only r.a is left.
   expect(statuses(partial.cases)).toEqual({ 'r.a': 'UNTESTED', 'r.b': 'PASS', 'r.should': 'UNTESTED' });

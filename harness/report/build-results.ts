@@ -10,7 +10,17 @@
 import type { Requirement } from '../core/suite-format.js';
 import { outcomeOfBroken, worstOutcome } from '../core/outcome-order.js';
 import {
-  OUTCOMES, type CaseFacts, type CaseOutcome, type CaseResult, type Gaps, type Level, type Missing, type Outcome, type RequirementResult, type Results, type Verdict,
+  OUTCOMES,
+  type CaseFacts,
+  type CaseOutcome,
+  type CaseResult,
+  type Gaps,
+  type Level,
+  type Missing,
+  type Outcome,
+  type RequirementResult,
+  type Results,
+  type Verdict,
 } from '../core/results.js';
 
 export interface RunFacts {

@@ -36,7 +36,10 @@ test('a cell holds the worst outcome and every case with that endpoint and aspec
 test('a failure counts only against the endpoint whose exchange showed it', () => {
   const [base] = createResultsFixture().cases;
   const failing = {
-    ...base, outcome: 'FAIL' as const, message: 'm', aspects: ['state' as const],
+    ...base,
+    outcome: 'FAIL' as const,
+    message: 'm',
+    aspects: ['state' as const],
     endpoints: ['PUT /orgs/{org}/interaction-limits', 'PUT /repos/{owner}/{repo}/interaction-limits'],
     failure: { requirement: 'r', endpoint: 'PUT /repos/{owner}/{repo}/interaction-limits', expected: 'status 409', actual: 'status 200' },
   };

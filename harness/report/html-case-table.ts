@@ -9,9 +9,7 @@ import { OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
 import type { CaseResult, Results } from '../core/results.js';
 
 function renderRow(c: CaseResult, index: number): Markup {
-  const title = DETAILED_OUTCOMES.has(c.outcome)
-    ? html`<a href="#${failureElementId(index)}">${c.title}</a>`
-    : html`${c.title}`;
+  const title = DETAILED_OUTCOMES.has(c.outcome) ? html`<a href="#${failureElementId(index)}">${c.title}</a>` : html`${c.title}`;
   return html`<tr data-index="${index}" data-case="${c.id}" data-outcome="${c.outcome}">
   <td>${outcomeBadge(c.outcome)}</td>
   <td class="case-title">${title}<div class="case-facts-inline"><code>${c.id}</code>${c.role && html` · as ${c.role}`}</div></td>
@@ -29,7 +27,8 @@ export function renderCaseTable(results: Results): Markup {
   <span class="filter-label">Show</span>
   <button type="button" data-filter-outcome="" aria-pressed="true">All <span class="n">${results.cases.length}</span></button>
   ${present.map(
-    (o) => html`<button type="button" data-filter-outcome="${o}" data-outcome="${o}" aria-pressed="false">${o} <span class="n">${results.summary[o]}</span></button>`,
+    (o) =>
+      html`<button type="button" data-filter-outcome="${o}" data-outcome="${o}" aria-pressed="false">${o} <span class="n">${results.summary[o]}</span></button>`,
   )}
   <span class="cell-filter" data-testid="cell-filter" hidden>in <strong class="cell-filter-label"></strong> <button type="button" data-clear-cases>×&#xa0;clear</button></span>
 </div>

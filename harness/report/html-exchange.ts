@@ -15,7 +15,9 @@ function bodyBlock(body: string | undefined, testId: string): Markup {
   const preview = previewBody(body);
   const notes = [
     preview.json ? 'JSON, pretty-printed' : undefined,
-    preview.truncated ? `truncated: first ${formatBytes(Buffer.byteLength(preview.text))} of ${formatBytes(preview.totalBytes)} shown` : undefined,
+    preview.truncated
+      ? `truncated: first ${formatBytes(Buffer.byteLength(preview.text))} of ${formatBytes(preview.totalBytes)} shown`
+      : undefined,
   ].filter((note): note is string => note !== undefined);
   return html`<pre class="body" data-testid="${testId}">${preview.text}</pre>${
     notes.length > 0 && html`<p class="note" data-truncated="${preview.truncated}">${notes.join(' · ')}</p>`

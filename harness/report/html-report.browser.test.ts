@@ -88,21 +88,30 @@ test('the matrix shows the worst outcome and case count per endpoint and aspect,
   expect(problems).toEqual([]);
 });
 
-test('a person can open a failure and see requirement, spec text, expected vs actual, the exchange and the curl', async ({ openReport }) => {
+test('a person can open a failure and see requirement, spec text, expected vs actual, the exchange and the curl', async ({
+  openReport,
+}) => {
   const { page, problems } = await openReport(createResultsFixture());
   await expect(page.getByTestId('failure')).toHaveCount(3);
   const failure = page.locator('[data-testid="failure"][data-case="assignees/single-page-omits-link"]');
   await expect(failure.getByTestId('spec-quote')).toBeHidden();
 
   // From the case table, as a reader would get there.
-  await page.locator('[data-testid="cases"]').getByRole('link', { name: 'GET assignees with every result on one page omits the link header' }).click();
+  await page
+    .locator('[data-testid="cases"]')
+    .getByRole('link', { name: 'GET assignees with every result on one page omits the link header' })
+    .click();
   await expect(failure).toHaveAttribute('open', '');
   await expect(failure.getByTestId('requirement')).toContainText('pagination.link-omitted-single-page');
   await expect(failure.getByTestId('requirement')).toContainText('MUST');
   await expect(failure.getByTestId('spec-quote')).toBeVisible();
-  await expect(failure.getByTestId('spec-quote')).toHaveText('When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.');
+  await expect(failure.getByTestId('spec-quote')).toHaveText(
+    'When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.',
+  );
   await expect(failure.getByTestId('expected')).toContainText('no link header (2 assignees fit on one page of 100)');
-  await expect(failure.getByTestId('actual')).toContainText('link: <https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&page=1>; rel="first"');
+  await expect(failure.getByTestId('actual')).toContainText(
+    'link: <https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&page=1>; rel="first"',
+  );
   await expect(failure.getByTestId('request')).toContainText('GET https://impl.example/repos/octo-org/hello-world/assignees?per_page=100');
   await expect(failure.getByTestId('request')).toContainText('authorization: Bearer $TOKEN');
   await expect(failure.getByTestId('response')).toContainText('200 OK');
@@ -135,7 +144,9 @@ test('script a hostile target put in a response body, a header or a message does
   const failure = page.locator('[data-testid="failure"][data-case="assignees/single-page-omits-link"]');
   await failure.locator('summary').click();
   await expect(failure.getByTestId('response')).toContainText('x-evil: <script>window.__pwned = "header"; alert(1)</script>');
-  await expect(failure.getByTestId('response-body')).toHaveText('<script>window.__pwned = "body"; alert(2)</script><img src=x onerror="window.__pwned = 1">');
+  await expect(failure.getByTestId('response-body')).toHaveText(
+    '<script>window.__pwned = "body"; alert(2)</script><img src=x onerror="window.__pwned = 1">',
+  );
   expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   expect(await page.locator('script').count()).toBe(1);
   expect(await page.locator('img').count()).toBe(0);

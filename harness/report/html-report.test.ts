@@ -16,7 +16,10 @@ function openingTag(page: string, attribute: string): string {
 }
 
 function failureBlocks(page: string): string[] {
-  return page.split('<details class="failure"').slice(1).map((block) => block.slice(0, block.indexOf('</details>')));
+  return page
+    .split('<details class="failure"')
+    .slice(1)
+    .map((block) => block.slice(0, block.indexOf('</details>')));
 }
 
 /** A results object whose target answered with script in a header value and in the body. */
@@ -55,7 +58,12 @@ test('the verdict, target and counts lead the page', () => {
   expect(page).toContain('<dd data-testid="started">2025-11-22 12:00:00 UTC</dd>');
   expect(openingTag(page, 'data-testid="count-FAIL"')).toContain('data-count="1"');
   expect(openingTag(page, 'data-testid="count-PASS"')).toContain('data-count="3"');
-  const conforming = renderHtmlReport({ ...createResultsFixture(), verdict: 'conforming', gaps: { untested: [], roles: [], capabilities: [], errors: [] }, target: { url: 'http://127.0.0.1:4010', embedded: true } });
+  const conforming = renderHtmlReport({
+    ...createResultsFixture(),
+    verdict: 'conforming',
+    gaps: { untested: [], roles: [], capabilities: [], errors: [] },
+    target: { url: 'http://127.0.0.1:4010', embedded: true },
+  });
   expect(conforming).not.toContain('data-testid="gaps"');
   expect(conforming).toContain('>Conforming</h1>');
   expect(conforming).toContain('embedded reference · http://127.0.0.1:4010');
@@ -82,17 +90,27 @@ test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirem
   expect(blocks.map((b) => /data-outcome="(\w+)"/.exec(b)![1])).toEqual(['ERROR', 'FAIL', 'WARN']);
   const fail = blocks[1]!;
   expect(fail).toContain('data-case="assignees/single-page-omits-link"');
-  expect(fail).toContain('<code class="requirement-id">pagination.link-omitted-single-page</code> <span class="level" data-level="MUST">MUST</span>');
-  expect(fail).toContain('<blockquote data-testid="spec-quote">When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.</blockquote>');
+  expect(fail).toContain(
+    '<code class="requirement-id">pagination.link-omitted-single-page</code> <span class="level" data-level="MUST">MUST</span>',
+  );
+  expect(fail).toContain(
+    '<blockquote data-testid="spec-quote">When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.</blockquote>',
+  );
   expect(fail).toContain('<cite data-testid="spec-source">spec 1 § Pagination</cite>');
-  expect(fail).toContain('<div data-testid="expected"><h4>Expected</h4><pre>no link header (2 assignees fit on one page of 100)</pre></div>');
-  expect(fail).toContain('<div data-testid="actual"><h4>Actual</h4><pre>link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel=&quot;first&quot;</pre>');
+  expect(fail).toContain(
+    '<div data-testid="expected"><h4>Expected</h4><pre>no link header (2 assignees fit on one page of 100)</pre></div>',
+  );
+  expect(fail).toContain(
+    '<div data-testid="actual"><h4>Actual</h4><pre>link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel=&quot;first&quot;</pre>',
+  );
   expect(fail).toContain('<span class="start-line">GET https://impl.example/repos/octo-org/hello-world/assignees?per_page=100</span>');
   expect(fail).toContain('<span class="header-name">authorization</span>: Bearer $TOKEN');
   expect(fail).toContain('<span class="start-line">200 OK</span>');
   expect(fail).toContain('<pre class="body" data-testid="response-body">[\n  {\n    &quot;login&quot;: &quot;octocat&quot;,');
   expect(fail).toContain('JSON, pretty-printed');
-  expect(fail).toContain(`<pre class="reproduce" id="reproduce-1" data-testid="reproduce">curl -sS -i -H &#39;accept: application/vnd.service+json&#39; -H &quot;authorization: Bearer $TOKEN&quot;`);
+  expect(fail).toContain(
+    `<pre class="reproduce" id="reproduce-1" data-testid="reproduce">curl -sS -i -H &#39;accept: application/vnd.service+json&#39; -H &quot;authorization: Bearer $TOKEN&quot;`,
+  );
   expect(fail).toContain('data-copy-target="reproduce-1" data-testid="copy-reproduce"');
   expect(blocks[0]).toContain('No response: the request never got an answer');
   expect(blocks[0]).toContain('<pre class="message" data-testid="message">TARGET_IO: socket hang up after 30000 ms\n    at request');
@@ -101,7 +119,9 @@ test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirem
 test('a requirement missing from the registry is named as such instead of quoted', () => {
   const results = createResultsFixture();
   results.cases[1]!.failure!.requirement = 'pagination.not-registered';
-  expect(failureBlocks(renderHtmlReport(results))[1]).toContain('<code class="requirement-id">pagination.not-registered</code> <span class="note">not in the requirement registry</span>');
+  expect(failureBlocks(renderHtmlReport(results))[1]).toContain(
+    '<code class="requirement-id">pagination.not-registered</code> <span class="note">not in the requirement registry</span>',
+  );
 });
 
 test('bodies beyond 64 KiB are truncated with a note', () => {
@@ -118,14 +138,19 @@ test('the case table has every case and filter buttons for the outcomes present'
   expect(page.match(/<tr data-index="/g)).toHaveLength(8);
   expect(page).toContain('<tr data-index="1" data-case="assignees/single-page-omits-link" data-outcome="FAIL">');
   expect(page).toContain('<a href="#failure-1">GET assignees with every result on one page omits the link header</a>');
-  for (const outcome of ['ERROR', 'FAIL', 'WARN', 'XFAIL', 'SKIP', 'PASS']) expect(page).toContain(`<button type="button" data-filter-outcome="${outcome}"`);
+  for (const outcome of ['ERROR', 'FAIL', 'WARN', 'XFAIL', 'SKIP', 'PASS'])
+    expect(page).toContain(`<button type="button" data-filter-outcome="${outcome}"`);
 });
 
 test('the requirements list flags UNTESTED ones', () => {
   const page = renderHtmlReport(createResultsFixture());
-  expect(page).toContain('<tr id="requirement-interaction-limits.repo-409-owner-limit" data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" class="untested">');
+  expect(page).toContain(
+    '<tr id="requirement-interaction-limits.repo-409-owner-limit" data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" class="untested">',
+  );
   expect(page).toContain('<div class="note" data-testid="untested-reason">not run: no control.clock</div>');
-  expect(page).toContain('<p data-testid="untested-count"><strong>2</strong> of 9 requirements were not checked (UNTESTED): no case cites them, or every case that does was skipped or stopped before checking them.</p>');
+  expect(page).toContain(
+    '<p data-testid="untested-count"><strong>2</strong> of 9 requirements were not checked (UNTESTED): no case cites them, or every case that does was skipped or stopped before checking them.</p>',
+  );
   expect(page.match(/<tr id="requirement-[^"]*" data-requirement="/g)).toHaveLength(9);
 });
 
@@ -135,7 +160,9 @@ test('script in a response body, a header value, a message or a title is rendere
   // Only escaped text: no element the target named, so no attribute of one can run.
   expect(page).not.toMatch(/<(img|svg)\b/i);
   expect(page).toContain('<span class="header-name">x-evil</span>: &lt;script&gt;window.__pwned = &quot;header&quot;&lt;/script&gt;');
-  expect(page).toContain('&lt;script&gt;window.__pwned = &quot;body&quot;&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned = 1&quot;&gt;');
+  expect(page).toContain(
+    '&lt;script&gt;window.__pwned = &quot;body&quot;&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned = 1&quot;&gt;',
+  );
   expect(page).toContain('&quot;&gt;&lt;script&gt;window.__pwned = &quot;actual&quot;&lt;/script&gt;');
   expect(page).toContain('&lt;/pre&gt;&lt;/details&gt;&lt;script&gt;');
   expect(page).toContain('&lt;svg onload=&quot;window.__pwned = 2&quot;&gt;');
@@ -156,11 +183,19 @@ test('a run whose cases exercise no endpoint (plugin, compiler) has no empty mat
 });
 
 test('an incomplete run has an amber banner, then what it could not check: roles, capabilities, errors, requirements', () => {
-  const page = renderHtmlReport({ ...createResultsFixture(), verdict: 'incomplete', gaps: { untested: ['a.must'], roles: ['org-owner'], capabilities: ['control.clock'], errors: ['git-blobs/content-base64'] } });
+  const page = renderHtmlReport({
+    ...createResultsFixture(),
+    verdict: 'incomplete',
+    gaps: { untested: ['a.must'], roles: ['org-owner'], capabilities: ['control.clock'], errors: ['git-blobs/content-base64'] },
+  });
   expect(page).toContain('<header class="verdict-banner" data-verdict="incomplete">');
   expect(page).toContain('<h1 data-testid="verdict" data-verdict="incomplete">Incomplete</h1>');
-  expect(page).toContain('<li data-testid="gap-roles">No token for role <code>org-owner</code>: map it to tokens of the target with <code>--tokens</code>.</li>');
-  expect(page).toContain('<li data-testid="gap-untested">1 MUST requirement unchecked: <a href="#requirement-a.must"><code>a.must</code></a>.</li>');
+  expect(page).toContain(
+    '<li data-testid="gap-roles">No token for role <code>org-owner</code>: map it to tokens of the target with <code>--tokens</code>.</li>',
+  );
+  expect(page).toContain(
+    '<li data-testid="gap-untested">1 MUST requirement unchecked: <a href="#requirement-a.must"><code>a.must</code></a>.</li>',
+  );
   expect(page).toContain('data-testid="gap-capabilities"');
   expect(page).toContain('data-testid="gap-errors"');
 });
@@ -173,7 +208,9 @@ test('a kill-matrix run shows, per requirement, the faults that break it and whe
   results.requirements[1]!.faults = [{ id: 'pagination.link-on-single-page', caught_by: [] }];
   const page = renderHtmlReport(results);
   expect(page).toContain('<th>Faults caught</th>');
-  expect(page).toContain('<div class="fault" data-fault="assignees.list-without-owners" data-caught="true" title="caught by assignees/list-returns-users"><code>assignees.list-without-owners</code> <span class="note">caught by 1 case</span></div>');
+  expect(page).toContain(
+    '<div class="fault" data-fault="assignees.list-without-owners" data-caught="true" title="caught by assignees/list-returns-users"><code>assignees.list-without-owners</code> <span class="note">caught by 1 case</span></div>',
+  );
   expect(page).toContain('data-fault="pagination.link-on-single-page" data-caught="false"');
   expect(page).toContain('<span class="note">not caught</span>');
   expect(page).toContain('<td data-testid="faults"><span class="note">none</span></td>');

@@ -39,7 +39,12 @@ function contentSecurityPolicy(): string {
 // A fixed UTC rendering, so two renders of the same results are byte-identical wherever they run.
 function formatTimestamp(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 }
 
 function renderBanner(results: Results): Markup {
@@ -70,9 +75,12 @@ function renderGaps(results: Results): Markup | undefined {
   const codes = (ids: string[]) => ids.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const items = [
-    roles.length > 0 && html`<li data-testid="gap-roles">No token for role ${codes(roles)}: map ${roles.length === 1 ? 'it' : 'them'} to tokens of the target with <code>--tokens</code>.</li>`,
-    capabilities.length > 0 && html`<li data-testid="gap-capabilities">The target lacks capability ${codes(capabilities)} (the optional control API).</li>`,
-    errors.length > 0 && html`<li data-testid="gap-errors">${count(errors.length, 'case')} in ERROR: the harness or the environment failed, so their checks did not run: ${codes(errors)}.</li>`,
+    roles.length > 0 &&
+      html`<li data-testid="gap-roles">No token for role ${codes(roles)}: map ${roles.length === 1 ? 'it' : 'them'} to tokens of the target with <code>--tokens</code>.</li>`,
+    capabilities.length > 0 &&
+      html`<li data-testid="gap-capabilities">The target lacks capability ${codes(capabilities)} (the optional control API).</li>`,
+    errors.length > 0 &&
+      html`<li data-testid="gap-errors">${count(errors.length, 'case')} in ERROR: the harness or the environment failed, so their checks did not run: ${codes(errors)}.</li>`,
     untested.length > 0 &&
       html`<li data-testid="gap-untested">${count(untested.length, 'MUST requirement')} unchecked: ${untested.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#requirement-${id}"><code>${id}</code></a>`)}.</li>`,
   ].filter((item) => item !== false);

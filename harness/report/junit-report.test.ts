@@ -16,7 +16,14 @@ test('one testsuite per suite with JUnit counts, one testcase per case, and the 
   const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) =>
     m.slice(1).join(' '),
   );
-  expect(suites).toEqual(['touchstone 1 1 0 0', 'assignees 3 1 0 0', 'conventions 1 0 0 0', 'interaction-limits 2 0 0 1', 'git-blobs 1 0 1 0', 'auth 1 0 0 0']);
+  expect(suites).toEqual([
+    'touchstone 1 1 0 0',
+    'assignees 3 1 0 0',
+    'conventions 1 0 0 0',
+    'interaction-limits 2 0 0 1',
+    'git-blobs 1 0 1 0',
+    'auth 1 0 0 0',
+  ]);
   expect(xml.match(/<testcase /g)).toHaveLength(9);
   expect(xml).toContain(
     '<testcase name="GET assignees with every result on one page omits the link header" classname="assignees" time="0.057">',
@@ -26,18 +33,24 @@ test('one testsuite per suite with JUnit counts, one testcase per case, and the 
 test('FAIL becomes <failure> with requirement, expected, actual and the reproduction in its body', () => {
   const xml = renderJunit(createResultsFixture());
   const fail = testcase(xml, 'GET assignees with every result on one page omits the link header');
-  expect(fail).toContain('<failure message="pagination.link-omitted-single-page: expected no link header, got link: &lt;…&amp;page=1&gt;; rel=&quot;first&quot;" type="FAIL">');
+  expect(fail).toContain(
+    '<failure message="pagination.link-omitted-single-page: expected no link header, got link: &lt;…&amp;page=1&gt;; rel=&quot;first&quot;" type="FAIL">',
+  );
   expect(fail).toContain('requirement: pagination.link-omitted-single-page (MUST, spec 1 § Pagination)');
   expect(fail).toContain('"When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted."');
   expect(fail).toContain('expected: no link header (2 assignees fit on one page of 100)');
-  expect(fail).toContain('actual: link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel="first"');
+  expect(fail).toContain(
+    'actual: link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel="first"',
+  );
   expect(fail).toContain(`reproduce: curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN"`);
 });
 
 test('ERROR becomes <error>, SKIP becomes <skipped message>', () => {
   const xml = renderJunit(createResultsFixture());
   const error = testcase(xml, 'GET a blob returns its content in Base64');
-  expect(error).toContain('<error message="TARGET_IO: socket hang up after 30000 ms" type="ERROR">TARGET_IO: socket hang up after 30000 ms\n    at request');
+  expect(error).toContain(
+    '<error message="TARGET_IO: socket hang up after 30000 ms" type="ERROR">TARGET_IO: socket hang up after 30000 ms\n    at request',
+  );
   expect(error).toContain('actual: no response: socket hang up</error>');
   const skip = testcase(xml, 'PUT repository interaction-limits without expiry expires after one day');
   expect(skip).toContain('<skipped message="the target lacks capability control.clock"/>');
@@ -86,8 +99,13 @@ test('the verdict is a testcase of its own: a failure with the reasons unless th
   expect(verdict).toContain('<property name="verdict" value="incomplete"/>');
   expect(verdict).toContain('<property name="untested" value="interaction-limits.repo-409-owner-limit"/>');
   expect(verdict).toContain('<property name="missing-capability" value="control.clock"/>');
-  expect(verdict).toContain('<failure message="incomplete: nothing failed, but the run does not show conformance: 2 MUST requirements went unchecked and 1 case errored" type="incomplete">');
+  expect(verdict).toContain(
+    '<failure message="incomplete: nothing failed, but the run does not show conformance: 2 MUST requirements went unchecked and 1 case errored" type="incomplete">',
+  );
   expect(verdict).toContain('the target lacks capability control.clock (the optional control API)');
-  const conforming = testcase(renderJunit({ ...results, verdict: 'conforming', gaps: { untested: [], roles: [], capabilities: [], errors: [] } }), 'verdict');
+  const conforming = testcase(
+    renderJunit({ ...results, verdict: 'conforming', gaps: { untested: [], roles: [], capabilities: [], errors: [] } }),
+    'verdict',
+  );
   expect(conforming).not.toMatch(/<failure|<error|<skipped/);
 });

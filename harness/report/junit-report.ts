@@ -108,7 +108,9 @@ function tallyAttributes(t: Tally): Markup {
 function renderVerdict(results: Results): Markup {
   const failed = results.verdict !== 'conforming';
   const reasons = [verdictHeadline(results), ...gapReasons(results, Number.POSITIVE_INFINITY)].join('\n');
-  const result = failed ? xml`      <failure message="${results.verdict}: ${verdictHeadline(results)}" type="${results.verdict}">${escapeXmlText(reasons)}</failure>\n` : '';
+  const result = failed
+    ? xml`      <failure message="${results.verdict}: ${verdictHeadline(results)}" type="${results.verdict}">${escapeXmlText(reasons)}</failure>\n`
+    : '';
   return xml`  <testsuite name="touchstone" tests="1" failures="${failed ? 1 : 0}" errors="0" skipped="0" time="0.000" timestamp="${results.started_at}">
     <testcase name="verdict" classname="touchstone" time="0.000">
       <properties>

@@ -5,7 +5,10 @@ import type { Results } from '../core/results.js';
 
 /** Splits a GFM table row on the pipes GFM itself splits on: unescaped ones. */
 function cells(row: string): string[] {
-  return row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((cell) => cell.trim());
+  return row
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
 }
 
 function tableRows(markdown: string, header: string): string[] {
@@ -66,7 +69,9 @@ test('long messages are cut to one line', () => {
 test('requirements no case checked are counted and named', () => {
   const md = renderMarkdownSummary(createResultsFixture());
   expect(md).toContain('### Untested requirements: 2 of 9');
-  expect(md).toContain('<details><summary>2 requirements were not checked by any case</summary>\n\n`interaction-limits.expiry-default-one-day`, `interaction-limits.repo-409-owner-limit`\n\n</details>');
+  expect(md).toContain(
+    '<details><summary>2 requirements were not checked by any case</summary>\n\n`interaction-limits.expiry-default-one-day`, `interaction-limits.repo-409-owner-limit`\n\n</details>',
+  );
 });
 
 test('a conforming run says so and lists nothing', () => {
@@ -89,11 +94,17 @@ test('a conforming run says so and lists nothing', () => {
 
 test('an incomplete run says so first, with what it could not check', () => {
   const base = createResultsFixture();
-  const results: Results = { ...base, verdict: 'incomplete', gaps: { untested: ['a.must'], roles: ['org-owner', 'workflow'], capabilities: ['control.clock'], errors: [] } };
+  const results: Results = {
+    ...base,
+    verdict: 'incomplete',
+    gaps: { untested: ['a.must'], roles: ['org-owner', 'workflow'], capabilities: ['control.clock'], errors: [] },
+  };
   const md = renderMarkdownSummary(results);
   expect(md.split('\n')[0]).toBe('## ⚠️ touchstone: **incomplete**');
   expect(md).toContain('nothing failed, but the run does not show conformance: 1 MUST requirement went unchecked');
-  expect(md).toContain('### What this run could not check\n\n- no token for role org-owner, workflow: map them to tokens of the target with --tokens\n');
+  expect(md).toContain(
+    '### What this run could not check\n\n- no token for role org-owner, workflow: map them to tokens of the target with --tokens\n',
+  );
   expect(md).toContain('- the target lacks capability control.clock (the optional control API)\n- unchecked MUST requirements: a.must');
 });
 

@@ -15,7 +15,9 @@ const MAX_UNTESTED_IDS = 200;
 const MAX_MESSAGE_CHARS = 160;
 
 function oneLine(text: string): string {
-  return replaceControlCharacters(text).replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return replaceControlCharacters(text)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
 }
 
 /** Plain table-cell text: Markdown punctuation and pipes escaped, one line. */
@@ -95,5 +97,5 @@ function untestedSection(results: Results): string {
 }
 
 export function renderMarkdownSummary(results: Results): string {
-  return [verdictLine(results), gapsSection(results), countsTable(results), notPassingSection(results), untestedSection(results)].filter(Boolean).join('\n\n') + '\n';
+  return `${[verdictLine(results), gapsSection(results), countsTable(results), notPassingSection(results), untestedSection(results)].filter(Boolean).join('\n\n')}\n`;
 }

@@ -40,12 +40,12 @@ export function escapeXmlText(text: string): Markup {
   return new Markup(replaceControlCharacters(text).replace(/[&<>\r]/g, (c) => XML_ENTITIES[c]!));
 }
 
-function createTag(escape: (text: string) => string) {
+function createTag(escapeText: (text: string) => string) {
   const render = (value: MarkupValue): string => {
     if (value instanceof Markup) return value.text;
     if (Array.isArray(value)) return value.map(render).join('');
     if (value === null || value === undefined || value === false) return '';
-    return escape(String(value));
+    return escapeText(String(value));
   };
   return (strings: TemplateStringsArray, ...values: MarkupValue[]): Markup => {
     let out = strings[0]!;

@@ -33,8 +33,13 @@ test('the fixture summary and requirement statuses agree with its cases', () => 
 test('the fixture is what buildResults makes of its cases: requirement statuses, gaps and verdict', () => {
   const fixture = createResultsFixture();
   const built = buildResults(fixture.cases, fixture.requirements, {
-    kind: fixture.kind, target: fixture.target, startedAt: new Date(fixture.started_at), finishedAt: new Date(fixture.finished_at),
-    strict: fixture.strict, version: fixture.tool.version, suites: fixture.scope.suites,
+    kind: fixture.kind,
+    target: fixture.target,
+    startedAt: new Date(fixture.started_at),
+    finishedAt: new Date(fixture.finished_at),
+    strict: fixture.strict,
+    version: fixture.tool.version,
+    suites: fixture.scope.suites,
   });
   expect(built).toEqual(fixture);
 });

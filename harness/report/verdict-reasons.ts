@@ -32,9 +32,13 @@ const listed = (ids: string[], max: number) => ids.slice(0, max).join(', ') + (i
 export function gapReasons(results: Results, maxIds = 12): string[] {
   const { gaps } = results;
   const reasons: string[] = [];
-  if (gaps.roles.length > 0) reasons.push(`no token for role ${gaps.roles.join(', ')}: map ${gaps.roles.length === 1 ? 'it' : 'them'} to tokens of the target with --tokens`);
+  if (gaps.roles.length > 0)
+    reasons.push(
+      `no token for role ${gaps.roles.join(', ')}: map ${gaps.roles.length === 1 ? 'it' : 'them'} to tokens of the target with --tokens`,
+    );
   if (gaps.capabilities.length > 0) reasons.push(`the target lacks capability ${gaps.capabilities.join(', ')} (the optional control API)`);
-  if (gaps.errors.length > 0) reasons.push(`${plural(gaps.errors.length, 'case')} in ERROR (the harness or the environment failed): ${listed(gaps.errors, maxIds)}`);
+  if (gaps.errors.length > 0)
+    reasons.push(`${plural(gaps.errors.length, 'case')} in ERROR (the harness or the environment failed): ${listed(gaps.errors, maxIds)}`);
   if (gaps.untested.length > 0) reasons.push(`unchecked MUST requirements: ${listed(gaps.untested, maxIds)}`);
   return reasons;
 }

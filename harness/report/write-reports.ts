@@ -25,5 +25,5 @@ export function writeReports(outDir: string, results: Results): void {
   writeFileAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
   writeFileAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
   // Last: its presence tells the CLI the run completed.
-  writeFileAtomic(path.join(outDir, REPORT_FILES.results), JSON.stringify(results, null, 2) + '\n');
+  writeFileAtomic(path.join(outDir, REPORT_FILES.results), `${JSON.stringify(results, null, 2)}\n`);
 }

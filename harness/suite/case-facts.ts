@@ -86,7 +86,11 @@ export function serviceCaseFacts(suite: string, testCase: Case, registry: Requir
 }
 
 /** The facts of a plugin or compiler case: no endpoints, no aspects, no role. */
-export function protocolCaseFacts(suite: string, testCase: { id: string; title: string; requirements: string[] }, registry: RequirementRegistry): CaseFacts {
+export function protocolCaseFacts(
+  suite: string,
+  testCase: { id: string; title: string; requirements: string[] },
+  registry: RequirementRegistry,
+): CaseFacts {
   return {
     id: `${suite}/${testCase.id}`,
     suite,

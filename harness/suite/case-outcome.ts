@@ -31,7 +31,12 @@ export function failureMessage(level: Level, failure: Pick<FailureDetail, 'requi
  * A case that stopped at `error`: graded by its requirement's level, with every other
  * requirement it cites unchecked. `detail` adds what the caller knows (exchange, reproduction).
  */
-export function stoppedAt(error: ConformanceFailure, requirements: readonly string[], grading: Grading, detail: Partial<FailureDetail> = {}): CaseOutcome {
+export function stoppedAt(
+  error: ConformanceFailure,
+  requirements: readonly string[],
+  grading: Grading,
+  detail: Partial<FailureDetail> = {},
+): CaseOutcome {
   const level = levelOf(grading.registry, error.requirement);
   const failure: FailureDetail = { requirement: error.requirement, expected: error.expected, actual: error.actual, ...detail };
   return {

@@ -11,7 +11,10 @@ import { suitePaths } from '../core/suite-paths.js';
 
 const TOKEN = 'ts_secret_canary_token_42';
 const registry = new Map<string, Requirement>(
-  (['MUST', 'SHOULD', 'MAY'] as const).map((level) => [`test.${level.toLowerCase()}`, { id: `test.${level.toLowerCase()}`, source: 's', quote: 'q', level }]),
+  (['MUST', 'SHOULD', 'MAY'] as const).map((level) => [
+    `test.${level.toLowerCase()}`,
+    { id: `test.${level.toLowerCase()}`, source: 's', quote: 'q', level },
+  ]),
 );
 const schemas = loadSchemaRegistry(suitePaths.schemas);
 
@@ -31,20 +34,51 @@ function context(route: Route, options: { capabilities?: string[]; strict?: bool
   const attached: string[] = [];
   const ctx: CaseContext = {
     client: createTargetClient({ baseUrl: 'http://target.test', tokens: { admin: TOKEN }, transport, userAgent: 'test' }),
-    control: { capabilities: async () => new Set(), reset: async () => {}, clock: async () => {}, faults: async () => {}, ...options.control },
+    control: {
+      capabilities: async () => new Set(),
+      reset: async () => {},
+      clock: async () => {},
+      faults: async () => {},
+      ...options.control,
+    },
     capabilities: new Set(options.capabilities ?? []),
-    schemas, registry, redact: createRedactor([TOKEN]), strict: options.strict ?? false,
+    schemas,
+    registry,
+    redact: createRedactor([TOKEN]),
+    strict: options.strict ?? false,
     hooks: { step: (_title, body) => body(), attach: async (_name, record) => void attached.push(JSON.stringify(record)) },
   };
   return { ctx, sent, attached };
 }
 
 const oneStep = (expectation: Expectation, requirement = 'test.must'): StepsCase => ({
-  id: 'c', title: 'a one-step case', requirements: [requirement], as: 'admin',
+  id: 'c',
+  title: 'a one-step case',
+  requirements: [requirement],
+  as: 'admin',
   steps: [{ request: { method: 'GET', path: '/thing' }, expect: expectation }],
 });
 
-const user = { login: 'a', id: 1, node_id: 'n', avatar_url: '', gravatar_id: '', url: '', html_url: '', followers_url: '', following_url: '', gists_url: '', starred_url: '', subscriptions_url: '', organizations_url: '', repos_url: '', events_url: '', received_events_url: '', type: 'User', site_admin: false };
+const user = {
+  login: 'a',
+  id: 1,
+  node_id: 'n',
+  avatar_url: '',
+  gravatar_id: '',
+  url: '',
+  html_url: '',
+  followers_url: '',
+  following_url: '',
+  gists_url: '',
+  starred_url: '',
+  subscriptions_url: '',
+  organizations_url: '',
+  repos_url: '',
+  events_url: '',
+  received_events_url: '',
+  type: 'User',
+  site_admin: false,
+};
 
 // Each expectation kind: a response that obeys it passes, one that breaks it fails.
 const expectationControls: [string, Expectation, WireResponse, WireResponse][] = [
@@ -52,18 +86,38 @@ const expectationControls: [string, Expectation, WireResponse, WireResponse][] =
   ['status class', { status: '4xx' }, respond(422, {}), respond(201, {})],
   ['header present', { headers: { etag: { present: true } } }, respond(200, {}, [['ETag', '"x"']]), respond(200, {})],
   ['header absent', { headers: { link: { present: false } } }, respond(200, {}), respond(200, {}, [['Link', '<x>; rel="next"']])],
-  ['header exact', { headers: { 'content-type': 'application/json; charset=utf-8' } }, respond(200, {}), { ...respond(200, {}), headers: [['Content-Type', 'text/plain']] }],
-  ['header pattern', { headers: { 'content-type': { matches: '^application/json' } } }, respond(200, {}), { ...respond(200, {}), headers: [['Content-Type', 'text/html']] }],
+  [
+    'header exact',
+    { headers: { 'content-type': 'application/json; charset=utf-8' } },
+    respond(200, {}),
+    { ...respond(200, {}), headers: [['Content-Type', 'text/plain']] },
+  ],
+  [
+    'header pattern',
+    { headers: { 'content-type': { matches: '^application/json' } } },
+    respond(200, {}),
+    { ...respond(200, {}), headers: [['Content-Type', 'text/html']] },
+  ],
   ['empty body', { empty: true }, respond(200, {}), respond(200, { limit: 'x' })],
   ['schema', { schema: 'user' }, respond(200, user), respond(200, { ...user, id: 'one' })],
   ['schema of an array', { schema: 'user[]' }, respond(200, [user]), respond(200, user)],
   ['JSON subset', { json: { a: { b: 1 } } }, respond(200, { a: { b: 1, c: 2 }, d: 3 }), respond(200, { a: { b: 2 } })],
-  ['equals', { assert: [{ path: 'xs[*].n', equals: [1, 2] }] }, respond(200, { xs: [{ n: 1 }, { n: 2 }] }), respond(200, { xs: [{ n: 2 }, { n: 1 }] })],
+  [
+    'equals',
+    { assert: [{ path: 'xs[*].n', equals: [1, 2] }] },
+    respond(200, { xs: [{ n: 1 }, { n: 2 }] }),
+    respond(200, { xs: [{ n: 2 }, { n: 1 }] }),
+  ],
   ['includes', { assert: [{ path: 'xs', includes: 'a' }] }, respond(200, { xs: ['a', 'b'] }), respond(200, { xs: ['b'] })],
   ['excludes', { assert: [{ path: 'xs', excludes: 'a' }] }, respond(200, { xs: ['b'] }), respond(200, { xs: ['a'] })],
   ['length', { assert: [{ path: '$', length: 2 }] }, respond(200, [1, 2]), respond(200, [1, 2, 3])],
   ['max_length', { assert: [{ path: 'xs', max_length: 2 }] }, respond(200, { xs: [1, 2] }), respond(200, { xs: [1, 2, 3] })],
-  ['matches', { assert: [{ path: 't', matches: 'Z$' }] }, respond(200, { t: '2026-01-01T00:00:00Z' }), respond(200, { t: '2026-01-01T00:00:00+02:00' })],
+  [
+    'matches',
+    { assert: [{ path: 't', matches: 'Z$' }] },
+    respond(200, { t: '2026-01-01T00:00:00Z' }),
+    respond(200, { t: '2026-01-01T00:00:00+02:00' }),
+  ],
   ['capture needs the value', { capture: { id: 'body.id' } }, respond(200, { id: 7 }), respond(200, {})],
   ['body must be JSON', { json: {} }, respond(200, {}), respond(200, 'not json')],
 ];
@@ -82,19 +136,29 @@ test('the outcome follows the level of the requirement that failed; --strict har
   expect((await runCase(oneStep({ status: 200 }, 'test.should'), context(fail).ctx)).outcome).toBe('WARN');
   expect((await runCase(oneStep({ status: 200 }, 'test.should'), context(fail, { strict: true }).ctx)).outcome).toBe('FAIL');
   expect((await runCase(oneStep({ status: 200 }, 'test.may'), context(fail, { strict: true }).ctx)).outcome).toBe('WARN');
-  const stepLevel: Case = { ...oneStep({ status: 200 }), steps: [{ requirement: 'test.may', request: { method: 'GET', path: '/x' }, expect: { status: 200 } }] };
+  const stepLevel: Case = {
+    ...oneStep({ status: 200 }),
+    steps: [{ requirement: 'test.may', request: { method: 'GET', path: '/x' }, expect: { status: 200 } }],
+  };
   expect((await runCase(stepLevel, context(fail).ctx)).failure?.requirement).toBe('test.may');
 });
 
 test('captures flow into later requests and expectations', async () => {
   const testCase: Case = {
-    id: 'c', title: 'captures flow', requirements: ['test.must'],
+    id: 'c',
+    title: 'captures flow',
+    requirements: ['test.must'],
     steps: [
       { request: { method: 'GET', path: '/a' }, expect: { capture: { tag: 'header.etag', id: 'body.id' } } },
-      { request: { method: 'GET', path: '/b/{id}', params: { id: '${id}' }, headers: { 'If-None-Match': '${tag}' } }, expect: { json: { seen: '${tag}' } } },
+      {
+        request: { method: 'GET', path: '/b/{id}', params: { id: '${id}' }, headers: { 'If-None-Match': '${tag}' } },
+        expect: { json: { seen: '${tag}' } },
+      },
     ],
   };
-  const { ctx, sent } = context((r) => (r.url.endsWith('/a') ? respond(200, { id: 9 }, [['ETag', '"v1"']]) : respond(200, { seen: '"v1"' })));
+  const { ctx, sent } = context((r) =>
+    r.url.endsWith('/a') ? respond(200, { id: 9 }, [['ETag', '"v1"']]) : respond(200, { seen: '"v1"' }),
+  );
   expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
   expect(sent[1].url).toBe('http://target.test/b/9');
   expect(sent[1].headers).toContainEqual(['If-None-Match', '"v1"']);
@@ -102,8 +166,12 @@ test('captures flow into later requests and expectations', async () => {
 
 test('auth matrix: each role gets its expected status, and one wrong answer fails', async () => {
   const matrix: Case = {
-    id: 'm', title: 'an auth matrix', kind: 'auth-matrix', requirements: ['test.must'],
-    request: { method: 'GET', path: '/x' }, expect_by_role: { anonymous: 401, admin: 200 },
+    id: 'm',
+    title: 'an auth matrix',
+    kind: 'auth-matrix',
+    requirements: ['test.must'],
+    request: { method: 'GET', path: '/x' },
+    expect_by_role: { anonymous: 401, admin: 200 },
   };
   const correct = (r: WireRequest) => respond(r.headers.some(([k]) => k === 'Authorization') ? 200 : 401, {});
   expect((await runCase(matrix, context(correct).ctx)).outcome).toBe('PASS');
@@ -115,7 +183,13 @@ test('auth matrix: each role gets its expected status, and one wrong answer fail
 
 test('limits: below, at and above are sent with n-1, n and n+1 values, and a breach above the limit fails', async () => {
   const limits: Case = {
-    id: 'l', title: 'a limits case', kind: 'limits', requirements: ['test.must'], as: 'admin', limit: 3, list: ['a', 'b', 'c', 'd'],
+    id: 'l',
+    title: 'a limits case',
+    kind: 'limits',
+    requirements: ['test.must'],
+    as: 'admin',
+    limit: 3,
+    list: ['a', 'b', 'c', 'd'],
     request: { method: 'POST', path: '/add', body: { names: '$list' } },
     expect: { below: { status: 201 }, at: { status: 201 }, above: { status: 422 } },
   };
@@ -129,22 +203,36 @@ test('limits: below, at and above are sent with n-1, n and n+1 values, and a bre
 test('a case needing a capability or a role the run lacks is SKIP, naming everything it lacks', async () => {
   const needsClock: Case = { ...oneStep({ status: 200 }), requires: ['control.clock', 'control.reset'] };
   expect(await runCase(needsClock, context(() => respond(200, {})).ctx)).toEqual({
-    outcome: 'SKIP', message: 'the target lacks capability control.clock, control.reset', missing: { capabilities: ['control.clock', 'control.reset'] },
+    outcome: 'SKIP',
+    message: 'the target lacks capability control.clock, control.reset',
+    missing: { capabilities: ['control.clock', 'control.reset'] },
   });
-  const otherRoles: Case = { ...oneStep({ status: 200 }), as: 'org-owner', cleanup: [{ request: { method: 'DELETE', path: '/x', as: 'workflow' }, expect: { status: 204 } }] };
+  const otherRoles: Case = {
+    ...oneStep({ status: 200 }),
+    as: 'org-owner',
+    cleanup: [{ request: { method: 'DELETE', path: '/x', as: 'workflow' }, expect: { status: 204 } }],
+  };
   const skipped = await runCase(otherRoles, context(() => respond(200, {})).ctx);
   expect(skipped).toMatchObject({ outcome: 'SKIP', missing: { roles: ['org-owner', 'workflow'] } });
   expect(skipped.message).toBe('no token for role org-owner, workflow (map them with --tokens)');
 });
 
 test('a transport failure is ERROR, not a conformance failure, and checks nothing', async () => {
-  const broken = () => { throw new HarnessError('TARGET_IO', 'connection reset'); };
-  expect(await runCase(oneStep({ status: 200 }), context(broken).ctx)).toEqual({ outcome: 'ERROR', message: 'HarnessError: connection reset' });
+  const broken = () => {
+    throw new HarnessError('TARGET_IO', 'connection reset');
+  };
+  expect(await runCase(oneStep({ status: 200 }), context(broken).ctx)).toEqual({
+    outcome: 'ERROR',
+    message: 'HarnessError: connection reset',
+  });
 });
 
 test('a broken SHOULD or MAY does not stop the case: a later broken MUST still fails it, and every broken rule is listed', async () => {
   const steps = (second: number): Case => ({
-    id: 'c', title: 'three steps', requirements: ['test.must', 'test.other'], as: 'admin',
+    id: 'c',
+    title: 'three steps',
+    requirements: ['test.must', 'test.other'],
+    as: 'admin',
     steps: [
       { requirement: 'test.may', request: { method: 'GET', path: '/a' }, expect: { status: 200 } },
       { requirement: 'test.should', request: { method: 'GET', path: '/b' }, expect: { status: 200 } },
@@ -155,17 +243,32 @@ test('a broken SHOULD or MAY does not stop the case: a later broken MUST still f
   const { ctx, sent } = context(answers);
   const warned = await runCase(steps(201), ctx);
   expect(sent.map((r) => new URL(r.url).pathname)).toEqual(['/a', '/b', '/c']);
-  expect(warned).toMatchObject({ outcome: 'WARN', broken: ['test.may', 'test.should'], failure: { requirement: 'test.may', endpoint: 'GET /a' } });
+  expect(warned).toMatchObject({
+    outcome: 'WARN',
+    broken: ['test.may', 'test.should'],
+    failure: { requirement: 'test.may', endpoint: 'GET /a' },
+  });
   expect(warned.unverified).toBeUndefined();
   expect(warned.message).toBe('MAY test.may: expected status 200, got status 500 (and 1 more broken check)');
   const failed = await runCase(steps(204), context(answers).ctx);
-  expect(failed).toMatchObject({ outcome: 'FAIL', broken: ['test.may', 'test.should', 'test.must'], failure: { requirement: 'test.must', endpoint: 'GET /c' }, unverified: ['test.other'] });
+  expect(failed).toMatchObject({
+    outcome: 'FAIL',
+    broken: ['test.may', 'test.should', 'test.must'],
+    failure: { requirement: 'test.must', endpoint: 'GET /c' },
+    unverified: ['test.other'],
+  });
 });
 
 test('a broken MUST stops the case, and what it did not get to check is unverified', async () => {
   const testCase: Case = {
-    id: 'c', title: 'two steps', requirements: ['test.must', 'test.should'], as: 'admin',
-    steps: [{ request: { method: 'GET', path: '/a' }, expect: { status: 200 } }, { requirement: 'test.should', request: { method: 'GET', path: '/b' }, expect: { status: 200 } }],
+    id: 'c',
+    title: 'two steps',
+    requirements: ['test.must', 'test.should'],
+    as: 'admin',
+    steps: [
+      { request: { method: 'GET', path: '/a' }, expect: { status: 200 } },
+      { requirement: 'test.should', request: { method: 'GET', path: '/b' }, expect: { status: 200 } },
+    ],
   };
   const { ctx, sent } = context(() => respond(500, {}));
   expect(await runCase(testCase, ctx)).toMatchObject({ outcome: 'FAIL', broken: ['test.must'], unverified: ['test.should'] });
@@ -174,7 +277,10 @@ test('a broken MUST stops the case, and what it did not get to check is unverifi
 
 test('a soft failure in a step whose values later steps capture stops the case there', async () => {
   const testCase: Case = {
-    id: 'c', title: 'capture after a warning', requirements: ['test.must'], as: 'admin',
+    id: 'c',
+    title: 'capture after a warning',
+    requirements: ['test.must'],
+    as: 'admin',
     steps: [
       { requirement: 'test.may', request: { method: 'GET', path: '/a' }, expect: { status: 200, capture: { id: 'body.id' } } },
       { request: { method: 'GET', path: '/b/{id}', params: { id: '${id}' } }, expect: { status: 200 } },
@@ -187,14 +293,23 @@ test('a soft failure in a step whose values later steps capture stops the case t
 
 test('auth matrix with roles the run has no token for: the other rows run, the rows left out are named', async () => {
   const matrix: Case = {
-    id: 'm', title: 'a matrix', kind: 'auth-matrix', requirements: ['test.must'],
-    request: { method: 'GET', path: '/x' }, expect_by_role: { anonymous: 401, admin: 200, 'org-owner': 200, workflow: 403 },
+    id: 'm',
+    title: 'a matrix',
+    kind: 'auth-matrix',
+    requirements: ['test.must'],
+    request: { method: 'GET', path: '/x' },
+    expect_by_role: { anonymous: 401, admin: 200, 'org-owner': 200, workflow: 403 },
   };
   const correct = (r: WireRequest) => respond(r.headers.some(([k]) => k === 'Authorization') ? 200 : 401, {});
   const { ctx, sent } = context(correct);
   const partial = await runCase(matrix, ctx);
   expect(sent).toHaveLength(2);
-  expect(partial).toEqual({ outcome: 'PASS', message: '2 of 4 rows did not run: no token for role org-owner, workflow', unverified: ['test.must'], missing: { roles: ['org-owner', 'workflow'] } });
+  expect(partial).toEqual({
+    outcome: 'PASS',
+    message: '2 of 4 rows did not run: no token for role org-owner, workflow',
+    unverified: ['test.must'],
+    missing: { roles: ['org-owner', 'workflow'] },
+  });
   const failed = await runCase(matrix, context(() => respond(200, {})).ctx);
   expect(failed).toMatchObject({ outcome: 'FAIL', missing: { roles: ['org-owner', 'workflow'] }, failure: { actual: 'status 200' } });
   expect(failed.message).toContain('(2 of 4 rows did not run: no token for role org-owner, workflow)');
@@ -203,7 +318,10 @@ test('auth matrix with roles the run has no token for: the other rows run, the r
 });
 
 test('cleanup runs after a failure too, and a failed cleanup of a passing case is ERROR', async () => {
-  const withCleanup: Case = { ...oneStep({ status: 200 }), cleanup: [{ request: { method: 'DELETE', path: '/thing' }, expect: { status: 204 } }] };
+  const withCleanup: Case = {
+    ...oneStep({ status: 200 }),
+    cleanup: [{ request: { method: 'DELETE', path: '/thing' }, expect: { status: 204 } }],
+  };
   const { ctx, sent } = context((r) => respond(r.method === 'DELETE' ? 204 : 500, {}));
   expect((await runCase(withCleanup, ctx)).outcome).toBe('FAIL');
   expect(sent.map((r) => r.method)).toEqual(['GET', 'DELETE']);

@@ -82,14 +82,22 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
   const requirements = caseRequirements(testCase);
   const missingCapabilities = (testCase.requires ?? []).filter((c) => !context.capabilities.has(c));
   if (missingCapabilities.length > 0) {
-    return { outcome: 'SKIP', message: `the target lacks capability ${missingCapabilities.join(', ')}`, missing: { capabilities: missingCapabilities } };
+    return {
+      outcome: 'SKIP',
+      message: `the target lacks capability ${missingCapabilities.join(', ')}`,
+      missing: { capabilities: missingCapabilities },
+    };
   }
   const rowRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
   const missingRoles = caseRoles(testCase).filter((role) => !context.client.hasRole(role));
   const missingRows = missingRoles.filter((role) => rowRoles.includes(role));
   const neededRoles = missingRoles.filter((role) => !rowRoles.includes(role));
   if (neededRoles.length > 0 || (rowRoles.length > 0 && missingRows.length === rowRoles.length)) {
-    return { outcome: 'SKIP', message: `no token for role ${missingRoles.join(', ')} (map ${missingRoles.length === 1 ? 'it' : 'them'} with --tokens)`, missing: { roles: missingRoles } };
+    return {
+      outcome: 'SKIP',
+      message: `no token for role ${missingRoles.join(', ')} (map ${missingRoles.length === 1 ? 'it' : 'them'} with --tokens)`,
+      missing: { roles: missingRoles },
+    };
   }
 
   const grading: Grading = { registry: context.registry, strict: context.strict };
@@ -109,7 +117,10 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
       lastEndpoint = `${spec.method} ${spec.path}`;
       const exchange = await context.client.send(spec, as);
       last = exchange;
-      await context.hooks.attach(`${title} → ${exchange.response.status}`, toExchangeRecord(exchange.request, exchange.response, context.redact));
+      await context.hooks.attach(
+        `${title} → ${exchange.response.status}`,
+        toExchangeRecord(exchange.request, exchange.response, context.redact),
+      );
       return exchange;
     });
   };
@@ -117,7 +128,13 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
     const exchange = await send(interpolate(step.request, b), as);
     try {
-      Object.assign(b.values, checkExpectation(exchange.response, interpolate(step.expect, b), { requirement: step.requirement ?? testCase.requirements[0], schemas: context.schemas }));
+      Object.assign(
+        b.values,
+        checkExpectation(exchange.response, interpolate(step.expect, b), {
+          requirement: step.requirement ?? testCase.requirements[0],
+          schemas: context.schemas,
+        }),
+      );
     } catch (error) {
       // Later steps may need this step's captures, which a failed check never took.
       if (error instanceof ConformanceFailure && !step.expect.capture) note(error);
@@ -134,10 +151,16 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
     result = classify(error, requirements, found, { ...context, grading }, last, lastEndpoint);
   }
   const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
-  if (cleanupError && result.outcome === 'PASS') result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
+  if (cleanupError && result.outcome === 'PASS')
+    result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
   if (missingRows.length > 0) {
     const rows = `${missingRows.length} of ${rowRoles.length} rows did not run: no token for role ${missingRows.join(', ')}`;
-    result = { ...result, message: result.message ? `${result.message} (${rows})` : rows, unverified: requirements, missing: { roles: missingRows } };
+    result = {
+      ...result,
+      message: result.message ? `${result.message} (${rows})` : rows,
+      unverified: requirements,
+      missing: { roles: missingRows },
+    };
   }
   return result;
 }
@@ -174,7 +197,11 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
     case 'pagination':
       return walkPagination(testCase, (spec) => runner.send(spec), runner.note);
     case 'limits': {
-      const variants: [keyof LimitsCase['expect'], number][] = [['below', testCase.limit - 1], ['at', testCase.limit], ['above', testCase.limit + 1]];
+      const variants: [keyof LimitsCase['expect'], number][] = [
+        ['below', testCase.limit - 1],
+        ['at', testCase.limit],
+        ['above', testCase.limit + 1],
+      ];
       for (const [name, n] of variants) {
         const bindings: Bindings = { values: { n }, list: testCase.list.slice(0, n) };
         await runner.runRequestStep({ request: testCase.request, expect: testCase.expect[name] }, bindings);
@@ -222,7 +249,14 @@ function warned(found: Found[], context: CaseContext): CaseOutcome {
   };
 }
 
-function classify(error: unknown, requirements: string[], found: Found[], context: CaseContext & { grading: Grading }, last: Exchange | undefined, endpoint: string | undefined): CaseOutcome {
+function classify(
+  error: unknown,
+  requirements: string[],
+  found: Found[],
+  context: CaseContext & { grading: Grading },
+  last: Exchange | undefined,
+  endpoint: string | undefined,
+): CaseOutcome {
   if (error instanceof ConformanceFailure) {
     const stopped = stoppedAt(error, requirements, context.grading, failureDetail({ error, exchange: last, endpoint }, context));
     const broken = [...new Set([...found.map((f) => f.error.requirement), error.requirement])];

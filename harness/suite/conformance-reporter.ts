@@ -37,7 +37,9 @@ export default class ConformanceReporter implements Reporter {
     this.total = planned.length;
     for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
     const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
-    process.stdout.write(`touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`);
+    process.stdout.write(
+      `touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`,
+    );
   }
 
   onTestEnd(test: TestCase, result: TestResult) {

@@ -19,7 +19,14 @@ const transport = createHttpTransport();
 // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
 let currentCase: string | undefined;
 const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
-const target = { url: config.targetUrl, tokens: config.tokens, send, capabilities: new Set(config.capabilities), registry, strict: config.strict };
+const target = {
+  url: config.targetUrl,
+  tokens: config.tokens,
+  send,
+  capabilities: new Set(config.capabilities),
+  registry,
+  strict: config.strict,
+};
 
 test.afterAll(() => transport.close());
 

@@ -12,19 +12,31 @@ function resolved(request: Record<string, unknown>, params: Record<string, strin
 }
 
 test('an endpoint id becomes its method and path; the suite params fill only the parameters its template names', () => {
-  expect(resolved({ endpoint: 'assignees.add', params: { issue_number: '3' } }, { owner: 'octo-org', repo: 'widgets', org: 'octo-org' })).toEqual({
+  expect(
+    resolved({ endpoint: 'assignees.add', params: { issue_number: '3' } }, { owner: 'octo-org', repo: 'widgets', org: 'octo-org' }),
+  ).toEqual({
     method: 'POST',
     path: '/repos/{owner}/{repo}/issues/{issue_number}/assignees',
     params: { owner: 'octo-org', repo: 'widgets', issue_number: '3' },
   });
-  expect(resolved({ endpoint: 'organization-limits.get' }, { owner: 'octo-org', org: 'octo-org' })).toMatchObject({ params: { org: 'octo-org' } });
+  expect(resolved({ endpoint: 'organization-limits.get' }, { owner: 'octo-org', org: 'octo-org' })).toMatchObject({
+    params: { org: 'octo-org' },
+  });
 });
 
-test('a request\'s own params win over the suite\'s; a method and path without an endpoint stay as written', () => {
-  expect(resolved({ endpoint: 'assignees.list', params: { repo: 'crowd' } }, { owner: 'octo-org', repo: 'widgets' })).toMatchObject({ params: { owner: 'octo-org', repo: 'crowd' } });
-  expect(resolved({ method: 'GET', path: '/repos/{owner}/{repo}/nowhere' }, { owner: 'o', repo: 'r' })).toEqual({ method: 'GET', path: '/repos/{owner}/{repo}/nowhere', params: { owner: 'o', repo: 'r' } });
+test("a request's own params win over the suite's; a method and path without an endpoint stay as written", () => {
+  expect(resolved({ endpoint: 'assignees.list', params: { repo: 'crowd' } }, { owner: 'octo-org', repo: 'widgets' })).toMatchObject({
+    params: { owner: 'octo-org', repo: 'crowd' },
+  });
+  expect(resolved({ method: 'GET', path: '/repos/{owner}/{repo}/nowhere' }, { owner: 'o', repo: 'r' })).toEqual({
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/nowhere',
+    params: { owner: 'o', repo: 'r' },
+  });
 });
 
 test('an unknown endpoint id is refused, naming the case and the known ids', () => {
-  expect(() => resolved({ endpoint: 'assignees.lst' })).toThrow(/sample\.yaml case c: unknown endpoint assignees\.lst; known: assignees\.list, /);
+  expect(() => resolved({ endpoint: 'assignees.lst' })).toThrow(
+    /sample\.yaml case c: unknown endpoint assignees\.lst; known: assignees\.list, /,
+  );
 });

@@ -44,12 +44,21 @@ function requestsOf(testCase: Case): RequestSpec[] {
  * Replaces, in place, each `endpoint: ID` by its method and path, and fills the path
  * parameters its template names from the suite's `params` where the request gives none.
  */
-export function resolveRequests(cases: Case[], aliases: ReadonlyMap<string, EndpointAlias>, suiteParams: Record<string, string>, where: string): void {
+export function resolveRequests(
+  cases: Case[],
+  aliases: ReadonlyMap<string, EndpointAlias>,
+  suiteParams: Record<string, string>,
+  where: string,
+): void {
   for (const testCase of cases) {
     for (const request of requestsOf(testCase) as WrittenRequest[]) {
       if (request.endpoint !== undefined) {
         const alias = aliases.get(request.endpoint);
-        if (!alias) throw new HarnessError('CONFIG', `${where} case ${testCase.id}: unknown endpoint ${request.endpoint}; known: ${[...aliases.keys()].join(', ')}`);
+        if (!alias)
+          throw new HarnessError(
+            'CONFIG',
+            `${where} case ${testCase.id}: unknown endpoint ${request.endpoint}; known: ${[...aliases.keys()].join(', ')}`,
+          );
         request.method = alias.method;
         request.path = alias.path;
         delete request.endpoint;

@@ -32,7 +32,8 @@ export function loadSuites(dir: string, only: string[] = [], endpointsFile: stri
     return { name: path.basename(file, '.yaml'), file, ...data };
   });
   const unknown = only.filter((name) => !suites.some((s) => s.name === name));
-  if (unknown.length) throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
   return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
 }
 
@@ -46,7 +47,13 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
     }
   }
   for (const suite of suites) {
-    problems.push(...caseIdentityProblems(suite.file, suite.cases.map((c) => ({ ...c, requirements: caseRequirements(c) })), context.registry));
+    problems.push(
+      ...caseIdentityProblems(
+        suite.file,
+        suite.cases.map((c) => ({ ...c, requirements: caseRequirements(c) })),
+        context.registry,
+      ),
+    );
     for (const testCase of suite.cases) {
       const where = `${path.basename(suite.file)} case ${testCase.id}`;
       const problem = (text: string) => problems.push(`${where}: ${text}`);
@@ -55,14 +62,19 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
       if (isStepsCase(testCase) && testCase.steps.some((s) => !isRequestStep(s)) && !testCase.requires?.includes('control.clock')) {
         problem('moves the clock but does not declare requires: [control.clock]');
       }
-      if (testCase.kind === 'limits' && testCase.list.length < testCase.limit + 1) problem(`list needs at least ${testCase.limit + 1} values`);
+      if (testCase.kind === 'limits' && testCase.list.length < testCase.limit + 1)
+        problem(`list needs at least ${testCase.limit + 1} values`);
     }
   }
   return problems;
 }
 
 /** What every suite format shares: unique ids and titles within a file, and only known requirement ids. */
-export function caseIdentityProblems(file: string, cases: { id: string; title: string; requirements: string[] }[], registry: RequirementRegistry): string[] {
+export function caseIdentityProblems(
+  file: string,
+  cases: { id: string; title: string; requirements: string[] }[],
+  registry: RequirementRegistry,
+): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   const titles = new Set<string>();

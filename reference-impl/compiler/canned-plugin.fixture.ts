@@ -14,7 +14,6 @@ import { loadPluginMessages } from './common/plugin-messages.js';
 import { runProtoc } from './protoc-driver.js';
 import { DEBIAN_PROTOC } from '../../test-support/debian-protoc.js';
 
-
 export interface CannedFile {
   name?: string;
   insertion_point?: string;
@@ -99,7 +98,7 @@ function script(plugin: CannedPlugin): string {
   lines.push(`cat resp/${plugin.name}.bin`);
   if (plugin.signal) lines.push(`kill -${plugin.signal} $$`);
   lines.push(`exit ${plugin.exitCode ?? 0}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export interface RunResult {
@@ -186,7 +185,9 @@ export class Sandbox {
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.stderr.on('data', (d: Buffer) => err.push(d));
       child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('latin1') }));
+      child.on('close', (code) =>
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('latin1') }),
+      );
     });
   }
 
@@ -213,7 +214,14 @@ export class Sandbox {
 export async function demoDescriptorSet(): Promise<Uint8Array> {
   const sandbox = new Sandbox();
   try {
-    const result = await sandbox.runDebianProtoc(['-Iprotos', '--include_imports', '--include_source_info', '-o', 'set.pb', ...Object.keys(DEMO_PROTOS)]);
+    const result = await sandbox.runDebianProtoc([
+      '-Iprotos',
+      '--include_imports',
+      '--include_source_info',
+      '-o',
+      'set.pb',
+      ...Object.keys(DEMO_PROTOS),
+    ]);
     if (result.code !== 0) throw new Error(`protoc -o failed: ${result.stderr}`);
     return readFileSync(path.join(sandbox.dir, 'set.pb'));
   } finally {
@@ -221,7 +229,13 @@ export async function demoDescriptorSet(): Promise<Uint8Array> {
   }
 }
 
-const field = (name: string, number: number, type: string, extra: object = {}) => ({ name, number, label: 'LABEL_OPTIONAL', type, ...extra });
+const field = (name: string, number: number, type: string, extra: object = {}) => ({
+  name,
+  number,
+  label: 'LABEL_OPTIONAL',
+  type,
+  ...extra,
+});
 
 /**
  * DEMO_PROTOS as a FileDescriptorSet built by hand (no protoc needed), plus big.proto, a file
@@ -236,14 +250,27 @@ export function handBuiltDescriptorSet(): Uint8Array {
       name: 'foo.proto',
       ...proto3,
       dependency: ['dep.proto'],
-      message_type: [{ name: 'Foo', field: [field('dep', 1, 'TYPE_MESSAGE', { type_name: '.demo.Dep' }), field('my_value', 2, 'TYPE_INT32')] }],
+      message_type: [
+        { name: 'Foo', field: [field('dep', 1, 'TYPE_MESSAGE', { type_name: '.demo.Dep' }), field('my_value', 2, 'TYPE_INT32')] },
+      ],
     },
     {
       name: 'opt.proto',
       ...proto3,
-      message_type: [{ name: 'Opt', field: [field('maybe', 1, 'TYPE_INT32', { oneof_index: 0, proto3_optional: true })], oneof_decl: [{ name: '_maybe' }] }],
+      message_type: [
+        {
+          name: 'Opt',
+          field: [field('maybe', 1, 'TYPE_INT32', { oneof_index: 0, proto3_optional: true })],
+          oneof_decl: [{ name: '_maybe' }],
+        },
+      ],
     },
-    { name: 'usesopt.proto', ...proto3, dependency: ['opt.proto'], message_type: [{ name: 'UsesOpt', field: [field('opt', 1, 'TYPE_MESSAGE', { type_name: '.demo.Opt' })] }] },
+    {
+      name: 'usesopt.proto',
+      ...proto3,
+      dependency: ['opt.proto'],
+      message_type: [{ name: 'UsesOpt', field: [field('opt', 1, 'TYPE_MESSAGE', { type_name: '.demo.Opt' })] }],
+    },
     { name: 'base.proto', package: 'demo', message_type: [{ name: 'Base', field: [field('only_field', 1, 'TYPE_INT32')] }] },
     {
       name: 'big.proto',

@@ -42,12 +42,21 @@ test('--NAME_opt values reach every run of NAME, wherever they stand, joined as 
 });
 
 test('orphan --NAME_opt flags: all reported, in plugin-name order; --plugin registration exempts', () => {
-  expect(failure(['--zzz_opt=a', '--aaa_opt=b', '--mmm_opt=c', '--mmm_out=out', 'x.proto'])).toBe('Unknown flag: --aaa_opt\nUnknown flag: --zzz_opt\n');
+  expect(failure(['--zzz_opt=a', '--aaa_opt=b', '--mmm_opt=c', '--mmm_out=out', 'x.proto'])).toBe(
+    'Unknown flag: --aaa_opt\nUnknown flag: --zzz_opt\n',
+  );
   expect(run(['--plugin=protoc-gen-reg=./p', '--reg_opt=x', '--other_out=o', 'x.proto']).outputs).toHaveLength(1);
 });
 
 test('--plugin: NAME=PATH maps exactly that name; a bare PATH is named by its basename; later wins', () => {
-  const { plugins } = run(['--plugin=protoc-gen-a=bin/one', '--plugin=custom=bin/two', '--plugin=tools/protoc-gen-b', '--plugin=protoc-gen-a=bin/three', '--a_out=o', 'x.proto']);
+  const { plugins } = run([
+    '--plugin=protoc-gen-a=bin/one',
+    '--plugin=custom=bin/two',
+    '--plugin=tools/protoc-gen-b',
+    '--plugin=protoc-gen-a=bin/three',
+    '--a_out=o',
+    'x.proto',
+  ]);
   expect([...plugins]).toEqual([
     ['protoc-gen-a', 'bin/three'],
     ['custom', 'bin/two'],
@@ -57,15 +66,25 @@ test('--plugin: NAME=PATH maps exactly that name; a bare PATH is named by its ba
 });
 
 test('-I forms, colon lists, the default ".", and a missing directory only warns', () => {
-  expect(run(['-Ia', '-I', 'b', '--proto_path=protos:a', '--proto_path', 'b', '--x_out=o', 'x.proto']).protoPaths).toEqual(['a', 'b', 'protos', 'a', 'b']);
+  expect(run(['-Ia', '-I', 'b', '--proto_path=protos:a', '--proto_path', 'b', '--x_out=o', 'x.proto']).protoPaths).toEqual([
+    'a',
+    'b',
+    'protos',
+    'a',
+    'b',
+  ]);
   expect(run(['-I=a', '--x_out=o', 'x.proto']).protoPaths).toEqual(['a']);
   expect(run(['--x_out=o', 'x.proto']).protoPaths).toEqual(['.']);
   expect(run(['--descriptor_set_in=s.pb', '--x_out=o', 'x.proto']).protoPaths).toEqual([]);
   const outcome = parseProtocArgs(['-Inodir', '--x_out=o', 'x.proto'], env());
   expect(outcome).toMatchObject({ kind: 'run', stderr: 'nodir: warning: directory does not exist.\n' });
   expect(failure(['-I=', '--x_out=o', 'x.proto'])).toBe('--proto_path passed empty directory name.  (Use "." for current directory.)\n');
-  expect(failure(['-Iv=a', '--x_out=o', 'x.proto'])).toBe('-I: v=a: VIRTUAL=DISK mappings are not supported by touchstone protoc; give a plain directory\n');
-  expect(run(['-Iodd=name', '--x_out=o', 'x.proto'], env(['odd=name'])).protoPaths, 'an existing path with "=" is a plain path').toEqual(['odd=name']);
+  expect(failure(['-Iv=a', '--x_out=o', 'x.proto'])).toBe(
+    '-I: v=a: VIRTUAL=DISK mappings are not supported by touchstone protoc; give a plain directory\n',
+  );
+  expect(run(['-Iodd=name', '--x_out=o', 'x.proto'], env(['odd=name'])).protoPaths, 'an existing path with "=" is a plain path').toEqual([
+    'odd=name',
+  ]);
 });
 
 test('--descriptor_set_in: a colon list, once, non-empty', () => {
@@ -76,21 +95,31 @@ test('--descriptor_set_in: a colon list, once, non-empty', () => {
   expect(failure(['--descriptor_set_in=', '--x_out=o', 'x.proto'])).toBe('--descriptor_set_in requires a non-empty value.\n');
 });
 
-test('protoc\'s errors: missing value, unknown flag, empty argument, missing input, missing output', () => {
+test("protoc's errors: missing value, unknown flag, empty argument, missing input, missing output", () => {
   expect(failure(['--x_out'])).toBe('Missing value for flag: --x_out\n');
   expect(failure(['--x_out', '-Ia'])).toBe('Missing value for flag: --x_out\n');
   expect(failure(['-I'])).toBe('Missing value for flag: -I\n');
   expect(failure(['--bogus', 'x.proto'])).toBe('Unknown flag: --bogus\n');
   expect(failure(['-x', 'foo'])).toBe('Unknown flag: -x\n');
-  expect(failure(['--bogus', '--version']), 'a flag takes the next argument unless it starts with -').toBe('Missing value for flag: --bogus\n');
+  expect(failure(['--bogus', '--version']), 'a flag takes the next argument unless it starts with -').toBe(
+    'Missing value for flag: --bogus\n',
+  );
   expect(failure(['', '--x_out=o'])).toContain('You seem to have passed an empty string as one of the arguments to touchstone protoc.');
   expect(failure(['--x_out=o'])).toBe('Missing input file.\n');
   expect(failure(['x.proto'])).toBe('Missing output directives.\n');
 });
 
 test('--version and --help stop where they stand; no arguments prints the usage', () => {
-  expect(parseProtocArgs(['--version', '--bogus'], env())).toMatchObject({ kind: 'exit', code: 0, stdout: expect.stringMatching(/^touchstone protoc \d+\.\d+\.\d+ \(plugin handling of protoc 3\.21\.12\)\n$/) });
-  expect(parseProtocArgs(['-h'], env())).toMatchObject({ kind: 'exit', code: 0, stdout: expect.stringContaining('Usage: touchstone protoc') });
+  expect(parseProtocArgs(['--version', '--bogus'], env())).toMatchObject({
+    kind: 'exit',
+    code: 0,
+    stdout: expect.stringMatching(/^touchstone protoc \d+\.\d+\.\d+ \(plugin handling of protoc 3\.21\.12\)\n$/),
+  });
+  expect(parseProtocArgs(['-h'], env())).toMatchObject({
+    kind: 'exit',
+    code: 0,
+    stdout: expect.stringContaining('Usage: touchstone protoc'),
+  });
   expect(parseProtocArgs([], env())).toMatchObject({ kind: 'exit', code: 0, stdout: expect.stringContaining('--NAME_out=[PARAMS:]DIR') });
 });
 
@@ -101,24 +130,43 @@ test('@file arguments expand to one argument per line', () => {
 });
 
 test('built-in generators and other protoc modes are refused, not half-emulated', () => {
-  expect(failure(['--cpp_out=o', 'x.proto'])).toBe("--cpp_out: names protoc's built-in cpp generator; touchstone protoc has no built-in generators and runs plugins only\n");
-  expect(failure(['--python_opt=x', '--p_out=o', 'x.proto'])).toContain('--python_opt: names protoc\'s built-in python generator');
+  expect(failure(['--cpp_out=o', 'x.proto'])).toBe(
+    "--cpp_out: names protoc's built-in cpp generator; touchstone protoc has no built-in generators and runs plugins only\n",
+  );
+  expect(failure(['--python_opt=x', '--p_out=o', 'x.proto'])).toContain("--python_opt: names protoc's built-in python generator");
   expect(failure(['-o', 'set.pb', 'x.proto'])).toBe('-o: not supported by touchstone protoc, which only runs code-generator plugins\n');
   expect(failure(['--encode=M', 'x.proto'])).toBe('--encode: not supported by touchstone protoc, which only runs code-generator plugins\n');
-  expect(run(['--experimental_allow_proto3_optional', '--fatal_warnings', '--error_format=gcc', '--x_out=o', 'x.proto']).inputs).toEqual(['x.proto']);
+  expect(run(['--experimental_allow_proto3_optional', '--fatal_warnings', '--error_format=gcc', '--x_out=o', 'x.proto']).inputs).toEqual([
+    'x.proto',
+  ]);
 });
 
 test('touchstone-only flags: plugin timeout, output limit, compiler_version', () => {
   const invocation = run(['--plugin_timeout=2.5', '--plugin_output_limit=1024', '--compiler_version=3.21.12-rc1', '--x_out=o', 'x.proto']);
-  expect(invocation).toMatchObject({ timeoutMs: 2500, outputLimit: 1024, compilerVersion: { major: 3, minor: 21, patch: 12, suffix: 'rc1' } });
+  expect(invocation).toMatchObject({
+    timeoutMs: 2500,
+    outputLimit: 1024,
+    compilerVersion: { major: 3, minor: 21, patch: 12, suffix: 'rc1' },
+  });
   expect(run(['--x_out=o', 'x.proto'])).toMatchObject({ timeoutMs: 60_000, outputLimit: 256 * 1024 * 1024, compilerVersion: undefined });
-  expect(failure(['--plugin_timeout=0', '--x_out=o', 'x.proto'])).toBe('--plugin_timeout: expected a number of seconds greater than 0, got "0"\n');
-  expect(failure(['--plugin_output_limit=lots', '--x_out=o', 'x.proto'])).toBe('--plugin_output_limit: expected a number of bytes greater than 0, got "lots"\n');
-  expect(failure(['--compiler_version=3.21', '--x_out=o', 'x.proto'])).toBe('--compiler_version: expected MAJOR.MINOR.PATCH or MAJOR.MINOR.PATCH-SUFFIX, got "3.21"\n');
+  expect(failure(['--plugin_timeout=0', '--x_out=o', 'x.proto'])).toBe(
+    '--plugin_timeout: expected a number of seconds greater than 0, got "0"\n',
+  );
+  expect(failure(['--plugin_output_limit=lots', '--x_out=o', 'x.proto'])).toBe(
+    '--plugin_output_limit: expected a number of bytes greater than 0, got "lots"\n',
+  );
+  expect(failure(['--compiler_version=3.21', '--x_out=o', 'x.proto'])).toBe(
+    '--compiler_version: expected MAJOR.MINOR.PATCH or MAJOR.MINOR.PATCH-SUFFIX, got "3.21"\n',
+  );
 });
 
 test('--fault=NAME (repeatable) switches built-in faults on; none by default; an unknown one fails with the list', () => {
   expect([...run(['--x_out=o', 'x.proto']).faults]).toEqual([]);
-  expect([...run(['--fault=compiler.no-version', '--x_out=o', '--fault', 'compiler.files-reversed', 'x.proto']).faults]).toEqual(['compiler.no-version', 'compiler.files-reversed']);
-  expect(failure(['--fault=compiler.bogus', '--x_out=o', 'x.proto'])).toMatch(/^--fault: unknown fault "compiler\.bogus"; faults: compiler\.files-reversed, /);
+  expect([...run(['--fault=compiler.no-version', '--x_out=o', '--fault', 'compiler.files-reversed', 'x.proto']).faults]).toEqual([
+    'compiler.no-version',
+    'compiler.files-reversed',
+  ]);
+  expect(failure(['--fault=compiler.bogus', '--x_out=o', 'x.proto'])).toMatch(
+    /^--fault: unknown fault "compiler\.bogus"; faults: compiler\.files-reversed, /,
+  );
 });

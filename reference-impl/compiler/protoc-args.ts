@@ -62,12 +62,31 @@ export interface ArgsEnvironment {
 
 /** protoc 3.21's ParseArgument: the flags that never take the next argument as value. */
 const NO_VALUE_FLAGS = new Set([
-  '-h', '--help', '--disallow_services', '--include_imports', '--include_source_info', '--version', '--decode_raw',
-  '--print_free_field_numbers', '--experimental_allow_proto3_optional', '--deterministic_output', '--fatal_warnings',
+  '-h',
+  '--help',
+  '--disallow_services',
+  '--include_imports',
+  '--include_source_info',
+  '--version',
+  '--decode_raw',
+  '--print_free_field_numbers',
+  '--experimental_allow_proto3_optional',
+  '--deterministic_output',
+  '--fatal_warnings',
 ]);
 const UNSUPPORTED_FLAGS = new Set([
-  '-o', '--descriptor_set_out', '--dependency_out', '--include_imports', '--include_source_info', '--encode', '--decode',
-  '--decode_raw', '--deterministic_output', '--print_free_field_numbers', '--disallow_services', '--direct_dependencies',
+  '-o',
+  '--descriptor_set_out',
+  '--dependency_out',
+  '--include_imports',
+  '--include_source_info',
+  '--encode',
+  '--decode',
+  '--decode_raw',
+  '--deterministic_output',
+  '--print_free_field_numbers',
+  '--disallow_services',
+  '--direct_dependencies',
   '--direct_dependencies_violation_msg',
 ]);
 /** Debian protoc 3.21.12's built-in generators: protoc never runs a plugin for these. */
@@ -151,11 +170,15 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
           if (env.pathExists(part)) [virtualPath, diskPath] = ['', part];
           else stderr += `${diskPath}: warning: directory does not exist.\n`;
         }
-        if (virtualPath !== '') return fail(`${name}: ${part}: VIRTUAL=DISK mappings are not supported by touchstone protoc; give a plain directory\n`);
+        if (virtualPath !== '')
+          return fail(`${name}: ${part}: VIRTUAL=DISK mappings are not supported by touchstone protoc; give a plain directory\n`);
         protoPaths.push(diskPath);
       }
     } else if (name === '--descriptor_set_in') {
-      if (descriptorSetIn) return fail(`${name} may only be passed once. To specify multiple descriptor sets, pass them all as a single parameter separated by ':'.\n`);
+      if (descriptorSetIn)
+        return fail(
+          `${name} may only be passed once. To specify multiple descriptor sets, pass them all as a single parameter separated by ':'.\n`,
+        );
       if (value === '') return fail(`${name} requires a non-empty value.\n`);
       descriptorSetIn = value.split(':').filter((p) => p !== '');
     } else if (name === '--plugin') {
@@ -172,7 +195,8 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
       if (value !== 'gcc') return fail(`${name}=${value}: touchstone protoc prints errors in the gcc format only\n`);
     } else if (name === '--plugin_timeout') {
       const seconds = Number(value);
-      if (!(seconds > 0) || !Number.isFinite(seconds)) return fail(`${name}: expected a number of seconds greater than 0, got "${value}"\n`);
+      if (!(seconds > 0) || !Number.isFinite(seconds))
+        return fail(`${name}: expected a number of seconds greater than 0, got "${value}"\n`);
       invocation.timeoutMs = seconds * 1000;
     } else if (name === '--plugin_output_limit') {
       if (!/^\d+$/.test(value) || Number(value) < 1) return fail(`${name}: expected a number of bytes greater than 0, got "${value}"\n`);
@@ -189,12 +213,18 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
     } else if (name.endsWith('_out') || (name.startsWith('--') && name.endsWith('_opt'))) {
       const generator = name.slice(2, -4);
       if (BUILT_IN_GENERATORS.has(generator)) {
-        return fail(`${name}: names protoc's built-in ${generator} generator; touchstone protoc has no built-in generators and runs plugins only\n`);
+        return fail(
+          `${name}: names protoc's built-in ${generator} generator; touchstone protoc has no built-in generators and runs plugins only\n`,
+        );
       }
       if (name.endsWith('_out')) {
         // protoc also keeps a Windows absolute path (C:\...) whole; touchstone runs on POSIX.
         const colon = value.indexOf(':');
-        directives.push(colon < 0 ? { flag: name, parameter: '', location: value } : { flag: name, parameter: value.slice(0, colon), location: value.slice(colon + 1) });
+        directives.push(
+          colon < 0
+            ? { flag: name, parameter: '', location: value }
+            : { flag: name, parameter: value.slice(0, colon), location: value.slice(colon + 1) },
+        );
       } else {
         const key = pluginNameOf(name);
         const parameters = pluginParameters.get(key) ?? '';

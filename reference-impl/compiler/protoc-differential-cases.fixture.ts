@@ -30,12 +30,26 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   'request bytes: order, parameter merging, compiler_version, json_name, source info': {
     code: 0,
     plugins: [{ name: 'dump', response: { supported_features: 1 } }, { name: 'plain' }],
-    args: ['--dump_opt=o1', '--dump_out=p1,p2:out', '--dump_opt=o2=v', '--plain_out=out', 'usesopt.proto', 'foo.proto', 'dep.proto', 'foo.proto'],
+    args: [
+      '--dump_opt=o1',
+      '--dump_out=p1,p2:out',
+      '--dump_opt=o2=v',
+      '--plain_out=out',
+      'usesopt.proto',
+      'foo.proto',
+      'dep.proto',
+      'foo.proto',
+    ],
     compareRequests: ['dump', 'plain'],
   },
   'chunks continue the previous file': {
     code: 0,
-    plugins: [{ name: 'chunks', response: { file: [file('big.txt', 'part1\n'), { content: 'part2' }, { content: '-part3\n' }, file('empty.txt', '')] } }],
+    plugins: [
+      {
+        name: 'chunks',
+        response: { file: [file('big.txt', 'part1\n'), { content: 'part2' }, { content: '-part3\n' }, file('empty.txt', '')] },
+      },
+    ],
     args: ['--chunks_out=out', 'foo.proto'],
   },
   'insertions: indentation, inline, first line, order within a response and across plugins, continuation': {
@@ -64,37 +78,66 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   },
   'a plugin inserts into its own file': {
     code: 0,
-    plugins: [{ name: 'self', response: { file: [file('self.txt', 'a\n// @@protoc_insertion_point(p)\n'), insert('self.txt', 'p', 'inserted')] } }],
+    plugins: [
+      { name: 'self', response: { file: [file('self.txt', 'a\n// @@protoc_insertion_point(p)\n'), insert('self.txt', 'p', 'inserted')] } },
+    ],
     args: ['--self_out=out', 'foo.proto'],
   },
   'insertion point not found': {
     code: 1,
-    plugins: [{ name: 'base', response: { file: [file('gen.txt', GEN)] } }, { name: 'notfound', response: { file: [insert('gen.txt', 'no_such_point', 'x')] } }],
+    plugins: [
+      { name: 'base', response: { file: [file('gen.txt', GEN)] } },
+      { name: 'notfound', response: { file: [insert('gen.txt', 'no_such_point', 'x')] } },
+    ],
     args: ['--base_out=out', '--notfound_out=out', 'foo.proto'],
   },
   'insertion into a missing file, then into it again, then creating it': {
     code: 1,
-    plugins: [{ name: 'missing', response: { file: [file('ok.txt', 'ok'), insert('nope.txt', 'p', 'x'), insert('nope.txt', 'p', 'y'), file('nope.txt', '@@protoc_insertion_point(p)\n')] } }],
+    plugins: [
+      {
+        name: 'missing',
+        response: {
+          file: [
+            file('ok.txt', 'ok'),
+            insert('nope.txt', 'p', 'x'),
+            insert('nope.txt', 'p', 'y'),
+            file('nope.txt', '@@protoc_insertion_point(p)\n'),
+          ],
+        },
+      },
+    ],
     args: ['--missing_out=out', 'foo.proto'],
   },
   'insertion into another output directory, and out versus ./out': {
     code: 1,
-    plugins: [{ name: 'base', response: { file: [file('gen.txt', GEN)] } }, { name: 'ins', response: { file: [insert('gen.txt', 'twice', 'x')] } }],
+    plugins: [
+      { name: 'base', response: { file: [file('gen.txt', GEN)] } },
+      { name: 'ins', response: { file: [insert('gen.txt', 'twice', 'x')] } },
+    ],
     args: ['--base_out=out', '--ins_out=./out', 'foo.proto'],
   },
   'the same file twice, in one response and across plugins': {
     code: 1,
-    plugins: [{ name: 'dup', response: { file: [file('same.txt', 'first'), file('ok.txt', 'ok'), file('same.txt', 'second')] } }, { name: 'dup2', response: { file: [file('ok.txt', 'again')] } }],
+    plugins: [
+      { name: 'dup', response: { file: [file('same.txt', 'first'), file('ok.txt', 'ok'), file('same.txt', 'second')] } },
+      { name: 'dup2', response: { file: [file('ok.txt', 'again')] } },
+    ],
     args: ['--dup_out=out', '--dup2_out=out', 'foo.proto'],
   },
   'the same file from two plugins into different directories: both written': {
     code: 0,
-    plugins: [{ name: 'one', response: { file: [file('same.txt', 'one')] } }, { name: 'two', response: { file: [file('same.txt', 'two')] } }],
+    plugins: [
+      { name: 'one', response: { file: [file('same.txt', 'one')] } },
+      { name: 'two', response: { file: [file('same.txt', 'two')] } },
+    ],
     args: ['--one_out=out', '--two_out=o2', 'foo.proto'],
   },
   'a deferred error in one location, a clean one elsewhere': {
     code: 1,
-    plugins: [{ name: 'basic', response: { file: [file('hello.txt', 'hi')] } }, { name: 'insmissing', response: { file: [insert('nope.txt', 'p', 'x')] } }],
+    plugins: [
+      { name: 'basic', response: { file: [file('hello.txt', 'hi')] } },
+      { name: 'insmissing', response: { file: [insert('nope.txt', 'p', 'x')] } },
+    ],
     args: ['--insmissing_out=out', '--basic_out=o2', 'foo.proto'],
     differs: {
       reason: 'protoc writes locations in hash order and may write o2; touchstone writes nothing once any location has an error',
@@ -133,17 +176,29 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   },
   'killed by SIGSEGV': { code: 1, plugins: [{ name: 'killed', signal: 'SEGV' }], args: ['--killed_out=out', 'foo.proto'] },
   'killed by SIGTERM': { code: 1, plugins: [{ name: 'termed', signal: 'TERM' }], args: ['--termed_out=out', 'foo.proto'] },
-  'garbage on stdout': { code: 1, plugins: [{ name: 'garbage', response: Buffer.from('this is not a protobuf\n') }], args: ['--garbage_out=out', 'foo.proto'] },
+  'garbage on stdout': {
+    code: 1,
+    plugins: [{ name: 'garbage', response: Buffer.from('this is not a protobuf\n') }],
+    args: ['--garbage_out=out', 'foo.proto'],
+  },
   'truncated response, C-escaped (octal, quotes, backslash, high bytes)': {
     code: 1,
-    plugins: [{ name: 'truncated', response: Buffer.from(encodeResponse({ error: 'q"\'\\\r\t\u00e9', file: [file('hello.txt', 'hell\u00ff')] })).subarray(0, -2) }],
+    plugins: [
+      {
+        name: 'truncated',
+        response: Buffer.from(encodeResponse({ error: 'q"\'\\\r\t\u00e9', file: [file('hello.txt', 'hell\u00ff')] })).subarray(0, -2),
+      },
+    ],
     args: ['--truncated_out=out', 'foo.proto'],
   },
   'tag 0 and a wrongly typed known field': {
     code: 1,
     plugins: [
       { name: 'tagzero', response: Buffer.from([0x00, 0x01]) },
-      { name: 'wrongtype', response: Buffer.concat([Buffer.from([0x08, 0x05]), Buffer.from(encodeResponse({ file: [file('ok.txt', 'ok')] }))]) },
+      {
+        name: 'wrongtype',
+        response: Buffer.concat([Buffer.from([0x08, 0x05]), Buffer.from(encodeResponse({ file: [file('ok.txt', 'ok')] }))]),
+      },
     ],
     args: ['--wrongtype_out=out', '--tagzero_out=o2', 'foo.proto'],
   },
@@ -154,13 +209,37 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   },
   'invalid UTF-8 content and unknown fields': {
     code: 0,
-    plugins: [{ name: 'rawbytes', response: Buffer.concat([Buffer.from(encodeResponse({ file: [{ name: 'raw.bin', content: Uint8Array.of(0xff, 0xfe, 0, 0x41) }] })), Buffer.from([0x98, 0x06, 0x01])]) }],
+    plugins: [
+      {
+        name: 'rawbytes',
+        response: Buffer.concat([
+          Buffer.from(encodeResponse({ file: [{ name: 'raw.bin', content: Uint8Array.of(0xff, 0xfe, 0, 0x41) }] })),
+          Buffer.from([0x98, 0x06, 0x01]),
+        ]),
+      },
+    ],
     args: ['--rawbytes_out=out', 'foo.proto'],
   },
-  'proto3 optional without the feature': { code: 1, plugins: [{ name: 'nofeat', response: { file: [file('x.txt', 'x')] } }], args: ['--nofeat_out=out', 'foo.proto', 'opt.proto', 'usesopt.proto'] },
-  'proto3 optional only in an import': { code: 0, plugins: [{ name: 'nofeat', response: { file: [file('x.txt', 'x')] } }], args: ['--nofeat_out=out', 'usesopt.proto'] },
-  'proto3 optional with the feature': { code: 0, plugins: [{ name: 'feat', response: { supported_features: 1, file: [file('x.txt', 'x')] } }], args: ['--feat_out=out', 'opt.proto'] },
-  'proto3 optional, error set too: only the error (3.21)': { code: 1, plugins: [{ name: 'nofeaterr', response: { error: 'plugin error text' } }], args: ['--nofeaterr_out=out', 'opt.proto'] },
+  'proto3 optional without the feature': {
+    code: 1,
+    plugins: [{ name: 'nofeat', response: { file: [file('x.txt', 'x')] } }],
+    args: ['--nofeat_out=out', 'foo.proto', 'opt.proto', 'usesopt.proto'],
+  },
+  'proto3 optional only in an import': {
+    code: 0,
+    plugins: [{ name: 'nofeat', response: { file: [file('x.txt', 'x')] } }],
+    args: ['--nofeat_out=out', 'usesopt.proto'],
+  },
+  'proto3 optional with the feature': {
+    code: 0,
+    plugins: [{ name: 'feat', response: { supported_features: 1, file: [file('x.txt', 'x')] } }],
+    args: ['--feat_out=out', 'opt.proto'],
+  },
+  'proto3 optional, error set too: only the error (3.21)': {
+    code: 1,
+    plugins: [{ name: 'nofeaterr', response: { error: 'plugin error text' } }],
+    args: ['--nofeaterr_out=out', 'opt.proto'],
+  },
   'proto3 optional, and a deferred error from the last stream': {
     code: 1,
     plugins: [{ name: 'nofeatdup', response: { file: [file('a.txt', 'a'), file('a.txt', 'b')] } }],
@@ -172,13 +251,26 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     args: ['--plugin=protoc-gen-badplug=no_such_file', '--badplug_out=out', 'foo.proto'],
   },
   'plugin not found in PATH': { code: 1, plugins: [], args: ['--no_such_plugin_out=out', 'foo.proto'] },
-  'orphan _opt flags, all reported': { code: 1, plugins: [], args: ['--zzz_opt=a', '--aaa_opt=b', '--mmm_opt=c', '--mmm_out=out', 'foo.proto'] },
+  'orphan _opt flags, all reported': {
+    code: 1,
+    plugins: [],
+    args: ['--zzz_opt=a', '--aaa_opt=b', '--mmm_opt=c', '--mmm_out=out', 'foo.proto'],
+  },
   'missing output directives': { code: 1, plugins: [], args: ['foo.proto'] },
   'missing input file': { code: 1, plugins: [], args: ['--x_out=out'] },
   'missing flag value': { code: 1, plugins: [], args: ['foo.proto', '--x_out'] },
   'input not in the descriptor set': { code: 1, plugins: [], args: ['--x_out=out', 'nope.proto'] },
-  'output directory missing, even for an empty response': { code: 1, plugins: [{ name: 'empty' }], args: ['--empty_out=nodir', 'foo.proto'] },
-  'output directory is a file': { code: 1, plugins: [{ name: 'empty' }], args: ['--empty_out=afile', 'foo.proto'], setup: (box) => box.write('afile', '') },
+  'output directory missing, even for an empty response': {
+    code: 1,
+    plugins: [{ name: 'empty' }],
+    args: ['--empty_out=nodir', 'foo.proto'],
+  },
+  'output directory is a file': {
+    code: 1,
+    plugins: [{ name: 'empty' }],
+    args: ['--empty_out=afile', 'foo.proto'],
+    setup: (box) => box.write('afile', ''),
+  },
   'write errors: a name ending in /, in sorted order': {
     code: 1,
     plugins: [{ name: 'w', response: { file: [file('zz.txt', 'zz'), file('z/', 'z'), file('a.txt', 'a')] } }],
@@ -189,7 +281,11 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     plugins: [{ name: 'w', response: { file: [file('a/b.txt', 'b'), file('a', 'a')] } }],
     args: ['--w_out=out', 'foo.proto'],
   },
-  'an empty location writes relative to the cwd': { code: 1, plugins: [{ name: 'here', response: { file: [file('here/x.txt', 'x')] } }], args: ['--here_out=', 'foo.proto'] },
+  'an empty location writes relative to the cwd': {
+    code: 1,
+    plugins: [{ name: 'here', response: { file: [file('here/x.txt', 'x')] } }],
+    args: ['--here_out=', 'foo.proto'],
+  },
   'archives: zip and jar': {
     code: 0,
     plugins: [{ name: 'z', response: { file: [file('b/two.txt', 'two'), file('a.txt', 'one')] } }],
@@ -203,23 +299,60 @@ export const DIFF_CASES: Record<string, DiffCase> = {
         response: {
           file: [
             file('gen.txt', 'AAA\n  // @@protoc_insertion_point(p)\nBBB\n'),
-            file('gen.txt.pb.meta', 'annotation {\n  path: 4\n  path: 0\n  source_file: "a.proto"\n  begin: 0\n  end: 3\n}\nannotation { path: [4, 1] source_file: "a.proto" begin: 37 end: 40 }\n'),
+            file(
+              'gen.txt.pb.meta',
+              'annotation {\n  path: 4\n  path: 0\n  source_file: "a.proto"\n  begin: 0\n  end: 3\n}\nannotation { path: [4, 1] source_file: "a.proto" begin: 37 end: 40 }\n',
+            ),
           ],
         },
       },
-      { name: 'ins', response: { file: [{ ...insert('gen.txt', 'p', 'x1\nx2\n'), generated_code_info: encodeCodeInfo([{ path: [4, 7], source_file: 'ins.proto', begin: 0, end: 5 }, { source_file: 'ins.proto', begin: 3, end: 5 }]) }] } },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            {
+              ...insert('gen.txt', 'p', 'x1\nx2\n'),
+              generated_code_info: encodeCodeInfo([
+                { path: [4, 7], source_file: 'ins.proto', begin: 0, end: 5 },
+                { source_file: 'ins.proto', begin: 3, end: 5 },
+              ]),
+            },
+          ],
+        },
+      },
     ],
     args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
   },
   '.pb.meta: annotated insertions lacking their final newline, under an indent': {
     code: 0,
     plugins: [
-      { name: 'base', response: { file: [file('gen.txt', 'AAA\n  // @@protoc_insertion_point(p)\nBBB\n'), { name: 'gen.txt.pb.meta', content: encodeCodeInfo([{ begin: 0, end: 3 }, { begin: 37, end: 40 }]) }] } },
+      {
+        name: 'base',
+        response: {
+          file: [
+            file('gen.txt', 'AAA\n  // @@protoc_insertion_point(p)\nBBB\n'),
+            {
+              name: 'gen.txt.pb.meta',
+              content: encodeCodeInfo([
+                { begin: 0, end: 3 },
+                { begin: 37, end: 40 },
+              ]),
+            },
+          ],
+        },
+      },
       {
         name: 'ins',
         response: {
           file: [
-            { ...insert('gen.txt', 'p', 'x1\nx2'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 5 }, { begin: 3, end: 5 }, { begin: 4, end: 5 }]) },
+            {
+              ...insert('gen.txt', 'p', 'x1\nx2'),
+              generated_code_info: encodeCodeInfo([
+                { begin: 0, end: 5 },
+                { begin: 3, end: 5 },
+                { begin: 4, end: 5 },
+              ]),
+            },
             { ...insert('gen.txt', 'p', 'y'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) },
           ],
         },
@@ -230,7 +363,21 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   '.pb.meta: wire metadata shifted by an insertion without annotations': {
     code: 0,
     plugins: [
-      { name: 'base', response: { file: [file('gen.txt', 'AAA\n\t@@protoc_insertion_point(p)\nBBB\n'), { name: 'gen.txt.pb.meta', content: encodeCodeInfo([{ begin: 0, end: 3 }, { source_file: 'b', begin: 32, end: 35 }]) }] } },
+      {
+        name: 'base',
+        response: {
+          file: [
+            file('gen.txt', 'AAA\n\t@@protoc_insertion_point(p)\nBBB\n'),
+            {
+              name: 'gen.txt.pb.meta',
+              content: encodeCodeInfo([
+                { begin: 0, end: 3 },
+                { source_file: 'b', begin: 32, end: 35 },
+              ]),
+            },
+          ],
+        },
+      },
       { name: 'ins', response: { file: [insert('gen.txt', 'p', 'one\ntwo')] } },
     ],
     args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
@@ -238,8 +385,25 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   '.pb.meta: created in wire format; unreadable metadata is left alone': {
     code: 0,
     plugins: [
-      { name: 'base', response: { file: [file('gen.txt', '@@protoc_insertion_point(p)\n'), file('bad.txt', '@@protoc_insertion_point(p)\n'), file('bad.txt.pb.meta', 'not { metadata')] } },
-      { name: 'ins', response: { file: [{ ...insert('gen.txt', 'p', 'abc\n'), generated_code_info: encodeCodeInfo([{ path: [1], begin: 1, end: 2 }]) }, { ...insert('bad.txt', 'p', 'x\n'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) }] } },
+      {
+        name: 'base',
+        response: {
+          file: [
+            file('gen.txt', '@@protoc_insertion_point(p)\n'),
+            file('bad.txt', '@@protoc_insertion_point(p)\n'),
+            file('bad.txt.pb.meta', 'not { metadata'),
+          ],
+        },
+      },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            { ...insert('gen.txt', 'p', 'abc\n'), generated_code_info: encodeCodeInfo([{ path: [1], begin: 1, end: 2 }]) },
+            { ...insert('bad.txt', 'p', 'x\n'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) },
+          ],
+        },
+      },
     ],
     args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
   },
@@ -253,7 +417,13 @@ export const DIFF_CASES: Record<string, DiffCase> = {
             file('t.txt', '@@protoc_insertion_point(p)\n'),
             file('t.txt.pb.meta', 'annotation { path: 1 source_file: "caf\\303\\251.proto" begin: 0 end: 1 }\n'),
             file('w.txt', '@@protoc_insertion_point(p)\n'),
-            { name: 'w.txt.pb.meta', content: Buffer.concat([encodeCodeInfo([{ begin: 0, end: 1, semantic: 1 }]), Buffer.from([0x0a, 0x07, 0x1d, 1, 2, 3, 4, 0x32, 0x00])]) },
+            {
+              name: 'w.txt.pb.meta',
+              content: Buffer.concat([
+                encodeCodeInfo([{ begin: 0, end: 1, semantic: 1 }]),
+                Buffer.from([0x0a, 0x07, 0x1d, 1, 2, 3, 4, 0x32, 0x00]),
+              ]),
+            },
           ],
         },
       },
@@ -261,7 +431,10 @@ export const DIFF_CASES: Record<string, DiffCase> = {
         name: 'ins',
         response: {
           file: [
-            { ...insert('t.txt', 'p', 'ab\n'), generated_code_info: encodeCodeInfo([{ source_file: 'caf\u00e9.proto', begin: 0, end: 2, semantic: 2 }]) },
+            {
+              ...insert('t.txt', 'p', 'ab\n'),
+              generated_code_info: encodeCodeInfo([{ source_file: 'caf\u00e9.proto', begin: 0, end: 2, semantic: 2 }]),
+            },
             { ...insert('w.txt', 'p', 'ab\n'), generated_code_info: encodeCodeInfo([{ begin: 1, end: 2, semantic: 1 }]) },
           ],
         },
@@ -272,18 +445,34 @@ export const DIFF_CASES: Record<string, DiffCase> = {
   '.pb.meta: text with a field 3.21 does not know is unreadable': {
     code: 0,
     plugins: [
-      { name: 'base', response: { file: [file('gen.txt', '@@protoc_insertion_point(p)\n'), file('gen.txt.pb.meta', 'annotation { begin: 0 end: 1 semantic: SET }\n')] } },
+      {
+        name: 'base',
+        response: {
+          file: [
+            file('gen.txt', '@@protoc_insertion_point(p)\n'),
+            file('gen.txt.pb.meta', 'annotation { begin: 0 end: 1 semantic: SET }\n'),
+          ],
+        },
+      },
       { name: 'ins', response: { file: [insert('gen.txt', 'p', 'x\n')] } },
     ],
     args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
   },
   'generated_code_info on a plain file is ignored': {
     code: 0,
-    plugins: [{ name: 'gci', response: { file: [{ ...file('plain.txt', 'p'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) }] } }],
+    plugins: [
+      { name: 'gci', response: { file: [{ ...file('plain.txt', 'p'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1 }]) }] } },
+    ],
     args: ['--gci_out=out', 'foo.proto'],
   },
   'descriptor set file missing': { code: 1, plugins: [], input: ['--descriptor_set_in=nofile'], args: ['--x_out=out', 'foo.proto'] },
-  'descriptor set file unparseable': { code: 1, plugins: [], input: ['--descriptor_set_in=bad.pb'], args: ['--x_out=out', 'foo.proto'], setup: (box) => box.write('bad.pb', 'garbage\n') },
+  'descriptor set file unparseable': {
+    code: 1,
+    plugins: [],
+    input: ['--descriptor_set_in=bad.pb'],
+    args: ['--x_out=out', 'foo.proto'],
+    setup: (box) => box.write('bad.pb', 'garbage\n'),
+  },
   'descriptor sets: first occurrence wins, empty list entries skipped': {
     code: 0,
     plugins: [{ name: 'dump', response: { supported_features: 1 } }],

@@ -6,7 +6,16 @@
 // sides see the same descriptors whether or not the .proto parser exists yet.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEMO_PROTOS, demoDescriptorSet, expect, test, type CannedPlugin, type RunResult, type Sandbox, type SandboxFactory } from './canned-plugin.fixture.js';
+import {
+  DEMO_PROTOS,
+  demoDescriptorSet,
+  expect,
+  test,
+  type CannedPlugin,
+  type RunResult,
+  type Sandbox,
+  type SandboxFactory,
+} from './canned-plugin.fixture.js';
 import { DIFF_CASES, file, GEN, type DiffCase } from './protoc-differential-cases.fixture.js';
 import { loadPluginMessages } from './common/plugin-messages.js';
 import { skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
@@ -19,7 +28,6 @@ const FIXTURE = /^(bin|req|resp|protos)\/|^set\.pb$/;
 /** Debian's libprotobuf logs invalid UTF-8 in strings; not part of protoc's own texts. */
 const LIBPROTOBUF_LOG = /^\[libprotobuf (ERROR|WARNING) [^\n]*\n/gm;
 
-
 const messages = loadPluginMessages();
 const PROTOC_GEN_ES = fileURLToPath(new URL('../../node_modules/.bin/protoc-gen-es', import.meta.url));
 
@@ -29,7 +37,9 @@ test.beforeAll(async () => {
 });
 
 function outputs(box: Sandbox): Record<string, string> {
-  return Object.fromEntries(Object.entries(box.tree()).filter(([name]) => !FIXTURE.test(name) && !['bin/', 'req/', 'resp/', 'protos/'].includes(name)));
+  return Object.fromEntries(
+    Object.entries(box.tree()).filter(([name]) => !FIXTURE.test(name) && !['bin/', 'req/', 'resp/', 'protos/'].includes(name)),
+  );
 }
 
 async function compare(sandbox: SandboxFactory, c: DiffCase): Promise<{ protoc: RunResult; ours: RunResult }> {
@@ -59,14 +69,17 @@ async function compare(sandbox: SandboxFactory, c: DiffCase): Promise<{ protoc: 
     const names = (box: Sandbox) => {
       const request = box.request(name);
       expect(request, `${name} got a request`).toBeDefined();
-      const decoded = messages.request.decode(request!) as unknown as { file_to_generate: string[]; parameter?: string; proto_file: { name: string }[] };
+      const decoded = messages.request.decode(request!) as unknown as {
+        file_to_generate: string[];
+        parameter?: string;
+        proto_file: { name: string }[];
+      };
       return { fileToGenerate: decoded.file_to_generate, parameter: decoded.parameter, protoFile: decoded.proto_file.map((f) => f.name) };
     };
     expect(names(ours)).toEqual(names(theirs));
   }
   return { protoc, ours: oursResult };
 }
-
 
 for (const [title, c] of Object.entries(DIFF_CASES)) {
   test(title, async ({ sandbox }) => {
@@ -87,7 +100,11 @@ for (const [plugin, name, problem] of refused) {
       code: 0,
       plugins: [{ name: plugin, response: { file: [file('ok.txt', 'ok'), file(name, 'x')] } }],
       args: [`--${plugin}_out=out`, 'foo.proto'],
-      differs: { reason: 'the spec forbids this name', ours: { code: 1, stdout: '', stderr: `--${plugin}_out: protoc-gen-${plugin}: ${problem}${REFUSAL}` }, oursTree: { 'o2/': '', 'out/': '' } },
+      differs: {
+        reason: 'the spec forbids this name',
+        ours: { code: 1, stdout: '', stderr: `--${plugin}_out: protoc-gen-${plugin}: ${problem}${REFUSAL}` },
+        oursTree: { 'o2/': '', 'out/': '' },
+      },
     });
   });
 }
@@ -95,7 +112,10 @@ for (const [plugin, name, problem] of refused) {
 test('insertion with no name: protoc defers an error for file "", touchstone refuses the run', async ({ sandbox }) => {
   const { protoc } = await compare(sandbox, {
     code: 1,
-    plugins: [{ name: 'base', response: { file: [file('gen.txt', GEN)] } }, { name: 'noname', response: { file: [{ insertion_point: 'twice', content: 'x' }] } }],
+    plugins: [
+      { name: 'base', response: { file: [file('gen.txt', GEN)] } },
+      { name: 'noname', response: { file: [{ insertion_point: 'twice', content: 'x' }] } },
+    ],
     args: ['--base_out=out', '--noname_out=out', 'foo.proto'],
     differs: {
       reason: 'the spec says insertion_point requires name',
@@ -112,7 +132,11 @@ test('insertion with no name: protoc defers an error for file "", touchstone ref
 
 test('a real plugin, protoc-gen-es: byte-identical output', async ({ sandbox }) => {
   test.skip(!existsSync(PROTOC_GEN_ES), `${PROTOC_GEN_ES} not installed (npm ci installs it)`);
-  await compare(sandbox, { code: 0, plugins: [], args: [`--plugin=protoc-gen-es=${PROTOC_GEN_ES}`, '--es_out=out', '--es_opt=target=ts+js', 'foo.proto', 'opt.proto', 'usesopt.proto'] });
+  await compare(sandbox, {
+    code: 0,
+    plugins: [],
+    args: [`--plugin=protoc-gen-es=${PROTOC_GEN_ES}`, '--es_out=out', '--es_opt=target=ts+js', 'foo.proto', 'opt.proto', 'usesopt.proto'],
+  });
 });
 
 test.describe('with .proto sources, through proto-parser.ts', () => {
@@ -127,7 +151,12 @@ test.describe('with .proto sources, through proto-parser.ts', () => {
       args: ['--dump_out=p:out', '--dump_opt=o', 'protos/usesopt.proto', 'foo.proto', './protos/dep.proto'],
       compareRequestNames: ['dump'],
     },
-    'proto3 optional without the feature': { code: 1, plugins: [{ name: 'nofeat' }], input: ['-Iprotos'], args: ['--nofeat_out=out', 'opt.proto'] },
+    'proto3 optional without the feature': {
+      code: 1,
+      plugins: [{ name: 'nofeat' }],
+      input: ['-Iprotos'],
+      args: ['--nofeat_out=out', 'opt.proto'],
+    },
     'input not found': { code: 1, plugins: [dump], input: ['-Iprotos'], args: ['--dump_out=out', 'nope.proto'] },
     'input outside every import directory': {
       code: 1,

@@ -125,7 +125,13 @@ export async function runProtoc(args: string[], options: ProtocRunOptions = {}):
   }
   const { invocation } = parsed;
   const messages = loadPluginMessages();
-  const loaded = await loadProtoSources(invocation.protoPaths, invocation.descriptorSetIn, invocation.inputs, { probe: { exists: access.pathExists, openError: access.openError }, ...access }, messages);
+  const loaded = await loadProtoSources(
+    invocation.protoPaths,
+    invocation.descriptorSetIn,
+    invocation.inputs,
+    { probe: { exists: access.pathExists, openError: access.openError }, ...access },
+    messages,
+  );
   if (!loaded.ok) {
     stderr(loaded.message);
     return 1;

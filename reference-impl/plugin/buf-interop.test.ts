@@ -20,16 +20,19 @@ function bufGenerate(opt: string[]) {
   const workspace = test.info().outputPath('workspace');
   cpSync(FIXTURES, join(workspace, 'proto'), { recursive: true });
   writeFileSync(join(workspace, 'buf.yaml'), 'version: v2\nmodules:\n  - path: proto\n');
-  writeFileSync(join(workspace, 'buf.gen.yaml'), [
-    'version: v2',
-    'plugins:',
-    `  - local: ${JSON.stringify(BIN)}`,
-    '    out: gen',
-    `    opt: ${JSON.stringify(opt)}`,
-    'inputs:',
-    '  - directory: proto',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(workspace, 'buf.gen.yaml'),
+    [
+      'version: v2',
+      'plugins:',
+      `  - local: ${JSON.stringify(BIN)}`,
+      '    out: gen',
+      `    opt: ${JSON.stringify(opt)}`,
+      'inputs:',
+      '  - directory: proto',
+      '',
+    ].join('\n'),
+  );
   const offline = 'http://127.0.0.1:9';
   const run = spawnSync(BUF, ['generate'], {
     cwd: workspace,
@@ -55,13 +58,17 @@ test('buf generate runs the plugin as a local plugin and writes its files, optio
   if (spawnSync(PROTOC, ['--version']).status === 0) {
     const out = test.info().outputPath('protoc-out');
     mkdirSync(out, { recursive: true });
-    const protoc = spawnSync(PROTOC, [`--plugin=protoc-gen-touchstone=${BIN}`, `-I${FIXTURES}`, `--touchstone_out=${out}`, 'common.proto', 'legacy.proto', 'shapes.proto'], { encoding: 'utf8' });
+    const protoc = spawnSync(
+      PROTOC,
+      [`--plugin=protoc-gen-touchstone=${BIN}`, `-I${FIXTURES}`, `--touchstone_out=${out}`, 'common.proto', 'legacy.proto', 'shapes.proto'],
+      { encoding: 'utf8' },
+    );
     expect(protoc.status).toBe(0);
     expect(readOutputTree(out)).toEqual(files);
   }
 });
 
-test('a bad option fails buf generate with the plugin\'s message', () => {
+test("a bad option fails buf generate with the plugin's message", () => {
   const run = bufGenerate(['chunk=lots']);
   expect(run.status).not.toBe(0);
   expect(run.stderr).toContain('option "chunk" must be a whole number of bytes (0 = never split), got "lots"');

@@ -23,7 +23,9 @@ export function typeCheckDeclarations(dir: string): string[] {
     skipLibCheck: false,
   });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: ` : '';
+    const where = diagnostic.file
+      ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `
+      : '';
     return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }

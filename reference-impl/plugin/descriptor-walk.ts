@@ -33,7 +33,11 @@ export function messagesOf(file: FileDescriptor): WalkedMessage[] {
 }
 
 export function enumsOf(file: FileDescriptor, messages: WalkedMessage[]): WalkedEnum[] {
-  const out: WalkedEnum[] = (file.enum_type ?? []).map((enumType, index) => ({ enumType, relativeName: enumType.name ?? '', path: [PATH.fileEnum, index] }));
+  const out: WalkedEnum[] = (file.enum_type ?? []).map((enumType, index) => ({
+    enumType,
+    relativeName: enumType.name ?? '',
+    path: [PATH.fileEnum, index],
+  }));
   for (const { message, relativeName, path } of messages) {
     (message.enum_type ?? []).forEach((enumType, index) =>
       out.push({ enumType, relativeName: `${relativeName}.${enumType.name ?? ''}`, path: [...path, PATH.messageEnum, index] }),

@@ -17,13 +17,23 @@ export interface FieldShape {
   oneof?: string;
 }
 
-export function describeField(field: FieldDescriptor, owner: MessageDescriptor | undefined, file: FileDescriptor, symbols: SymbolTable): FieldShape {
+export function describeField(
+  field: FieldDescriptor,
+  owner: MessageDescriptor | undefined,
+  file: FileDescriptor,
+  symbols: SymbolTable,
+): FieldShape {
   const map = mapEntryFields(field, symbols);
   if (map) return { label: '', protoType: `map<${typeSpelling(map.key, symbols)}, ${typeSpelling(map.value, symbols)}>`, map };
-  const oneof = owner && field.oneof_index !== undefined && !isSyntheticOneof(owner, field.oneof_index)
-    ? (owner.oneof_decl?.[field.oneof_index]?.name ?? `#${field.oneof_index}`)
-    : undefined;
-  return { label: labelKeyword(field, file, oneof !== undefined), protoType: typeSpelling(field, symbols), ...(oneof !== undefined ? { oneof } : {}) };
+  const oneof =
+    owner && field.oneof_index !== undefined && !isSyntheticOneof(owner, field.oneof_index)
+      ? (owner.oneof_decl?.[field.oneof_index]?.name ?? `#${field.oneof_index}`)
+      : undefined;
+  return {
+    label: labelKeyword(field, file, oneof !== undefined),
+    protoType: typeSpelling(field, symbols),
+    ...(oneof !== undefined ? { oneof } : {}),
+  };
 }
 
 function labelKeyword(field: FieldDescriptor, file: FileDescriptor, inOneof: boolean): FieldShape['label'] {

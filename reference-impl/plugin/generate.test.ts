@@ -77,13 +77,17 @@ test('declarations of several files, in directories, type-check together', async
       message('string', [field('interface', 1, 'TYPE_STRING')]),
       message('Promise', []),
     ],
-    service: [{ name: 'Svc', method: [{ name: 'Get', input_type: '.other.Promise', output_type: '.other.string', client_streaming: true }] }],
+    service: [
+      { name: 'Svc', method: [{ name: 'Get', input_type: '.other.Promise', output_type: '.other.string', client_streaming: true }] },
+    ],
   });
-  const response = generate(wireRequest({
-    ...request,
-    file_to_generate: ['demo/common.proto', 'demo/foo.proto', 'other/deep/bar.proto'],
-    proto_file: [...request.proto_file!, other],
-  }));
+  const response = generate(
+    wireRequest({
+      ...request,
+      file_to_generate: ['demo/common.proto', 'demo/foo.proto', 'other/deep/bar.proto'],
+      proto_file: [...request.proto_file!, other],
+    }),
+  );
   const dir = testInfo.outputPath('gen');
   for (const [name, content] of outputs(response)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -179,7 +183,9 @@ test('a bad parameter is an error naming the option, with no files and the featu
 test('schema problems are reported in error, each naming the file and the element', () => {
   const base = demoRequest();
   const problem = (request: CodeGeneratorRequest) => generate(wireRequest(request));
-  expect(problem({ ...base, file_to_generate: ['demo/missing.proto'] }).error).toBe('demo/missing.proto: listed in file_to_generate but absent from proto_file');
+  expect(problem({ ...base, file_to_generate: ['demo/missing.proto'] }).error).toBe(
+    'demo/missing.proto: listed in file_to_generate but absent from proto_file',
+  );
 
   const broken = structuredClone(base);
   broken.proto_file!.at(-1)!.message_type![0]!.field![5]!.type_name = '.demo.Nowhere';
@@ -204,20 +210,28 @@ test('a .proto name that gives no safe output name, or two that give the same, i
     expect(response.error, name).toContain('no safe output file name');
     expect(response.file).toEqual([]);
   }
-  const twice = generate(wireRequest({ file_to_generate: ['a.proto', 'a'], proto_file: [proto3File('a.proto', 'x'), proto3File('a', 'y')] }));
+  const twice = generate(
+    wireRequest({ file_to_generate: ['a.proto', 'a'], proto_file: [proto3File('a.proto', 'x'), proto3File('a', 'y')] }),
+  );
   expect(twice.error).toBe('a: its outputs (a.*) would overwrite those of a.proto');
 });
 
 test('proto2: required, explicit optional, defaults and extensions', () => {
-  const file: CodeGeneratorRequest['proto_file'] = [{
-    name: 'old.proto', package: 'old', syntax: 'proto2',
-    message_type: [message('Rec', [
-      field('id', 1, 'TYPE_STRING', { label: 'LABEL_REQUIRED' }),
-      field('n', 2, 'TYPE_INT32', { default_value: '7' }),
-      field('note', 3, 'TYPE_STRING', { default_value: 'a | `b`' }),
-    ])],
-    extension: [field('flag', 100, 'TYPE_BOOL', { extendee: '.old.Rec' })],
-  }];
+  const file: CodeGeneratorRequest['proto_file'] = [
+    {
+      name: 'old.proto',
+      package: 'old',
+      syntax: 'proto2',
+      message_type: [
+        message('Rec', [
+          field('id', 1, 'TYPE_STRING', { label: 'LABEL_REQUIRED' }),
+          field('n', 2, 'TYPE_INT32', { default_value: '7' }),
+          field('note', 3, 'TYPE_STRING', { default_value: 'a | `b`' }),
+        ]),
+      ],
+      extension: [field('flag', 100, 'TYPE_BOOL', { extendee: '.old.Rec' })],
+    },
+  ];
   const md = only(generate(wireRequest({ file_to_generate: ['old.proto'], proto_file: file })), 'old.md');
   expect(md).toContain('- Syntax: proto2');
   expect(md).toContain('| 1 | `id` | required | `string` |  |');
@@ -242,7 +256,15 @@ test('deterministic: the same request bytes give the same response bytes', () =>
 test('built-in faults change only what they name, and are off unless given', () => {
   const faultless = generate(demoRequest());
   expect(generate(demoRequest(), new Set())).toEqual(faultless);
-  const faulty = generate(demoRequest(), new Set(['plugin.absolute-names', 'plugin.first-chunk-unnamed', 'plugin.proto3-optional-not-advertised', 'plugin.insertion-point-without-name']));
+  const faulty = generate(
+    demoRequest(),
+    new Set([
+      'plugin.absolute-names',
+      'plugin.first-chunk-unnamed',
+      'plugin.proto3-optional-not-advertised',
+      'plugin.insertion-point-without-name',
+    ]),
+  );
   expect(faulty.supported_features).toBe(0);
   expect(faulty.file.map((file) => file.name)).toEqual([undefined, '/demo/foo.d.ts', undefined]);
   expect(faulty.file.at(-1)).toEqual({ insertion_point: 'touchstone_fault', content: '// inserted\n' });

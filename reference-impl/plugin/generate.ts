@@ -4,7 +4,11 @@
 // Built-in faults (faults.ts) are switched here, where each behaviour is decided.
 import { randomUUID } from 'node:crypto';
 import {
-  FEATURE_PROTO3_OPTIONAL, type CodeGeneratorRequest, type CodeGeneratorResponse, type FileDescriptor, type GeneratedFile,
+  FEATURE_PROTO3_OPTIONAL,
+  type CodeGeneratorRequest,
+  type CodeGeneratorResponse,
+  type FileDescriptor,
+  type GeneratedFile,
 } from './descriptor-types.js';
 import { NO_FAULTS } from '../fault-list.js';
 import type { PluginFaults } from './faults.js';

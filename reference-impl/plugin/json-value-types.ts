@@ -30,10 +30,21 @@ const WELL_KNOWN: Readonly<Record<string, string>> = {
 };
 
 const SCALARS: Readonly<Record<string, string>> = {
-  TYPE_DOUBLE: 'number', TYPE_FLOAT: 'number',
-  TYPE_INT32: 'number', TYPE_UINT32: 'number', TYPE_SINT32: 'number', TYPE_FIXED32: 'number', TYPE_SFIXED32: 'number',
-  TYPE_INT64: 'string', TYPE_UINT64: 'string', TYPE_SINT64: 'string', TYPE_FIXED64: 'string', TYPE_SFIXED64: 'string',
-  TYPE_BOOL: 'boolean', TYPE_STRING: 'string', TYPE_BYTES: 'string',
+  TYPE_DOUBLE: 'number',
+  TYPE_FLOAT: 'number',
+  TYPE_INT32: 'number',
+  TYPE_UINT32: 'number',
+  TYPE_SINT32: 'number',
+  TYPE_FIXED32: 'number',
+  TYPE_SFIXED32: 'number',
+  TYPE_INT64: 'string',
+  TYPE_UINT64: 'string',
+  TYPE_SINT64: 'string',
+  TYPE_FIXED64: 'string',
+  TYPE_SFIXED64: 'string',
+  TYPE_BOOL: 'boolean',
+  TYPE_STRING: 'string',
+  TYPE_BYTES: 'string',
 };
 
 /**

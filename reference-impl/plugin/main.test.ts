@@ -9,7 +9,11 @@ import { demoRequest, field, message } from './test-requests.js';
 const BIN = fileURLToPath(new URL('../../bin/protoc-gen-touchstone.js', import.meta.url));
 const codec = createPluginCodec();
 
-interface Run { status: number | null; stdout: Buffer; stderr: string }
+interface Run {
+  status: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
 
 function runPlugin(stdin: Uint8Array | string, args: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -65,7 +69,11 @@ test('unknown fields (source_file_descriptors = 17 of newer compilers, anything 
 test('a bad parameter is a response error with exit 0, naming the option', async () => {
   const run = await runPlugin(codec.encodeRequest(demoRequest('format=pdf')));
   expect(run.status).toBe(0);
-  expect(codec.decodeResponse(run.stdout)).toEqual({ error: 'option "format" must be md, ts or both, got "pdf"', supported_features: 1, file: [] });
+  expect(codec.decodeResponse(run.stdout)).toEqual({
+    error: 'option "format" must be md, ts or both, got "pdf"',
+    supported_features: 1,
+    file: [],
+  });
 });
 
 test('deterministic across processes, and large requests and responses go through the pipes whole', async () => {

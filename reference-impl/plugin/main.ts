@@ -36,7 +36,8 @@ function parseArguments(argv: readonly string[]): Arguments {
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].startsWith('--fault=') ? argv[i].slice('--fault='.length) : argv[i] === '--fault' ? argv[++i] : undefined;
     if (name === undefined) return { exit: 2, text: USAGE };
-    if (!isListed(PLUGIN_FAULTS, name)) return { exit: 2, text: `protoc-gen-touchstone: unknown fault "${name}"; faults: ${PLUGIN_FAULTS.join(', ')}\n` };
+    if (!isListed(PLUGIN_FAULTS, name))
+      return { exit: 2, text: `protoc-gen-touchstone: unknown fault "${name}"; faults: ${PLUGIN_FAULTS.join(', ')}\n` };
     faults.add(name);
   }
   return { faults };
@@ -46,7 +47,8 @@ function parseArguments(argv: readonly string[]): Arguments {
 function readRequest(input: Buffer, codec: PluginCodec, faults: PluginFaults) {
   const request = codec.decodeRequest(input);
   if (faults.has('plugin.empty-request-refused') && input.length === 0) throw new Error('no request on standard input');
-  if (faults.has('plugin.proto-file-first-refused') && codec.requestFields(input)[0]?.number === 15) throw new Error('proto_file before file_to_generate');
+  if (faults.has('plugin.proto-file-first-refused') && codec.requestFields(input)[0]?.number === 15)
+    throw new Error('proto_file before file_to_generate');
   const unknown = faults.has('plugin.unknown-fields-refused') ? codec.requestFields(input).find((field) => !field.known) : undefined;
   if (unknown) throw new Error(`unknown field ${unknown.number}`);
   return request;
@@ -61,7 +63,7 @@ export async function main(io: PluginIo): Promise<number> {
   const { faults } = args;
   const input = await readAll(io.stdin);
   const codec = createPluginCodec();
-  let request;
+  let request: ReturnType<typeof readRequest>;
   try {
     // Zero bytes decode to an empty request (no files): a valid message, answered normally.
     request = readRequest(input, codec, faults);
@@ -70,7 +72,10 @@ export async function main(io: PluginIo): Promise<number> {
       await write(io.stdout, codec.encodeResponse({ file: [] }));
       return 0;
     }
-    await write(io.stderr, `protoc-gen-touchstone: standard input is not a CodeGeneratorRequest (${input.length} bytes): ${describe(error)}\n`);
+    await write(
+      io.stderr,
+      `protoc-gen-touchstone: standard input is not a CodeGeneratorRequest (${input.length} bytes): ${describe(error)}\n`,
+    );
     return 1;
   }
   let output: Uint8Array;
@@ -82,7 +87,10 @@ export async function main(io: PluginIo): Promise<number> {
       return 1;
     }
     // Schema problems never get here (generate() reports them in the response); this is a bug.
-    await write(io.stderr, `protoc-gen-touchstone: internal error: ${error instanceof Error && error.stack ? error.stack : describe(error)}\n`);
+    await write(
+      io.stderr,
+      `protoc-gen-touchstone: internal error: ${error instanceof Error && error.stack ? error.stack : describe(error)}\n`,
+    );
     return 1;
   }
   if (faults.has('plugin.text-before-response')) await write(io.stdout, 'protoc-gen-touchstone: generating\n');

@@ -7,7 +7,11 @@ import type { FieldDescriptor, FileDescriptor, MessageDescriptor } from './descr
 import { enumsOf, messagesOf } from './descriptor-walk.js';
 import { declaredOneofs, describeField, isMapEntry } from './field-shape.js';
 import {
-  defuseAnnotations, insertionAnnotation, INSERTION_POINT_EOF, INSERTION_POINT_IMPORTS, messageScopePoint,
+  defuseAnnotations,
+  insertionAnnotation,
+  INSERTION_POINT_EOF,
+  INSERTION_POINT_IMPORTS,
+  messageScopePoint,
 } from './insertion-points.js';
 import { createSourceComments, PATH, type SourceComments } from './source-comments.js';
 import { displayTypeName, type SymbolTable } from './symbol-table.js';
@@ -40,12 +44,16 @@ export function renderMarkdown(file: FileDescriptor, context: MarkdownContext): 
   const messages = messagesOf(file);
   const enums = enumsOf(file, messages);
   const extensions: { scope: string; field: FieldDescriptor; path: number[] }[] = [];
-  (file.extension ?? []).forEach((field, index) => extensions.push({ scope: file.package ?? '', field, path: [PATH.fileExtension, index] }));
+  (file.extension ?? []).forEach((field, index) =>
+    extensions.push({ scope: file.package ?? '', field, path: [PATH.fileExtension, index] }),
+  );
 
   if ((file.message_type ?? []).length > 0) lines.push('## Messages', '');
   for (const { message, relativeName, path } of messages) {
     const fullName = `${pkg}${relativeName}`;
-    (message.extension ?? []).forEach((field, extIndex) => extensions.push({ scope: fullName, field, path: [...path, PATH.messageExtension, extIndex] }));
+    (message.extension ?? []).forEach((field, extIndex) =>
+      extensions.push({ scope: fullName, field, path: [...path, PATH.messageExtension, extIndex] }),
+    );
     if (!isMapEntry(message)) renderMessage(scope, message, fullName, path);
   }
 
@@ -70,7 +78,10 @@ export function renderMarkdown(file: FileDescriptor, context: MarkdownContext): 
     (service.method ?? []).forEach((method, methodIndex) => {
       const request = `${method.client_streaming ? 'stream ' : ''}${displayTypeName(method.input_type)}`;
       const response = `${method.server_streaming ? 'stream ' : ''}${displayTypeName(method.output_type)}`;
-      const notes = [method.options?.deprecated ? 'deprecated' : '', inline(scope.comments.comment([...path, PATH.serviceMethod, methodIndex]))];
+      const notes = [
+        method.options?.deprecated ? 'deprecated' : '',
+        inline(scope.comments.comment([...path, PATH.serviceMethod, methodIndex])),
+      ];
       lines.push(`| ${code(method.name ?? '')} | ${code(request)} | ${code(response)} | ${notes.filter(Boolean).join('; ')} |`);
     });
     lines.push('');
@@ -82,7 +93,9 @@ export function renderMarkdown(file: FileDescriptor, context: MarkdownContext): 
       const shape = describeField(extension.field, undefined, file, context.symbols);
       const name = extension.scope ? `${extension.scope}.${extension.field.name ?? ''}` : (extension.field.name ?? '');
       const notes = fieldNotes(scope, extension.field, undefined, extension.path);
-      lines.push(`| ${code(displayTypeName(extension.field.extendee))} | ${extension.field.number ?? ''} | ${code(name)} | ${shape.label} | ${code(shape.protoType)} | ${notes} |`);
+      lines.push(
+        `| ${code(displayTypeName(extension.field.extendee))} | ${extension.field.number ?? ''} | ${code(name)} | ${shape.label} | ${code(shape.protoType)} | ${notes} |`,
+      );
     }
     lines.push('');
   }
@@ -108,7 +121,10 @@ function renderMessage(scope: Scope, message: MessageDescriptor, fullName: strin
   }
   const oneofs = declaredOneofs(message);
   if (oneofs.length > 0) {
-    lines.push(...oneofs.map((oneof) => `- oneof ${code(oneof.name)}: ${oneof.members.map((member) => code(member.name ?? '')).join(', ')}`), '');
+    lines.push(
+      ...oneofs.map((oneof) => `- oneof ${code(oneof.name)}: ${oneof.members.map((member) => code(member.name ?? '')).join(', ')}`),
+      '',
+    );
   }
   point(scope, messageScopePoint(fullName));
 }
@@ -146,7 +162,14 @@ function text(value: string): string {
 
 /** A comment squeezed into a table cell: one line, pipes escaped. */
 function inline(value: string | undefined): string {
-  return value === undefined ? '' : text(value).split('\n').map((line) => line.trim()).filter(Boolean).join(' ').replace(/\|/g, '\\|');
+  return value === undefined
+    ? ''
+    : text(value)
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ')
+        .replace(/\|/g, '\\|');
 }
 
 /** An inline code span that survives backticks and pipes in the value (default values can hold anything). */

@@ -5,7 +5,17 @@ test('output stems follow the .proto name and stay safe relative names', () => {
   expect(outputStem('demo/foo.proto')).toBe('demo/foo');
   expect(outputStem('foo.protodevel')).toBe('foo.protodevel');
   expect(outputStem('.hidden/x.proto')).toBe('.hidden/x');
-  for (const unsafe of ['../x.proto', 'a/../x.proto', '/x.proto', 'a\\x.proto', 'a/./x.proto', 'a//x.proto', 'a/', '.proto', 'a\nb.proto']) {
+  for (const unsafe of [
+    '../x.proto',
+    'a/../x.proto',
+    '/x.proto',
+    'a\\x.proto',
+    'a/./x.proto',
+    'a//x.proto',
+    'a/',
+    '.proto',
+    'a\nb.proto',
+  ]) {
     expect(outputStem(unsafe), unsafe).toBeUndefined();
   }
 });

@@ -31,8 +31,7 @@ const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, d
 export function createPluginCodec(): PluginCodec {
   const descriptorPath = createRequire(import.meta.url).resolve(`protobufjs/${DESCRIPTOR_IMPORT}`);
   const root = new protobuf.Root();
-  root.resolvePath = (origin, target) =>
-    target === DESCRIPTOR_IMPORT ? descriptorPath : protobuf.util.path.resolve(origin, target);
+  root.resolvePath = (origin, target) => (target === DESCRIPTOR_IMPORT ? descriptorPath : protobuf.util.path.resolve(origin, target));
   root.loadSync(PLUGIN_PROTO_PATH, { keepCase: true });
   root.resolveAll();
   const request = root.lookupType('google.protobuf.compiler.CodeGeneratorRequest');

@@ -14,7 +14,13 @@ test('every option, later pairs winning (protoc appends --touchstone_opt values 
 });
 
 test('errors name the option and the offending value', () => {
-  expect(parsePluginOptions('chunk=abc')).toEqual({ ok: false, error: 'option "chunk" must be a whole number of bytes (0 = never split), got "abc"' });
+  expect(parsePluginOptions('chunk=abc')).toEqual({
+    ok: false,
+    error: 'option "chunk" must be a whole number of bytes (0 = never split), got "abc"',
+  });
   expect(parsePluginOptions('=x')).toMatchObject({ ok: false, error: expect.stringContaining('unknown option ""') });
-  expect(parsePluginOptions('chunk=99999999999999999999')).toMatchObject({ ok: false, error: expect.stringContaining('option "chunk" is too large') });
+  expect(parsePluginOptions('chunk=99999999999999999999')).toMatchObject({
+    ok: false,
+    error: expect.stringContaining('option "chunk" is too large'),
+  });
 });

@@ -66,11 +66,13 @@ test('chunked output is reassembled by protoc into the same files', () => {
   expect(readOutputTree(chunked)).toEqual(readOutputTree(whole));
 });
 
-test('a bad parameter fails the run with the plugin\'s message and nothing is written', () => {
+test("a bad parameter fails the run with the plugin's message and nothing is written", () => {
   const out = outDir('out');
   const run = protoc([`--touchstone_out=colour=red:${out}`, 'shapes.proto']);
   expect(run.status).toBe(1);
-  expect(run.stderr).toBe('--touchstone_out: unknown option "colour" in parameter "colour=red"; known options: chunk, format, insertion_points\n');
+  expect(run.stderr).toBe(
+    '--touchstone_out: unknown option "colour" in parameter "colour=red"; known options: chunk, format, insertion_points\n',
+  );
   expect(readOutputTree(out).size).toBe(0);
 });
 
@@ -80,7 +82,11 @@ test('a later plugin in the same run inserts at the annotations', () => {
   const response = createPluginCodec().encodeResponse({
     supported_features: 1, // shapes.proto has a proto3 optional field: protoc refuses plugins without the bit
     file: [
-      { name: 'shapes.d.ts', insertion_point: 'message_scope:touchstone.demo.Shape', content: '/** Added by a later plugin. */\nextra?: boolean;\n' },
+      {
+        name: 'shapes.d.ts',
+        insertion_point: 'message_scope:touchstone.demo.Shape',
+        content: '/** Added by a later plugin. */\nextra?: boolean;\n',
+      },
       { name: 'shapes.d.ts', insertion_point: 'imports', content: 'import type * as $legacy from "./legacy.js";\n' },
       { name: 'shapes.md', insertion_point: 'eof', content: 'Appended at the end.\n' },
     ],
@@ -89,7 +95,10 @@ test('a later plugin in the same run inserts at the annotations', () => {
   const inserter = join(tools, 'protoc-gen-inserter');
   writeFileSync(inserter, `#!/bin/sh\ncat > /dev/null\ncat '${join(tools, 'response.bin')}'\n`);
   chmodSync(inserter, 0o755);
-  const run = protoc([`--touchstone_out=${out}`, `--inserter_out=${out}`, 'shapes.proto', 'common.proto', 'legacy.proto'], { touchstone: BIN, inserter });
+  const run = protoc([`--touchstone_out=${out}`, `--inserter_out=${out}`, 'shapes.proto', 'common.proto', 'legacy.proto'], {
+    touchstone: BIN,
+    inserter,
+  });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   const files = readOutputTree(out);

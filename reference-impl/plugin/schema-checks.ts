@@ -21,7 +21,9 @@ export function findSchemaProblems(
   for (const name of filesToGenerate) {
     const stem = outputStem(name);
     if (stem === undefined) {
-      problems.push(`${name}: no safe output file name can be derived from this name (it is empty or absolute, or has a backslash, control character, or an empty, "." or ".." component)`);
+      problems.push(
+        `${name}: no safe output file name can be derived from this name (it is empty or absolute, or has a backslash, control character, or an empty, "." or ".." component)`,
+      );
     } else if (stems.has(stem)) {
       problems.push(`${name}: its outputs (${stem}.*) would overwrite those of ${stems.get(stem)}`);
     } else {
@@ -84,9 +86,13 @@ function expectedKind(field: FieldDescriptor): 'message' | 'enum' | 'any' | unde
 
 function referenceProblem(where: string, typeName: string | undefined, needs: 'message' | 'enum' | 'any', symbols: SymbolTable): string[] {
   if (typeName === undefined || typeName === '') return [`${where} has no type name`];
-  if (!typeName.startsWith('.')) return [`${where}: type "${typeName}" is not fully qualified (descriptors in a request must use ".package.Name")`];
+  if (!typeName.startsWith('.'))
+    return [`${where}: type "${typeName}" is not fully qualified (descriptors in a request must use ".package.Name")`];
   const symbol = symbols.find(typeName);
   if (!symbol) return [`${where}: type "${typeName}" is not defined in any file of the request`];
-  if (needs !== 'any' && symbol.kind !== needs) return [`${where}: type "${typeName}" is ${symbol.kind === 'enum' ? 'an enum' : 'a message'}, not ${needs === 'enum' ? 'an enum' : 'a message'}`];
+  if (needs !== 'any' && symbol.kind !== needs)
+    return [
+      `${where}: type "${typeName}" is ${symbol.kind === 'enum' ? 'an enum' : 'a message'}, not ${needs === 'enum' ? 'an enum' : 'a message'}`,
+    ];
   return [];
 }

@@ -51,11 +51,12 @@ export function createSymbolTable(files: readonly FileDescriptor[]): SymbolTable
 // type names). Proto identifiers can be any of them; such a name gets a trailing "$", which
 // proto identifiers never contain, so it cannot clash with another generated name.
 const RESERVED = new Set(
-  ('any bigint boolean never null number object string symbol undefined unknown void ' +
+  (
+    'any bigint boolean never null number object string symbol undefined unknown void ' +
     'break case catch class const continue debugger default delete do else enum export extends false ' +
     'finally for function if import in instanceof new return super switch this throw true try typeof ' +
-    'var while with implements interface let package private protected public static yield await type')
-    .split(' '),
+    'var while with implements interface let package private protected public static yield await type'
+  ).split(' '),
 );
 
 /** `Outer.Inner` (relative to the package) → `Outer_Inner`, the flattened TypeScript name. */

@@ -37,24 +37,36 @@ export function demoRequest(parameter?: string): CodeGeneratorRequest {
   const foo = proto3File('demo/foo.proto', 'demo', {
     dependency: ['demo/common.proto', 'google/protobuf/timestamp.proto'],
     message_type: [
-      message('Foo', [
-        field('name', 1, 'TYPE_STRING'),
-        field('maybe', 2, 'TYPE_INT32', { proto3_optional: true, oneof_index: 1 }),
-        field('circle', 3, 'TYPE_MESSAGE', { type_name: '.demo.Foo.Circle', oneof_index: 0 }),
-        field('label', 4, 'TYPE_STRING', { oneof_index: 0 }),
-        field('counts', 5, 'TYPE_MESSAGE', { label: 'LABEL_REPEATED', type_name: '.demo.Foo.CountsEntry' }),
-        field('points', 6, 'TYPE_MESSAGE', { label: 'LABEL_REPEATED', type_name: '.demo.Point' }),
-        field('at', 7, 'TYPE_MESSAGE', { type_name: '.google.protobuf.Timestamp' }),
-        field('kind', 8, 'TYPE_ENUM', { type_name: '.demo.Foo.Kind' }),
-        field('big_number', 9, 'TYPE_UINT64'),
-      ], {
-        oneof_decl: [{ name: 'shape' }, { name: '_maybe' }],
-        nested_type: [
-          message('Circle', [field('radius', 1, 'TYPE_DOUBLE')]),
-          message('CountsEntry', [field('key', 1, 'TYPE_STRING'), field('value', 2, 'TYPE_INT64')], { options: { map_entry: true } }),
+      message(
+        'Foo',
+        [
+          field('name', 1, 'TYPE_STRING'),
+          field('maybe', 2, 'TYPE_INT32', { proto3_optional: true, oneof_index: 1 }),
+          field('circle', 3, 'TYPE_MESSAGE', { type_name: '.demo.Foo.Circle', oneof_index: 0 }),
+          field('label', 4, 'TYPE_STRING', { oneof_index: 0 }),
+          field('counts', 5, 'TYPE_MESSAGE', { label: 'LABEL_REPEATED', type_name: '.demo.Foo.CountsEntry' }),
+          field('points', 6, 'TYPE_MESSAGE', { label: 'LABEL_REPEATED', type_name: '.demo.Point' }),
+          field('at', 7, 'TYPE_MESSAGE', { type_name: '.google.protobuf.Timestamp' }),
+          field('kind', 8, 'TYPE_ENUM', { type_name: '.demo.Foo.Kind' }),
+          field('big_number', 9, 'TYPE_UINT64'),
         ],
-        enum_type: [{ name: 'Kind', value: [{ name: 'KIND_UNSPECIFIED', number: 0 }, { name: 'KIND_ROUND', number: 1 }] }],
-      }),
+        {
+          oneof_decl: [{ name: 'shape' }, { name: '_maybe' }],
+          nested_type: [
+            message('Circle', [field('radius', 1, 'TYPE_DOUBLE')]),
+            message('CountsEntry', [field('key', 1, 'TYPE_STRING'), field('value', 2, 'TYPE_INT64')], { options: { map_entry: true } }),
+          ],
+          enum_type: [
+            {
+              name: 'Kind',
+              value: [
+                { name: 'KIND_UNSPECIFIED', number: 0 },
+                { name: 'KIND_ROUND', number: 1 },
+              ],
+            },
+          ],
+        },
+      ),
     ],
     source_code_info: {
       location: [

@@ -8,7 +8,11 @@ import type { FileDescriptor } from './descriptor-types.js';
 import { enumsOf, messagesOf } from './descriptor-walk.js';
 import { describeField, isMapEntry } from './field-shape.js';
 import {
-  defuseAnnotations, insertionAnnotation, INSERTION_POINT_EOF, INSERTION_POINT_IMPORTS, messageScopePoint,
+  defuseAnnotations,
+  insertionAnnotation,
+  INSERTION_POINT_EOF,
+  INSERTION_POINT_IMPORTS,
+  messageScopePoint,
 } from './insertion-points.js';
 import { arrayOf, jsonValueType } from './json-value-types.js';
 import { outputStem, relativeModuleSpecifier } from './output-names.js';
@@ -42,7 +46,9 @@ export function renderTypeScript(file: FileDescriptor, context: TypeScriptContex
         const shape = describeField(field, message, file, context.symbols);
         const type = shape.map
           ? `{ [key: string]: ${valueType(shape.map.value)} }`
-          : field.label === 'LABEL_REPEATED' ? arrayOf(valueType(field)) : valueType(field);
+          : field.label === 'LABEL_REPEATED'
+            ? arrayOf(valueType(field))
+            : valueType(field);
         const declaration = `\`${[shape.label, shape.protoType, field.name ?? '', '=', String(field.number ?? '')].filter(Boolean).join(' ')}\``;
         const notes = [
           declaration + (shape.oneof !== undefined ? `, in oneof \`${shape.oneof}\` (at most one member is set)` : ''),
@@ -68,7 +74,9 @@ export function renderTypeScript(file: FileDescriptor, context: TypeScriptContex
     (service.method ?? []).forEach((method, methodIndex) => {
       const input = messageReference(method.input_type, context.symbols, reference);
       const output = messageReference(method.output_type, context.symbols, reference);
-      const notes = [`\`rpc ${method.name ?? ''}(${method.client_streaming ? 'stream ' : ''}${displayTypeName(method.input_type)}) returns (${method.server_streaming ? 'stream ' : ''}${displayTypeName(method.output_type)})\``];
+      const notes = [
+        `\`rpc ${method.name ?? ''}(${method.client_streaming ? 'stream ' : ''}${displayTypeName(method.input_type)}) returns (${method.server_streaming ? 'stream ' : ''}${displayTypeName(method.output_type)})\``,
+      ];
       body.push(...docComment(comments.comment([...path, PATH.serviceMethod, methodIndex]), notes, '  '));
       const request = method.client_streaming ? `globalThis.AsyncIterable<${input}>` : input;
       // globalThis.: the file may declare messages named Promise or AsyncIterable.
@@ -83,7 +91,9 @@ export function renderTypeScript(file: FileDescriptor, context: TypeScriptContex
     '// Each interface is the proto3 JSON form of a message; every field may be absent because',
     '// JSON printers omit fields that hold their default value.',
     '',
-    ...aliases.entries().map(([target, alias]) => `import type * as ${alias} from ${JSON.stringify(relativeModuleSpecifier(stem, target))};`),
+    ...aliases
+      .entries()
+      .map(([target, alias]) => `import type * as ${alias} from ${JSON.stringify(relativeModuleSpecifier(stem, target))};`),
   ];
   if (context.insertionPoints) lines.push(`// ${insertionAnnotation(INSERTION_POINT_IMPORTS)}`);
   lines.push('');

@@ -17,7 +17,12 @@ test.describe('User-Agent', () => {
   }
 
   test('is checked before anything else: unknown routes, bad versions, bad credentials, bad Accept', async ({ api }) => {
-    const headers = { 'user-agent': undefined, 'x-service-api-version': '1999-01-01', accept: 'text/html', authorization: 'Bearer nope_nope' };
+    const headers = {
+      'user-agent': undefined,
+      'x-service-api-version': '1999-01-01',
+      accept: 'text/html',
+      authorization: 'Bearer nope_nope',
+    };
     expectErrorBody(await api.get('/no/such/route', { headers }), 403, UA_MESSAGE);
     expectErrorBody(await api.call('PUT', '/repos/octo-org/widgets/interaction-limits', { headers, raw: '{bad' }), 403, UA_MESSAGE);
   });
@@ -97,7 +102,10 @@ test.describe('routes', () => {
 
   test('known path, wrong method: 404 as well', async ({ api }) => {
     expectErrorBody(await api.call('PATCH', ASSIGNEES, { as: 'repo-admin', body: {} }), 404);
-    expectErrorBody(await api.call('POST', '/repos/octo-org/widgets/interaction-limits', { as: 'repo-admin', body: { limit: 'existing_users' } }), 404);
+    expectErrorBody(
+      await api.call('POST', '/repos/octo-org/widgets/interaction-limits', { as: 'repo-admin', body: { limit: 'existing_users' } }),
+      404,
+    );
     expectErrorBody(await api.call('PUT', '/repos/octo-org/widgets/assignees/hubot', { as: 'repo-admin' }), 404);
   });
 

@@ -16,7 +16,8 @@ export function isControlRequest(request: FastifyRequest): boolean {
 export function checkUserAgent(request: FastifyRequest): void {
   const agent = request.headers['user-agent'];
   if (request.faults.on('user-agent.not-required')) return;
-  if (agent === undefined && request.faults.on('user-agent.missing-400')) throw new ApiError(400, 'BAD_REQUEST', 'Missing User-Agent header');
+  if (agent === undefined && request.faults.on('user-agent.missing-400'))
+    throw new ApiError(400, 'BAD_REQUEST', 'Missing User-Agent header');
   if (agent === undefined || agent.trim() === '') {
     throw new ApiError(
       403,
@@ -30,7 +31,11 @@ export function checkApiVersion(request: FastifyRequest): void {
   const version = request.headers[API_VERSION_HEADER];
   const { faults } = request;
   const accepted =
-    version === undefined ? !faults.on('version.omitted-refused') : version === API_VERSION ? !faults.on('version.current-refused') : faults.on('version.unknown-accepted');
+    version === undefined
+      ? !faults.on('version.omitted-refused')
+      : version === API_VERSION
+        ? !faults.on('version.current-refused')
+        : faults.on('version.unknown-accepted');
   if (!accepted) throw new ApiError(400, 'UNSUPPORTED_VERSION', `API version ${String(version ?? '(none)')} is not supported`);
 }
 

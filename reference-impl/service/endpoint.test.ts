@@ -12,14 +12,24 @@ import { loadWorld } from './world-loader.js';
 const world = loadWorld();
 const RULE = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [], role: 'visible' });
 const probe = (overrides: Partial<Endpoint> = {}): Endpoint => ({
-  ...defineEndpoint({ spec: { document: 1, number: 99 }, id: 'probe.get', summary: 'probe', method: 'GET', path: '/repos/:owner/:repo/probe', access: RULE, handler: async () => ({}) }),
+  ...defineEndpoint({
+    spec: { document: 1, number: 99 },
+    id: 'probe.get',
+    summary: 'probe',
+    method: 'GET',
+    path: '/repos/:owner/:repo/probe',
+    access: RULE,
+    handler: async () => ({}),
+  }),
   ...overrides,
 });
 
 test('a route added without an endpoint definition is refused when it is registered', async () => {
   const service = createReferenceService({ world });
   try {
-    expect(() => service.app.get('/repos/:owner/:repo/open-to-anyone', async () => ({}))).toThrow(/not registered from an endpoint definition.*no access rule/);
+    expect(() => service.app.get('/repos/:owner/:repo/open-to-anyone', async () => ({}))).toThrow(
+      /not registered from an endpoint definition.*no access rule/,
+    );
   } finally {
     await service.close();
   }
@@ -33,8 +43,12 @@ test('a definition without a complete access rule, or defined twice, is refused 
     expect(() => registerEndpoints(service.app, directory, [noRule])).toThrow('endpoint probe.get has no complete access rule');
     const noRole = probe({ access: { ...RULE, role: undefined as unknown as 'visible' } });
     expect(() => registerEndpoints(service.app, directory, [noRole])).toThrow('has no complete access rule');
-    expect(() => registerEndpoints(service.app, directory, [probe({ body: Type.Object({}) })])).toThrow('endpoint probe.get: its body schema has no title');
-    expect(() => registerEndpoints(service.app, directory, [probe(), probe({ id: 'probe.again' })])).toThrow('endpoint probe.again (GET /repos/:owner/:repo/probe) is defined twice');
+    expect(() => registerEndpoints(service.app, directory, [probe({ body: Type.Object({}) })])).toThrow(
+      'endpoint probe.get: its body schema has no title',
+    );
+    expect(() => registerEndpoints(service.app, directory, [probe(), probe({ id: 'probe.again' })])).toThrow(
+      'endpoint probe.again (GET /repos/:owner/:repo/probe) is defined twice',
+    );
   } finally {
     await service.close();
   }
@@ -44,7 +58,9 @@ test('a declared endpoint runs behind its access rule: a hidden repository is 40
   const service = createReferenceService({ world });
   const directory = createDirectory(world);
   let handled = 0;
-  registerEndpoints(service.app, directory, [probe({ id: 'probe.count', path: '/repos/:owner/:repo/count', handler: async () => ({ handled: ++handled }) })]);
+  registerEndpoints(service.app, directory, [
+    probe({ id: 'probe.count', path: '/repos/:owner/:repo/count', handler: async () => ({ handled: ++handled }) }),
+  ]);
   try {
     const headers = { 'user-agent': 'touchstone-tests' };
     const open = await service.app.inject({ url: '/repos/octo-org/widgets/count', headers });
@@ -62,7 +78,8 @@ test('every area declares unique endpoint ids and spec numbers, each with a body
   expect(endpoints.length).toBe(10);
   expect(new Set(endpoints.map((e) => e.id)).size).toBe(endpoints.length);
   expect(new Set(endpoints.map((e) => `${e.spec.document}.${e.spec.number}`)).size).toBe(endpoints.length);
-  for (const endpoint of endpoints.filter((e) => e.body)) expect((endpoint.body as { title?: string }).title, endpoint.id).toMatch(/^[A-Z]\w+$/);
+  for (const endpoint of endpoints.filter((e) => e.body))
+    expect((endpoint.body as { title?: string }).title, endpoint.id).toMatch(/^[A-Z]\w+$/);
 });
 
 test('content negotiation per endpoint: the Accept header selects among the representations it declares', async () => {
@@ -70,9 +87,15 @@ test('content negotiation per endpoint: the Accept header selects among the repr
   const directory = createDirectory(world);
   const echo = (id: string, path: string, representations?: Endpoint['representations']) =>
     probe({ id, path, representations, handler: async (request) => ({ representation: request.representation }) });
-  registerEndpoints(service.app, directory, [echo('probe.raw', '/repos/:owner/:repo/with-raw', ['raw']), echo('probe.json', '/repos/:owner/:repo/json-only')]);
+  registerEndpoints(service.app, directory, [
+    echo('probe.raw', '/repos/:owner/:repo/with-raw', ['raw']),
+    echo('probe.json', '/repos/:owner/:repo/json-only'),
+  ]);
   const ask = async (path: string, accept?: string) => {
-    const response = await service.app.inject({ url: `/repos/octo-org/widgets/${path}`, headers: { 'user-agent': 'touchstone-tests', ...(accept && { accept }) } });
+    const response = await service.app.inject({
+      url: `/repos/octo-org/widgets/${path}`,
+      headers: { 'user-agent': 'touchstone-tests', ...(accept && { accept }) },
+    });
     return response.statusCode === 200 ? response.json().representation : response.statusCode;
   };
   try {

@@ -88,7 +88,9 @@ export function refuseUndeclaredRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const declared = route.config?.endpoint !== undefined;
     if (!declared && !route.url.startsWith(CONTROL_PREFIX)) {
-      throw new Error(`route ${String(route.method)} ${route.url} was not registered from an endpoint definition (endpoint.ts): it has no access rule`);
+      throw new Error(
+        `route ${String(route.method)} ${route.url} was not registered from an endpoint definition (endpoint.ts): it has no access rule`,
+      );
     }
   });
 }
@@ -116,7 +118,8 @@ export function registerEndpoints(app: FastifyInstance, directory: Directory, en
  * casts). A body schema needs a title: it is the resource `errors[]` names.
  */
 function checkDefinition({ id, access, body }: Endpoint): void {
-  if (body !== undefined && typeof (body as { title?: unknown }).title !== 'string') throw new Error(`endpoint ${id}: its body schema has no title`);
+  if (body !== undefined && typeof (body as { title?: unknown }).title !== 'string')
+    throw new Error(`endpoint ${id}: its body schema has no title`);
   const complete =
     access !== undefined &&
     (access.target === 'repository' || access.target === 'organization') &&

@@ -53,7 +53,10 @@ test.describe('request bodies', () => {
   });
 
   test('a __proto__ key is an unknown field, not a prototype', async ({ api }) => {
-    const error = expectErrorBody(await api.call('PUT', LIMITS, { as: 'repo-admin', raw: '{"limit":"existing_users","__proto__":{"expiry":"six_months"}}' }), 422);
+    const error = expectErrorBody(
+      await api.call('PUT', LIMITS, { as: 'repo-admin', raw: '{"limit":"existing_users","__proto__":{"expiry":"six_months"}}' }),
+      422,
+    );
     expect(error.errors).toEqual([{ resource: 'InteractionLimit', field: '__proto__', code: 'invalid' }]);
     await expectUnchanged(api);
   });
@@ -80,7 +83,11 @@ test.describe('request bodies', () => {
 
   for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
     test(`Content-Type ${contentType}: 415, nothing changed`, async ({ api }) => {
-      const response = await api.call('PUT', LIMITS, { as: 'repo-admin', raw: '{"limit":"existing_users"}', headers: { 'content-type': contentType } });
+      const response = await api.call('PUT', LIMITS, {
+        as: 'repo-admin',
+        raw: '{"limit":"existing_users"}',
+        headers: { 'content-type': contentType },
+      });
       expectErrorBody(response, 415, "Unsupported 'Content-Type' header");
       await expectUnchanged(api);
     });
@@ -88,7 +95,11 @@ test.describe('request bodies', () => {
 
   for (const contentType of [undefined, 'application/json; charset=utf-8', 'application/vnd.service+json', 'Application/JSON']) {
     test(`Content-Type ${String(contentType)} is read as JSON`, async ({ api }) => {
-      const response = await api.call('PUT', LIMITS, { as: 'repo-admin', raw: '{"limit":"existing_users"}', headers: { 'content-type': contentType } });
+      const response = await api.call('PUT', LIMITS, {
+        as: 'repo-admin',
+        raw: '{"limit":"existing_users"}',
+        headers: { 'content-type': contentType },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ limit: 'existing_users' });
     });
@@ -137,7 +148,19 @@ test.describe('URLs and headers', () => {
       '/_conformance/clock',
       '/_conformance/reset',
     ];
-    const bodies = [undefined, '', '{}', '[]', 'null', '{"assignees":[null]}', '{"limit":{}}', '{"set":1e400}', '{"advance_seconds":1e308}', '\u0000', '{"a":'];
+    const bodies = [
+      undefined,
+      '',
+      '{}',
+      '[]',
+      'null',
+      '{"assignees":[null]}',
+      '{"limit":{}}',
+      '{"set":1e400}',
+      '{"advance_seconds":1e308}',
+      '\u0000',
+      '{"a":',
+    ];
     const queries = ['', '?per_page=1e3', '?page=%00', '?per_page[]=1', '?page=1&page=2'];
     for (const path of paths) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) {

@@ -45,7 +45,8 @@ export function errorBody(error: ApiError, faults?: Faults): Record<string, unkn
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { faults } = request;
   let apiError = toApiError(error);
-  if (apiError.statusCode === 422 && faults.on('errors.validation-as-400')) apiError = new ApiError(400, 'BAD_REQUEST', apiError.message, apiError.errors);
+  if (apiError.statusCode === 422 && faults.on('errors.validation-as-400'))
+    apiError = new ApiError(400, 'BAD_REQUEST', apiError.message, apiError.errors);
   if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
   reply
     .code(apiError.statusCode)

@@ -27,7 +27,9 @@ const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).jo
 
 function scopesText({ scopes }: EndpointAccess): string {
   const text = (list: readonly string[]) => (list.length === 0 ? 'none' : code(list));
-  return scopes.public.join() === scopes.private.join() ? text(scopes.public) : `public: ${text(scopes.public)}; private: ${text(scopes.private)}`;
+  return scopes.public.join() === scopes.private.join()
+    ? text(scopes.public)
+    : `public: ${text(scopes.public)}; private: ${text(scopes.private)}`;
 }
 
 /** The definitions of every area, in registration order. */

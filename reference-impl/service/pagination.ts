@@ -22,7 +22,8 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], option
   const defaultPerPage = faults.on('pagination.default-per-page-25') ? 25 : (options.defaultPerPage ?? 30);
   const query = request.query as Record<string, unknown>;
   const givenPerPage = readPositive(query.per_page, 'per_page', faults);
-  const perPage = givenPerPage === undefined ? defaultPerPage : faults.on('pagination.max-ignored') ? givenPerPage : Math.min(givenPerPage, maxPerPage);
+  const perPage =
+    givenPerPage === undefined ? defaultPerPage : faults.on('pagination.max-ignored') ? givenPerPage : Math.min(givenPerPage, maxPerPage);
   const page = readPositive(query.page, 'page', faults) ?? (faults.on('pagination.page-default-2') ? 2 : 1);
   const lastPage = Math.max(1, Math.ceil(items.length / perPage));
   if (page > lastPage && faults.on('pagination.past-end-404')) throw notFound();
@@ -43,7 +44,8 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], option
     return `<${url.toString()}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  if (page > 1 || faults.on('pagination.prev-on-first-page') || faults.on('pagination.link-on-single-page')) links.push(at(1, 'first'), at(Math.max(1, page - 1), 'prev'));
+  if (page > 1 || faults.on('pagination.prev-on-first-page') || faults.on('pagination.link-on-single-page'))
+    links.push(at(1, 'first'), at(Math.max(1, page - 1), 'prev'));
   if (page < lastPage) links.push(at(page + 1, 'next'), at(lastPage, 'last'));
   else if (page > lastPage) links.push(at(lastPage, 'last'));
   return linked(links.join(', '));

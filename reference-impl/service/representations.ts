@@ -39,7 +39,8 @@ function nodeId(type: string, id: number): string {
 }
 
 export function createRepresenter(origin: string, directory: Directory, faults: Faults): Representer {
-  const timestamp = (epochMs: number) => (faults.on('representations.timestamps-local-offset') ? withLocalOffset(epochMs) : formatTimestamp(epochMs));
+  const timestamp = (epochMs: number) =>
+    faults.on('representations.timestamps-local-offset') ? withLocalOffset(epochMs) : formatTimestamp(epochMs);
   const userByLogin = (login: string): WorldUser => {
     const user = directory.user(login);
     // The world loader checked every login it holds; reaching this is our bug.

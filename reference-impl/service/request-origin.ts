@@ -7,7 +7,10 @@ import type { FastifyRequest } from 'fastify';
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function requestOrigin(request: FastifyRequest): string {
-  const forwarded = String(request.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+  const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]
+    .trim()
+    .toLowerCase();
   const scheme = forwarded === 'https' ? 'https' : 'http';
   const host = request.headers.host;
   if (host === undefined || !HOST.test(host)) return `${scheme}://localhost`;

@@ -67,7 +67,9 @@ test('malformed HTTP on the wire: 400 with the error body, nothing changed', asy
     const headers = 'Host: a\r\nUser-Agent: t\r\nAuthorization: Bearer ts_classic_repo_admin_0002\r\nConnection: close\r\n';
     const body = '{"limit":"existing_users"}';
     // The body is shorter than its Content-Length, and the client gives up.
-    const short = await send(`PUT /repos/octo-org/widgets/interaction-limits HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n${body}`);
+    const short = await send(
+      `PUT /repos/octo-org/widgets/interaction-limits HTTP/1.1\r\n${headers}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n${body}`,
+    );
     expect(short.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(short.split('\r\n\r\n')[1])).toMatchObject({ status: '400', message: 'Bad Request' });
     const garbage = await send('NOT HTTP AT ALL\r\n\r\n');

@@ -60,11 +60,17 @@ test('a schema violation names the JSON path', () => {
   const before = bad.slice(0, bad.indexOf('id: -2') + 'id: '.length).split('\n');
   expectWorldError(bad, new RegExp(`line ${before.length}:${before.at(-1)!.length + 1}: /users/1/id must be >= 1`));
   expectWorldError(variant('private: true', 'private: "yes"'), /\/repositories\/1\/private/);
-  expectWorldError(variant('collaborators:\n      monalisa: admin\n      wanstrath', 'collaborators:\n      monalisa: boss\n      wanstrath'), /\/repositories\/0\/collaborators\/monalisa/);
+  expectWorldError(
+    variant('collaborators:\n      monalisa: admin\n      wanstrath', 'collaborators:\n      monalisa: boss\n      wanstrath'),
+    /\/repositories\/0\/collaborators\/monalisa/,
+  );
 });
 
 test('an unknown collaborator login names the path', () => {
-  expectWorldError(variant('mojombo: read\n    labels', 'nobody: read\n    labels'), /\/repositories\/0\/collaborators\/nobody: unknown user "nobody"/);
+  expectWorldError(
+    variant('mojombo: read\n    labels', 'nobody: read\n    labels'),
+    /\/repositories\/0\/collaborators\/nobody: unknown user "nobody"/,
+  );
 });
 
 test('a collaborator glob matching nobody is an error', () => {
@@ -72,17 +78,26 @@ test('a collaborator glob matching nobody is an error', () => {
 });
 
 test('unknown logins in issues, organizations and tokens name their paths', () => {
-  expectWorldError(variant('user: mojombo, created_at', 'user: ghost, created_at'), /\/repositories\/0\/issues\/0\/user: unknown user "ghost"/);
+  expectWorldError(
+    variant('user: mojombo, created_at', 'user: ghost, created_at'),
+    /\/repositories\/0\/issues\/0\/user: unknown user "ghost"/,
+  );
   expectWorldError(variant('assignees: [defunkt], labels', 'assignees: [ghost], labels'), /\/repositories\/0\/issues\/1\/assignees\/0/);
   expectWorldError(variant('owners: [hubot]', 'owners: [ghost]'), /\/organizations\/0\/owners\/0: unknown user "ghost"/);
   expectWorldError(variant('user: pjhyett, kind', 'user: ghost, kind'), /\/tokens\/5\/user: unknown user "ghost"/);
-  expectWorldError(variant('repositories: [octo-org/crowd]', 'repositories: [octo-org/none]'), /\/tokens\/15\/repositories\/0: unknown repository/);
+  expectWorldError(
+    variant('repositories: [octo-org/crowd]', 'repositories: [octo-org/none]'),
+    /\/tokens\/15\/repositories\/0: unknown repository/,
+  );
   expectWorldError(variant('repository: octo-org/widgets', 'repository: octo-org/none'), /\/tokens\/20\/repository/);
 });
 
 test('unknown labels and milestones of issues, unknown repository owners', () => {
   expectWorldError(variant('labels: [bug]', 'labels: [feature]'), /\/repositories\/0\/issues\/1\/labels\/0: unknown label "feature"/);
-  expectWorldError(variant('milestone: 1, created_at', 'milestone: 7, created_at'), /\/repositories\/0\/issues\/1\/milestone: unknown milestone 7/);
+  expectWorldError(
+    variant('milestone: 1, created_at', 'milestone: 7, created_at'),
+    /\/repositories\/0\/issues\/1\/milestone: unknown milestone 7/,
+  );
   expectWorldError(variant('owner: sheriff', 'owner: nobody'), /\/repositories\/4\/owner: unknown account "nobody"/);
 });
 

@@ -2,8 +2,20 @@
 // `WorldDocument` as written, `World` once series are expanded and globs resolved.
 import type { Static } from 'typebox';
 import type {
-  IssueSchema, LabelSchema, LIMIT_EXPIRIES, LIMIT_VALUES, LimitSettingSchema, MilestoneSchema, OrganizationSchema, PERMISSION_LEVELS, PERMISSIONS,
-  RepositoryDocumentSchema, TOKEN_KINDS, TokenSchema, UserSchema, WorldDocumentSchema,
+  IssueSchema,
+  LabelSchema,
+  LIMIT_EXPIRIES,
+  LIMIT_VALUES,
+  LimitSettingSchema,
+  MilestoneSchema,
+  OrganizationSchema,
+  PERMISSION_LEVELS,
+  PERMISSIONS,
+  RepositoryDocumentSchema,
+  TOKEN_KINDS,
+  TokenSchema,
+  UserSchema,
+  WorldDocumentSchema,
 } from './world-schema.js';
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -49,7 +49,8 @@ export function checkReferences(world: World): void {
     });
     const milestones = new Set<number>();
     (repository.milestones ?? []).forEach((milestone, i) => {
-      if (milestones.has(milestone.number)) throw worldProblem(source, at('milestones', i, 'number'), `duplicate milestone number ${milestone.number}`);
+      if (milestones.has(milestone.number))
+        throw worldProblem(source, at('milestones', i, 'number'), `duplicate milestone number ${milestone.number}`);
       milestones.add(milestone.number);
       requireUser(at('milestones', i, 'creator'), milestone.creator);
     });

@@ -13,8 +13,14 @@ test.describe.configure({ mode: 'parallel' });
 
 test.describe('applying responses', () => {
   test('nameless chunks continue the open file, including an insertion', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
-      { name: 'base', response: { file: [{ name: 'big.txt', content: 'part1\n' }, { content: 'part2' }, { content: '-part3\n// @@protoc_insertion_point(p)\n' }] } },
+    const box = withPlugins(
+      sandbox,
+      {
+        name: 'base',
+        response: {
+          file: [{ name: 'big.txt', content: 'part1\n' }, { content: 'part2' }, { content: '-part3\n// @@protoc_insertion_point(p)\n' }],
+        },
+      },
       { name: 'ins', response: { file: [{ name: 'big.txt', insertion_point: 'p', content: 'A-chunk-a ' }, { content: 'A-chunk-b' }] } },
     );
     expect((await box.runOurs([IN, '--base_out=out', '--ins_out=out', 'foo.proto'])).code).toBe(0);
@@ -22,8 +28,10 @@ test.describe('applying responses', () => {
   });
 
   test('insertions: first marker, indentation on every line (empty ones too), inline /* */, order across plugins', async ({ sandbox }) => {
-    const base = 'header\n    # @@protoc_insertion_point(indented) trailing\n\t// @@protoc_insertion_point(tabbed)\nx = [/* @@protoc_insertion_point(inline) */];\n@@protoc_insertion_point(twice)\n@@protoc_insertion_point(twice)\n';
-    const box = withPlugins(sandbox, 
+    const base =
+      'header\n    # @@protoc_insertion_point(indented) trailing\n\t// @@protoc_insertion_point(tabbed)\nx = [/* @@protoc_insertion_point(inline) */];\n@@protoc_insertion_point(twice)\n@@protoc_insertion_point(twice)\n';
+    const box = withPlugins(
+      sandbox,
       { name: 'base', response: { file: [{ name: 'gen.txt', content: base }] } },
       {
         name: 'b',
@@ -46,7 +54,8 @@ test.describe('applying responses', () => {
   });
 
   test('insertions reach only the same location string: out and ./out are separate', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+    const box = withPlugins(
+      sandbox,
       { name: 'base', response: { file: [{ name: 'gen.txt', content: '@@protoc_insertion_point(p)\n' }] } },
       { name: 'ins', response: { file: [{ name: 'gen.txt', insertion_point: 'p', content: 'x\n' }] } },
     );
@@ -56,7 +65,8 @@ test.describe('applying responses', () => {
   });
 
   test('deferred errors: every one printed, generation goes on, nothing is written anywhere', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+    const box = withPlugins(
+      sandbox,
       { name: 'ok', response: { file: [{ name: 'ok.txt', content: 'ok\n' }] } },
       {
         name: 'bad',
@@ -88,7 +98,8 @@ test.describe('applying responses', () => {
   });
 
   test('error: fatal, verbatim, later plugins do not run, nothing written; checked after the files', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+    const box = withPlugins(
+      sandbox,
       { name: 'ok', response: { file: [{ name: 'ok.txt', content: 'ok\n' }] } },
       { name: 'err', response: { error: 'something is wrong in foo.proto', file: [{ name: 'e.txt', content: 'e' }] } },
       { name: 'errbadfile', response: { error: 'ignored', file: [{ content: 'nameless' }] } },
@@ -107,19 +118,27 @@ test.describe('applying responses', () => {
   });
 
   test('a first chunk without a name is fatal, absent or empty', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+    const box = withPlugins(
+      sandbox,
       { name: 'absent', response: { file: [{ content: 'no name\n' }, { name: 'ok.txt', content: 'ok' }] } },
       { name: 'empty', response: { file: [{ name: '', content: 'x' }] } },
     );
     for (const name of ['absent', 'empty']) {
       const result = await box.runOurs([IN, `--${name}_out=out`, 'foo.proto']);
-      expect(result).toEqual({ code: 1, stdout: '', stderr: `--${name}_out: protoc-gen-${name}: First file chunk returned by plugin did not specify a file name.\n` });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `--${name}_out: protoc-gen-${name}: First file chunk returned by plugin did not specify a file name.\n`,
+      });
     }
     expect(box.tree('out')).toEqual({});
   });
 
-  test('proto3 optional in a file to generate without FEATURE_PROTO3_OPTIONAL: 3.21 text, no newline before --NAME_out', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+  test('proto3 optional in a file to generate without FEATURE_PROTO3_OPTIONAL: 3.21 text, no newline before --NAME_out', async ({
+    sandbox,
+  }) => {
+    const box = withPlugins(
+      sandbox,
       { name: 'nofeat', response: { file: [{ name: 'x.txt', content: 'x' }] } },
       { name: 'feat', response: { supported_features: 1, file: [{ name: 'x.txt', content: 'x' }] } },
       { name: 'nofeaterr', response: { error: 'plugin error text' } },
@@ -128,48 +147,92 @@ test.describe('applying responses', () => {
       code: 1,
       stdout: '',
       stderr:
-        'opt.proto: is a proto3 file that contains optional fields, but code generator protoc-gen-nofeat hasn\'t been updated to support optional fields in proto3. ' +
+        "opt.proto: is a proto3 file that contains optional fields, but code generator protoc-gen-nofeat hasn't been updated to support optional fields in proto3. " +
         'Please ask the owner of this code generator to support proto3 optional.--nofeat_out: \n',
     });
     expect(box.tree('out')).toEqual({});
     expect((await box.runOurs([IN, '--nofeat_out=out', 'usesopt.proto'])).code, 'optional only in an import is fine').toBe(0);
     expect((await box.runOurs([IN, '--feat_out=o2', 'opt.proto'])).code).toBe(0);
-    expect((await box.runOurs([IN, '--nofeaterr_out=out', 'opt.proto'])).stderr, 'error short-circuits the check in 3.21').toBe('--nofeaterr_out: plugin error text\n');
+    expect((await box.runOurs([IN, '--nofeaterr_out=out', 'opt.proto'])).stderr, 'error short-circuits the check in 3.21').toBe(
+      '--nofeaterr_out: plugin error text\n',
+    );
   });
 
   test('content is bytes: invalid UTF-8 is written raw; unknown fields are ignored', async ({ sandbox }) => {
-    const raw = Buffer.concat([Buffer.from(encodeResponse({ file: [{ name: 'raw.bin', content: Uint8Array.of(0xff, 0xfe, 0x00, 0x41) }] })), Buffer.from([0x98, 0x06, 0x01])]);
+    const raw = Buffer.concat([
+      Buffer.from(encodeResponse({ file: [{ name: 'raw.bin', content: Uint8Array.of(0xff, 0xfe, 0x00, 0x41) }] })),
+      Buffer.from([0x98, 0x06, 0x01]),
+    ]);
     const box = withPlugins(sandbox, { name: 'raw', response: raw });
     expect((await box.runOurs([IN, '--raw_out=out', 'foo.proto'])).code).toBe(0);
     expect([...readFileSync(path.join(box.dir, 'out', 'raw.bin'))]).toEqual([0xff, 0xfe, 0x00, 0x41]);
   });
 
   test('generated_code_info of an insertion is merged into <file>.pb.meta (created in wire format)', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, 
+    const box = withPlugins(
+      sandbox,
       { name: 'base', response: { file: [{ name: 'gen.txt', content: 'AAA\n  // @@protoc_insertion_point(p)\nBBB\n' }] } },
-      { name: 'ins', response: { file: [{ name: 'gen.txt', insertion_point: 'p', content: 'x1\nx2\n', generated_code_info: encodeCodeInfo([{ source_file: 'ins.proto', begin: 0, end: 5 }, { source_file: 'ins.proto', begin: 3, end: 5 }]) }] } },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            {
+              name: 'gen.txt',
+              insertion_point: 'p',
+              content: 'x1\nx2\n',
+              generated_code_info: encodeCodeInfo([
+                { source_file: 'ins.proto', begin: 0, end: 5 },
+                { source_file: 'ins.proto', begin: 3, end: 5 },
+              ]),
+            },
+          ],
+        },
+      },
     );
     expect((await box.runOurs([IN, '--base_out=out', '--ins_out=out', 'foo.proto'])).code).toBe(0);
     expect(box.tree('out')['gen.txt']).toBe('AAA\n  x1\n  x2\n  // @@protoc_insertion_point(p)\nBBB\n');
     const meta = messages.fileDescriptorProto.root.lookupType('google.protobuf.GeneratedCodeInfo');
     const decoded = meta.toObject(meta.decode(readFileSync(path.join(box.dir, 'out', 'gen.txt.pb.meta'))));
-    expect(decoded.annotation.map((a: { begin: number; end: number }) => [a.begin, a.end])).toEqual([[6, 13], [11, 13]]);
+    expect(decoded.annotation.map((a: { begin: number; end: number }) => [a.begin, a.end])).toEqual([
+      [6, 13],
+      [11, 13],
+    ]);
   });
 });
 
 test.describe('names touchstone refuses (stricter than protoc 3.21)', () => {
   const refusals: [string, { name?: string; insertion_point?: string }, string][] = [
-    ['absolute', { name: '/abs_target/abs.txt' }, 'File name "/abs_target/abs.txt" is absolute: names are relative to the output directory'],
+    [
+      'absolute',
+      { name: '/abs_target/abs.txt' },
+      'File name "/abs_target/abs.txt" is absolute: names are relative to the output directory',
+    ],
     ['dotdot', { name: '../escaped.txt' }, 'File name "../escaped.txt" has a ".." component'],
     ['innerdotdot', { name: 'a/../b.txt' }, 'File name "a/../b.txt" has a ".." component'],
     ['dot', { name: './dot.txt' }, 'File name "./dot.txt" has a "." component'],
     ['onlydot', { name: '.' }, 'File name "." has a "." component'],
     ['backslash', { name: 'a\\b.txt' }, 'File name "a\\\\b.txt" contains a backslash: "/" is the only separator'],
-    ['noname', { insertion_point: 'p' }, 'File with insertion_point "p" has no name: an insertion needs the name of the file to insert into'],
+    [
+      'noname',
+      { insertion_point: 'p' },
+      'File with insertion_point "p" has no name: an insertion needs the name of the file to insert into',
+    ],
   ];
   for (const [plugin, file, problem] of refusals) {
     test(`${plugin}: ${file.name ?? '(no name)'}`, async ({ sandbox }) => {
-      const box = withPlugins(sandbox, { name: 'ok', response: { file: [{ name: 'ok.txt', content: 'ok' }] } }, { name: plugin, response: { file: [{ name: 'first.txt', content: '1' }, { ...file, content: 'x' }] } });
+      const box = withPlugins(
+        sandbox,
+        { name: 'ok', response: { file: [{ name: 'ok.txt', content: 'ok' }] } },
+        {
+          name: plugin,
+          response: {
+            file: [
+              { name: 'first.txt', content: '1' },
+              { ...file, content: 'x' },
+            ],
+          },
+        },
+      );
       const result = await box.runOurs([IN, '--ok_out=o2', `--${plugin}_out=out`, 'foo.proto']);
       expect(result).toEqual({
         code: 1,
@@ -182,8 +245,25 @@ test.describe('names touchstone refuses (stricter than protoc 3.21)', () => {
   }
 
   test('names the spec allows are kept: foo..bar.txt, nested/dirs, a//b', async ({ sandbox }) => {
-    const box = withPlugins(sandbox, { name: 'fine', response: { file: [{ name: 'foo..bar.txt', content: '1' }, { name: 'n/e/s/t.txt', content: '2' }, { name: 'a//b.txt', content: '3' }] } });
+    const box = withPlugins(sandbox, {
+      name: 'fine',
+      response: {
+        file: [
+          { name: 'foo..bar.txt', content: '1' },
+          { name: 'n/e/s/t.txt', content: '2' },
+          { name: 'a//b.txt', content: '3' },
+        ],
+      },
+    });
     expect((await box.runOurs([IN, '--fine_out=out', 'foo.proto'])).code).toBe(0);
-    expect(box.tree('out')).toEqual({ 'a/': '', 'a/b.txt': '3', 'foo..bar.txt': '1', 'n/': '', 'n/e/': '', 'n/e/s/': '', 'n/e/s/t.txt': '2' });
+    expect(box.tree('out')).toEqual({
+      'a/': '',
+      'a/b.txt': '3',
+      'foo..bar.txt': '1',
+      'n/': '',
+      'n/e/': '',
+      'n/e/s/': '',
+      'n/e/s/t.txt': '2',
+    });
   });
 });

@@ -58,9 +58,12 @@ export function applyPluginResponse(response: PluginResponse, context: ApplyCont
     const { name, insertionPoint } = file;
     if (insertionPoint.length > 0 || name.length > 0) {
       closeCurrent();
-      const checked = faults.has('compiler.unsafe-names-written') ? { ok: true as const, name: Buffer.from(name).toString('utf8') } : checkOutputName(name, insertionPoint);
+      const checked = faults.has('compiler.unsafe-names-written')
+        ? { ok: true as const, name: Buffer.from(name).toString('utf8') }
+        : checkOutputName(name, insertionPoint);
       if (!checked.ok) return { fatal: `${pluginName}: ${checked.problem}` };
-      current = insertionPoint.length > 0 ? location.openForInsert(checked.name, insertionPoint, file.codeInfo) : location.open(checked.name);
+      current =
+        insertionPoint.length > 0 ? location.openForInsert(checked.name, insertionPoint, file.codeInfo) : location.open(checked.name);
     } else if (!current) {
       return { fatal: `${pluginName}: First file chunk returned by plugin did not specify a file name.` };
     } else if (faults.has('compiler.continuation-dropped')) {

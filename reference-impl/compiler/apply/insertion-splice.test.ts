@@ -9,7 +9,11 @@ test.describe.configure({ mode: 'parallel' });
 const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : Buffer.from(bytes).toString('latin1'));
 
 /** protoc's rule written the obvious way, on strings (latin1: one character per byte). */
-function naiveInsert(target: string, point: string, content: string): { text: string; offset: number; length: number; indent: number } | undefined {
+function naiveInsert(
+  target: string,
+  point: string,
+  content: string,
+): { text: string; offset: number; length: number; indent: number } | undefined {
   const found = target.indexOf(`@@protoc_insertion_point(${point})`);
   if (found < 0) return undefined;
   const offset = found > 3 && target.slice(found - 3, found - 1) === '/*' ? found - 3 : target.lastIndexOf('\n', found) + 1;
@@ -20,7 +24,8 @@ function naiveInsert(target: string, point: string, content: string): { text: st
   return { text: target.slice(0, offset) + inserted + target.slice(offset), offset, length: inserted.length, indent: indent.length };
 }
 
-const BASE = 'head\n  // @@protoc_insertion_point(spaces)\n\t// @@protoc_insertion_point(tab)\nx = [/* @@protoc_insertion_point(inline) */];\n@@protoc_insertion_point(first)\n \t @@protoc_insertion_point(mixed)';
+const BASE =
+  'head\n  // @@protoc_insertion_point(spaces)\n\t// @@protoc_insertion_point(tab)\nx = [/* @@protoc_insertion_point(inline) */];\n@@protoc_insertion_point(first)\n \t @@protoc_insertion_point(mixed)';
 
 test('many insertions into the same files match the obvious algorithm byte for byte', () => {
   const splicer = createInsertionSplicer();
@@ -41,7 +46,10 @@ test('many insertions into the same files match the obvious algorithm byte for b
     const body = i % 17 === 0 ? '' : i % 2 === 0 ? full : `${full}last line`;
     const result = splicer.insert(name, files.get(name)!, Buffer.from(point, 'latin1'), Buffer.from(body, 'latin1'));
     const naive = naiveInsert(expected.get(name)!, point, body);
-    expect(result && { text: text(result.bytes), offset: result.offset, length: result.length, indent: result.indent }, `insertion ${i}`).toEqual(naive);
+    expect(
+      result && { text: text(result.bytes), offset: result.offset, length: result.length, indent: result.indent },
+      `insertion ${i}`,
+    ).toEqual(naive);
     if (result && naive) {
       files.set(name, result.bytes);
       expected.set(name, naive.text);
@@ -62,9 +70,10 @@ test('an entry replaced by someone else is not written through; earlier views ke
   expect(text(copy)).toBe(snapshot);
 });
 
-test('a marker in another file is never found, and a first line starts at its file\'s start', () => {
+test("a marker in another file is never found, and a first line starts at its file's start", () => {
   const splicer = createInsertionSplicer();
-  const insert = (name: string, target: Uint8Array, point: string, content: string) => splicer.insert(name, target, Buffer.from(point), Buffer.from(content));
+  const insert = (name: string, target: Uint8Array, point: string, content: string) =>
+    splicer.insert(name, target, Buffer.from(point), Buffer.from(content));
   const a = insert('a', Buffer.from('x\n@@protoc_insertion_point(a)\n'), 'a', 'A\n')!;
   const b = insert('b', Buffer.from('  @@protoc_insertion_point(b)\n'), 'b', 'B\n')!;
   expect(text(b.bytes)).toBe('  B\n  @@protoc_insertion_point(b)\n');
@@ -74,7 +83,8 @@ test('a marker in another file is never found, and a first line starts at its fi
 
 test('faults: content below the annotated line, and without its indentation', () => {
   const target = Buffer.from('a\n  @@protoc_insertion_point(p)\nb\n');
-  const insert = (faults: Parameters<typeof createInsertionSplicer>[0]) => text(createInsertionSplicer(faults).insert('f', target, Buffer.from('p'), Buffer.from('X\n'))!.bytes);
+  const insert = (faults: Parameters<typeof createInsertionSplicer>[0]) =>
+    text(createInsertionSplicer(faults).insert('f', target, Buffer.from('p'), Buffer.from('X\n'))!.bytes);
   expect(insert(new Set())).toBe('a\n  X\n  @@protoc_insertion_point(p)\nb\n');
   expect(insert(new Set(['compiler.insertion-below-line']))).toBe('a\n  @@protoc_insertion_point(p)\nX\nb\n');
   expect(insert(new Set(['compiler.insertion-unindented']))).toBe('a\nX\n  @@protoc_insertion_point(p)\nb\n');

@@ -114,11 +114,14 @@ export function createInsertionSplicer(faults: CompilerFaults = NO_FAULTS): Inse
       const found = file.search.indexOf(marker);
       if (found < 0 || found + marker.length > length) return undefined;
       let offset: number;
-      if (found > 3 && file.plain[found - 3] === 0x2f && file.plain[found - 2] === 0x2a) offset = found - 3; // "/*"
-      else if (belowLine) offset = file.search.indexOf(NEWLINE, found) + 1 || length; // start of the next line
+      if (found > 3 && file.plain[found - 3] === 0x2f && file.plain[found - 2] === 0x2a)
+        offset = found - 3; // "/*"
+      else if (belowLine)
+        offset = file.search.indexOf(NEWLINE, found) + 1 || length; // start of the next line
       else offset = file.search.lastIndexOf(NEWLINE, found) + 1; // start of the line; 0 on the first line
       let indent = 0;
-      while (!unindented && offset + indent < length && (file.plain[offset + indent] === 0x20 || file.plain[offset + indent] === 0x09)) indent++;
+      while (!unindented && offset + indent < length && (file.plain[offset + indent] === 0x20 || file.plain[offset + indent] === 0x09))
+        indent++;
 
       const content = asPlain(data);
       // protoc ends the content with a newline when it lacks one: written here, after the

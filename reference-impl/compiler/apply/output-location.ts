@@ -76,7 +76,11 @@ class BufferedStream implements OutputStream {
   }
 }
 
-export function createOutputLocation(key: string, report: (text: string | Uint8Array) => void, faults: CompilerFaults = NO_FAULTS): OutputLocation {
+export function createOutputLocation(
+  key: string,
+  report: (text: string | Uint8Array) => void,
+  faults: CompilerFaults = NO_FAULTS,
+): OutputLocation {
   const files = new Map<string, Uint8Array>();
   const splicer = createInsertionSplicer(faults);
   let hadError = false;
@@ -114,7 +118,11 @@ export function createOutputLocation(key: string, report: (text: string | Uint8A
     files.set(name, inserted.bytes);
     if (!mayHoldMeta && annotations.length === 0) return;
     mayHoldMeta = true; // annotations create <name>.pb.meta
-    updateInsertionMetadata(files, { filename: name, content: data, offset: inserted.offset, length: inserted.length, indent: inserted.indent, annotations }, report);
+    updateInsertionMetadata(
+      files,
+      { filename: name, content: data, offset: inserted.offset, length: inserted.length, indent: inserted.indent, annotations },
+      report,
+    );
   }
 
   const commit: StreamCommit = { commitFile, commitInsertion };

@@ -43,7 +43,10 @@ function refuse(why: string): NameCheck {
  * are the raw field bytes; only Files that open a stream (either one non-empty) come here.
  */
 export function checkOutputName(name: Uint8Array, insertionPoint: Uint8Array): NameCheck {
-  if (name.length === 0) return refuse(`File with insertion_point ${quoted(insertionPoint)} has no name: an insertion needs the name of the file to insert into`);
+  if (name.length === 0)
+    return refuse(
+      `File with insertion_point ${quoted(insertionPoint)} has no name: an insertion needs the name of the file to insert into`,
+    );
   let text: string;
   try {
     text = UTF8.decode(name);

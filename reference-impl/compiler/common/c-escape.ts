@@ -11,7 +11,7 @@ export function cEscape(bytes: Uint8Array): string {
     const named = NAMED[byte];
     if (named !== undefined) parts.push(named);
     else if (byte >= 0x20 && byte < 0x7f) parts.push(String.fromCharCode(byte));
-    else parts.push('\\' + byte.toString(8).padStart(3, '0'));
+    else parts.push(`\\${byte.toString(8).padStart(3, '0')}`);
   }
   return parts.join('');
 }

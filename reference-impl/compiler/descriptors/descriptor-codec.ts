@@ -51,9 +51,11 @@ function keepingUnknowns(bytes: Uint8Array): protobuf.Reader {
 function attachUnknowns(plain: unknown, message: unknown): void {
   if (Array.isArray(plain)) plain.forEach((p, i) => attachUnknowns(p, (message as unknown[] | undefined)?.[i]));
   else if (isPlainObject(plain) && message) {
-    if (Array.isArray(plain.$unknowns) && plain.$unknowns.length > 0) (message as { $unknowns?: Uint8Array[] }).$unknowns = plain.$unknowns as Uint8Array[];
+    if (Array.isArray(plain.$unknowns) && plain.$unknowns.length > 0)
+      (message as { $unknowns?: Uint8Array[] }).$unknowns = plain.$unknowns as Uint8Array[];
     for (const [key, value] of Object.entries(plain)) {
-      if (key !== '$unknowns' && typeof value === 'object' && value !== null) attachUnknowns(value, (message as Record<string, unknown>)[key]);
+      if (key !== '$unknowns' && typeof value === 'object' && value !== null)
+        attachUnknowns(value, (message as Record<string, unknown>)[key]);
     }
   }
 }

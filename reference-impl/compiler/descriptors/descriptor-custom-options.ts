@@ -14,8 +14,16 @@ import { isPlainObject } from './descriptor-options.js';
 import type { SymbolTable } from './descriptor-symbols.js';
 
 const WIRE: Record<string, number> = {
-  TYPE_DOUBLE: 1, TYPE_FIXED64: 1, TYPE_SFIXED64: 1, TYPE_FLOAT: 5, TYPE_FIXED32: 5, TYPE_SFIXED32: 5,
-  TYPE_STRING: 2, TYPE_BYTES: 2, TYPE_MESSAGE: 2, TYPE_GROUP: 3,
+  TYPE_DOUBLE: 1,
+  TYPE_FIXED64: 1,
+  TYPE_SFIXED64: 1,
+  TYPE_FLOAT: 5,
+  TYPE_FIXED32: 5,
+  TYPE_SFIXED32: 5,
+  TYPE_STRING: 2,
+  TYPE_BYTES: 2,
+  TYPE_MESSAGE: 2,
+  TYPE_GROUP: 3,
 };
 
 class OptionError extends Error {}
@@ -49,16 +57,23 @@ export function applyCustomOptions(fileName: string, pending: PendingOptions[], 
     } else if (type === 'TYPE_ENUM') {
       const enumType = symbols.lookup(field.type_name!, '', fileName, false).found?.entry.enumType;
       const number = typeof value === 'number' ? value : enumType?.value.find((v) => v.name === value)?.number;
-      if (number === undefined) throw new OptionError(`Enum type "${field.type_name!.slice(1)}" has no value named "${String(value)}" for option "${display}".`);
+      if (number === undefined)
+        throw new OptionError(`Enum type "${field.type_name!.slice(1)}" has no value named "${String(value)}" for option "${display}".`);
       w.int32(number);
     } else writeScalar(w, type, value, display);
   };
 
   const writeMessage = (w: protobuf.Writer, message: MessageObject, value: unknown, display: string): void => {
-    if (!isPlainObject(value)) throw new OptionError(`Option "${display}" is a message. To set the entire message, use syntax like "${display} = { <proto text format> }". To set fields within it, use syntax like "${display}.foo = value".`);
+    if (!isPlainObject(value))
+      throw new OptionError(
+        `Option "${display}" is a message. To set the entire message, use syntax like "${display} = { <proto text format> }". To set fields within it, use syntax like "${display}.foo = value".`,
+      );
     for (const [name, v] of Object.entries(value)) {
       const field = message.field.find((f) => f.name === name || (f.type === 'TYPE_GROUP' && f.type_name?.endsWith(`.${name}`)));
-      if (!field) throw new OptionError(`Error while parsing option value for "${display}": Message type "${message.name}" has no field named "${name}".`);
+      if (!field)
+        throw new OptionError(
+          `Error while parsing option value for "${display}": Message type "${message.name}" has no field named "${name}".`,
+        );
       writeValue(w, field, v, display);
     }
   };
@@ -69,7 +84,10 @@ export function applyCustomOptions(fileName: string, pending: PendingOptions[], 
       try {
         const lookup = symbols.lookup(option.extension, relativeTo, fileName, false);
         const extension = lookup.found?.entry.kind === 'extension' ? lookup.found.entry.field : undefined;
-        if (!extension) throw new OptionError(`Option "(${option.extension})" unknown. Ensure that your proto definition file imports the proto which defines the option.`);
+        if (!extension)
+          throw new OptionError(
+            `Option "(${option.extension})" unknown. Ensure that your proto definition file imports the proto which defines the option.`,
+          );
         if (extension.extendee !== `.google.protobuf.${optionsType}`) {
           throw new OptionError(`Option field "(${option.extension})" is not a field or extension of message "${optionsType}".`);
         }
@@ -77,9 +95,13 @@ export function applyCustomOptions(fileName: string, pending: PendingOptions[], 
         let fields: FieldObject[] = [extension];
         for (const part of option.path) {
           const parent = fields[fields.length - 1];
-          if (parent.type !== 'TYPE_MESSAGE' && parent.type !== 'TYPE_GROUP') throw new OptionError(`Option "${display}" is an atomic type, not a message.`);
+          if (parent.type !== 'TYPE_MESSAGE' && parent.type !== 'TYPE_GROUP')
+            throw new OptionError(`Option "${display}" is an atomic type, not a message.`);
           const next = messageOf(parent.type_name!).field.find((f) => f.name === part);
-          if (!next) throw new OptionError(`Option field "${display}" is not a field or extension of message "${parent.type_name!.split('.').pop()}".`);
+          if (!next)
+            throw new OptionError(
+              `Option field "${display}" is not a field or extension of message "${parent.type_name!.split('.').pop()}".`,
+            );
           fields = [...fields, next];
         }
         let value = option.value;
@@ -116,10 +138,18 @@ function writeScalar(w: protobuf.Writer, type: string, value: unknown, display: 
   }
   if (!numeric) throw new OptionError(`Value must be number for ${type.slice(5).toLowerCase()} option "${display}".`);
   const writers: Record<string, (v: number) => unknown> = {
-    TYPE_INT32: (v) => w.int32(v), TYPE_UINT32: (v) => w.uint32(v), TYPE_SINT32: (v) => w.sint32(v),
-    TYPE_INT64: (v) => w.int64(v), TYPE_UINT64: (v) => w.uint64(v), TYPE_SINT64: (v) => w.sint64(v),
-    TYPE_FIXED32: (v) => w.fixed32(v), TYPE_SFIXED32: (v) => w.sfixed32(v), TYPE_FIXED64: (v) => w.fixed64(v),
-    TYPE_SFIXED64: (v) => w.sfixed64(v), TYPE_FLOAT: (v) => w.float(v), TYPE_DOUBLE: (v) => w.double(v),
+    TYPE_INT32: (v) => w.int32(v),
+    TYPE_UINT32: (v) => w.uint32(v),
+    TYPE_SINT32: (v) => w.sint32(v),
+    TYPE_INT64: (v) => w.int64(v),
+    TYPE_UINT64: (v) => w.uint64(v),
+    TYPE_SINT64: (v) => w.sint64(v),
+    TYPE_FIXED32: (v) => w.fixed32(v),
+    TYPE_SFIXED32: (v) => w.sfixed32(v),
+    TYPE_FIXED64: (v) => w.fixed64(v),
+    TYPE_SFIXED64: (v) => w.sfixed64(v),
+    TYPE_FLOAT: (v) => w.float(v),
+    TYPE_DOUBLE: (v) => w.double(v),
   };
   writers[type](n);
 }

@@ -49,18 +49,34 @@ test('integers come from the literal as written, in any base, range-checked', ()
 });
 
 test('strings keep their bytes; bytes are C-escaped like protoc', () => {
-  expect(formatScalarDefault('TYPE_STRING', literal('"quote \\" hex \\x41 octal \\101 é"'), '')).toEqual({ text: 'quote " hex A octal A é' });
+  expect(formatScalarDefault('TYPE_STRING', literal('"quote \\" hex \\x41 octal \\101 é"'), '')).toEqual({
+    text: 'quote " hex A octal A é',
+  });
   expect(formatScalarDefault('TYPE_STRING', literal('"con" "cat"'), '')).toEqual({ text: 'concat' });
-  expect(formatScalarDefault('TYPE_BYTES', literal('"\\000\\001\\377 tab\\t \\"q\\" é \\\\"'), '')).toEqual({ text: '\\000\\001\\377 tab\\t \\"q\\" \\303\\251 \\\\' });
+  expect(formatScalarDefault('TYPE_BYTES', literal('"\\000\\001\\377 tab\\t \\"q\\" é \\\\"'), '')).toEqual({
+    text: '\\000\\001\\377 tab\\t \\"q\\" \\303\\251 \\\\',
+  });
   expect(cEscape(unescapeLiteral("\\x0a\\x9zz'"))).toBe("\\n\\tzz\\'");
   expect(new TextDecoder().decode(unescapeLiteral('\\u00e9\\U0001F600'))).toBe('é😀');
 });
 
 test('JSON and map entry names are derived like protoc derives them', () => {
   expect(['foo_bar_baz', '_d', '__double', 'trailing_', 'CamelCase', 'x9y', 'with_under_score_2'].map(toJsonName)).toEqual([
-    'fooBarBaz', 'D', 'Double', 'trailing', 'CamelCase', 'x9y', 'withUnderScore2',
+    'fooBarBaz',
+    'D',
+    'Double',
+    'trailing',
+    'CamelCase',
+    'x9y',
+    'withUnderScore2',
   ]);
-  expect(['counts', 'inners_by_id', 'by_name', '_x', 'a__b'].map(mapEntryName)).toEqual(['CountsEntry', 'InnersByIdEntry', 'ByNameEntry', 'XEntry', 'ABEntry']);
+  expect(['counts', 'inners_by_id', 'by_name', '_x', 'a__b'].map(mapEntryName)).toEqual([
+    'CountsEntry',
+    'InnersByIdEntry',
+    'ByNameEntry',
+    'XEntry',
+    'ABEntry',
+  ]);
 });
 
 test('positions count columns from 1 and tabs to the next multiple of 8, like protoc', () => {

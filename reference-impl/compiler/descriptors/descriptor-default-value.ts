@@ -6,18 +6,39 @@
 import type { ScannedLiteral } from './descriptor-source-scan.js';
 import { cEscape } from '../common/c-escape.js';
 
-const INTEGER_TYPES = new Set(['TYPE_INT32', 'TYPE_INT64', 'TYPE_UINT32', 'TYPE_UINT64', 'TYPE_SINT32', 'TYPE_SINT64', 'TYPE_FIXED32', 'TYPE_FIXED64', 'TYPE_SFIXED32', 'TYPE_SFIXED64']);
+const INTEGER_TYPES = new Set([
+  'TYPE_INT32',
+  'TYPE_INT64',
+  'TYPE_UINT32',
+  'TYPE_UINT64',
+  'TYPE_SINT32',
+  'TYPE_SINT64',
+  'TYPE_FIXED32',
+  'TYPE_FIXED64',
+  'TYPE_SFIXED32',
+  'TYPE_SFIXED64',
+]);
 
 const UINT64_MAX = 2n ** 64n - 1n;
 const RANGES: Record<string, [bigint, bigint]> = {
-  TYPE_INT32: [-(2n ** 31n), 2n ** 31n - 1n], TYPE_SINT32: [-(2n ** 31n), 2n ** 31n - 1n], TYPE_SFIXED32: [-(2n ** 31n), 2n ** 31n - 1n],
-  TYPE_UINT32: [0n, 2n ** 32n - 1n], TYPE_FIXED32: [0n, 2n ** 32n - 1n],
-  TYPE_INT64: [-(2n ** 63n), 2n ** 63n - 1n], TYPE_SINT64: [-(2n ** 63n), 2n ** 63n - 1n], TYPE_SFIXED64: [-(2n ** 63n), 2n ** 63n - 1n],
-  TYPE_UINT64: [0n, UINT64_MAX], TYPE_FIXED64: [0n, UINT64_MAX],
+  TYPE_INT32: [-(2n ** 31n), 2n ** 31n - 1n],
+  TYPE_SINT32: [-(2n ** 31n), 2n ** 31n - 1n],
+  TYPE_SFIXED32: [-(2n ** 31n), 2n ** 31n - 1n],
+  TYPE_UINT32: [0n, 2n ** 32n - 1n],
+  TYPE_FIXED32: [0n, 2n ** 32n - 1n],
+  TYPE_INT64: [-(2n ** 63n), 2n ** 63n - 1n],
+  TYPE_SINT64: [-(2n ** 63n), 2n ** 63n - 1n],
+  TYPE_SFIXED64: [-(2n ** 63n), 2n ** 63n - 1n],
+  TYPE_UINT64: [0n, UINT64_MAX],
+  TYPE_FIXED64: [0n, UINT64_MAX],
 };
 
 /** The default_value text for a scalar field, from the literal when known, else protobufjs's value; or protoc's error. */
-export function formatScalarDefault(type: string, literal: ScannedLiteral | undefined, value: unknown): { text: string } | { error: string } {
+export function formatScalarDefault(
+  type: string,
+  literal: ScannedLiteral | undefined,
+  value: unknown,
+): { text: string } | { error: string } {
   if (INTEGER_TYPES.has(type)) {
     const parsed = literal && literal.token.kind === 'number' ? parseIntegerLiteral(literal.token.text) : undefined;
     if (parsed === undefined) return { text: typeof value === 'number' ? BigInt(Math.trunc(value)).toString() : String(value) };
@@ -47,7 +68,8 @@ function parseIntegerLiteral(text: string): bigint | undefined {
 function literalNumber(literal: ScannedLiteral): number {
   const text = literal.token.text;
   const integer = parseIntegerLiteral(text);
-  const magnitude = integer !== undefined ? Number(integer) : /^inf(inity)?$/i.test(text) ? Infinity : /^nan$/i.test(text) ? NaN : parseFloat(text);
+  const magnitude =
+    integer !== undefined ? Number(integer) : /^inf(inity)?$/i.test(text) ? Infinity : /^nan$/i.test(text) ? NaN : parseFloat(text);
   return literal.negative ? -magnitude : magnitude;
 }
 
@@ -93,7 +115,6 @@ export function formatG(value: number, precision: number): string {
 function stripZeros(text: string): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
-
 
 /** Without the literal (JSON definitions): code units below 256 are bytes (escapes), the rest UTF-8. */
 function latin1OrUtf8(text: string): Uint8Array {

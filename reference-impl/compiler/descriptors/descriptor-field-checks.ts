@@ -18,7 +18,12 @@ export interface NumberPositions {
  * reserved number or name declared before the field. protoc reports reserved ranges
  * without a position.
  */
-export function checkNumbers(message: MessageObject, fullName: string, at: NumberPositions, fail: (text: string, at: SourcePosition | undefined) => void): void {
+export function checkNumbers(
+  message: MessageObject,
+  fullName: string,
+  at: NumberPositions,
+  fail: (text: string, at: SourcePosition | undefined) => void,
+): void {
   const inRange = (n: number, ranges: RangeObject[]): RangeObject | undefined => ranges.find((r) => n >= r.start && n < r.end);
   const hints: (SourcePosition | undefined)[] = [];
   const problem = (text: string, where: SourcePosition | undefined): void => {
@@ -28,7 +33,8 @@ export function checkNumbers(message: MessageObject, fullName: string, at: Numbe
   for (const f of message.field) {
     if (f.number <= 0) problem('Field numbers must be positive integers.', at.number(f.name));
     else if (f.number > MAX_FIELD_NUMBER) problem(`Field numbers cannot be greater than ${MAX_FIELD_NUMBER}.`, at.number(f.name));
-    else if (f.number >= 19000 && f.number <= 19999) problem('Field numbers 19000 through 19999 are reserved for the protocol buffer library implementation.', at.number(f.name));
+    else if (f.number >= 19000 && f.number <= 19999)
+      problem('Field numbers 19000 through 19999 are reserved for the protocol buffer library implementation.', at.number(f.name));
   }
   for (const f of message.field) {
     const extension = inRange(f.number, message.extension_range);
@@ -53,7 +59,8 @@ function checkJsonNames(message: MessageObject, fail: (field: string, text: stri
   for (const f of message.field) {
     const key = f.name.replace(/_/g, '').toLowerCase();
     const other = seen.get(key);
-    if (other !== undefined) fail(f.name, `The JSON camel-case name of field "${f.name}" conflicts with field "${other}". This is not allowed in proto3.`);
+    if (other !== undefined)
+      fail(f.name, `The JSON camel-case name of field "${f.name}" conflicts with field "${other}". This is not allowed in proto3.`);
     else seen.set(key, f.name);
   }
 }

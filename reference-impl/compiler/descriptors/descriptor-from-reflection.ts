@@ -4,7 +4,17 @@
 // of TYPE_GROUP, proto3 `optional` with protoc's synthetic oneofs after the real ones.
 import protobuf from 'protobufjs';
 import { errorLine, type SourcePosition } from './descriptor-errors.js';
-import type { EnumObject, EnumValueObject, FieldObject, FileObject, MessageObject, MethodObject, OptionsObject, RangeObject, ServiceObject } from './descriptor-object.js';
+import type {
+  EnumObject,
+  EnumValueObject,
+  FieldObject,
+  FileObject,
+  MessageObject,
+  MethodObject,
+  OptionsObject,
+  RangeObject,
+  ServiceObject,
+} from './descriptor-object.js';
 import { splitOptions, type CustomOption, type OptionHolder } from './descriptor-options.js';
 import { formatScalarDefault } from './descriptor-default-value.js';
 import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
@@ -63,7 +73,23 @@ export interface FileDraft {
   optionErrors: string[];
 }
 
-const SCALARS = new Set(['double', 'float', 'int64', 'uint64', 'int32', 'fixed64', 'fixed32', 'bool', 'string', 'bytes', 'uint32', 'sfixed32', 'sfixed64', 'sint32', 'sint64']);
+const SCALARS = new Set([
+  'double',
+  'float',
+  'int64',
+  'uint64',
+  'int32',
+  'fixed64',
+  'fixed32',
+  'bool',
+  'string',
+  'bytes',
+  'uint32',
+  'sfixed32',
+  'sfixed64',
+  'sint32',
+  'sint64',
+]);
 const LABELS: Record<string, FieldObject['label']> = { repeated: 'LABEL_REPEATED', required: 'LABEL_REQUIRED' };
 
 export function draftFromReflection(input: ReflectedFile, descriptorRoot: protobuf.Root): FileDraft {
@@ -78,7 +104,16 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     service: [],
     extension: [],
   };
-  const draft: FileDraft = { file, proto3: input.proto3, scan: input.scan, fields: new Map(), methods: new Map(), pendingOptions: [], errors: [], optionErrors: [] };
+  const draft: FileDraft = {
+    file,
+    proto3: input.proto3,
+    scan: input.scan,
+    fields: new Map(),
+    methods: new Map(),
+    pendingOptions: [],
+    errors: [],
+    optionErrors: [],
+  };
   const full = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
   const relative = (fullName: string): string => (pkg && fullName.startsWith(`${pkg}.`) ? fullName.slice(pkg.length + 1) : fullName);
   const fail = (key: string | undefined, text: string, at = key === undefined ? undefined : input.scan?.names.get(key)): void => {
@@ -86,7 +121,14 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
   };
 
   /** `relativeTo` scopes custom option names (protoc: the element's full name); `element` keys the scan. */
-  const options = (holders: OptionHolder[], type: string, relativeTo: string, owner: { options?: OptionsObject }, extra?: OptionsObject, element = relative(relativeTo)): void => {
+  const options = (
+    holders: OptionHolder[],
+    type: string,
+    relativeTo: string,
+    owner: { options?: OptionsObject },
+    extra?: OptionsObject,
+    element = relative(relativeTo),
+  ): void => {
     const written = (name: string): ScannedOption | undefined => {
       const scanned = input.scan?.options;
       const found = scanned?.get(`${element}#${name}`) ?? [...(scanned ?? [])].find(([k]) => k.startsWith(`${element}#${name}`))?.[1];
@@ -103,7 +145,10 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     const group = parent.nested?.[f.type];
     // protobufjs's parser marks group types with `group` (missing from its typings) and names
     // the group's field after the type with a lower-case first letter; protoc lower-cases it all.
-    const isGroup = group instanceof protobuf.Type && (group as { group?: boolean }).group === true && f.name === f.type.charAt(0).toLowerCase() + f.type.slice(1);
+    const isGroup =
+      group instanceof protobuf.Type &&
+      (group as { group?: boolean }).group === true &&
+      f.name === f.type.charAt(0).toLowerCase() + f.type.slice(1);
     const name = isGroup ? f.type.toLowerCase() : f.name;
     const key = relative(full(scope, name));
     const out: FieldObject = { name, number: f.id, label: f.map ? 'LABEL_REPEATED' : (LABELS[f.rule ?? ''] ?? 'LABEL_OPTIONAL') };
@@ -194,7 +239,14 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     const out: EnumObject = { name: e.name, value: [], reserved_range: [], reserved_name: [] };
     for (const [name, number] of Object.entries(e.values)) {
       const value: EnumValueObject = { name, number };
-      options([{ options: e.valuesOptions?.[name] }], 'EnumValueOptions', full(scope, name), value, undefined, relative(`${fullName}.${name}`));
+      options(
+        [{ options: e.valuesOptions?.[name] }],
+        'EnumValueOptions',
+        full(scope, name),
+        value,
+        undefined,
+        relative(`${fullName}.${name}`),
+      );
       out.value.push(value);
     }
     if (out.value.length === 0) fail(relative(fullName), 'Enums must contain at least one value.');
@@ -243,7 +295,17 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
 }
 
 function emptyMessage(name: string): MessageObject {
-  return { name, field: [], extension: [], nested_type: [], enum_type: [], extension_range: [], oneof_decl: [], reserved_range: [], reserved_name: [] };
+  return {
+    name,
+    field: [],
+    extension: [],
+    nested_type: [],
+    enum_type: [],
+    extension_range: [],
+    oneof_decl: [],
+    reserved_range: [],
+    reserved_name: [],
+  };
 }
 
 /** Orders by the scan's declaration order; anything the scan missed keeps protobufjs's order, after. */
@@ -264,4 +326,3 @@ function addSyntheticOneofs(message: MessageObject): void {
     message.oneof_decl.push({ name });
   }
 }
-

@@ -48,13 +48,19 @@ export function splitOptions(holders: OptionHolder[], optionsType: protobuf.Type
     const source = written(name);
     if (name.startsWith('(')) {
       const close = name.indexOf(')');
-      const path = name.slice(close + 1).split('.').filter((p) => p !== '');
+      const path = name
+        .slice(close + 1)
+        .split('.')
+        .filter((p) => p !== '');
       custom.push({ extension: name.slice(1, close), path, value, at: source?.nameAt });
       continue;
     }
     const field = optionsType.fields[name];
     if (!field) {
-      errors.push({ at: source?.nameAt, text: `Option "${name}" unknown. Ensure that your proto definition file imports the proto which defines the option.` });
+      errors.push({
+        at: source?.nameAt,
+        text: `Option "${name}" unknown. Ensure that your proto definition file imports the proto which defines the option.`,
+      });
       continue;
     }
     const problem = checkValue(field, value, source?.valueKind);
@@ -71,7 +77,7 @@ function declaredOptions(holder: OptionHolder): [string, unknown][] {
   const folded = new Map<string, unknown>();
   for (const [key, value] of Object.entries(holder.options ?? {})) {
     const m = /^(\([^)]*\)|[^.]+)\.?(.*)$/.exec(key);
-    if (!m || !m[2]) {
+    if (!m?.[2]) {
       folded.set(key, value);
       continue;
     }
@@ -95,8 +101,10 @@ function checkValue(field: protobuf.Field, value: unknown, kind: string | undefi
   for (const v of values) {
     const enumType = field.resolve().resolvedType;
     if (enumType && 'values' in enumType) {
-      if (typeof v !== 'string' || (kind !== undefined && kind !== 'ident')) return `Value must be identifier for enum-valued option "${full}".`;
-      if (!(v in (enumType as protobuf.Enum).values)) return `Enum type "${enumType.fullName.slice(1)}" has no value named "${v}" for option "${full}".`;
+      if (typeof v !== 'string' || (kind !== undefined && kind !== 'ident'))
+        return `Value must be identifier for enum-valued option "${full}".`;
+      if (!(v in (enumType as protobuf.Enum).values))
+        return `Enum type "${enumType.fullName.slice(1)}" has no value named "${v}" for option "${full}".`;
     } else if (field.type === 'bool') {
       if (kind !== undefined && kind !== 'ident') return `Value must be identifier for boolean option "${full}".`;
       if (typeof v !== 'boolean') return `Value must be "true" or "false" for boolean option "${full}".`;

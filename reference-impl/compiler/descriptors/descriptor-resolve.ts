@@ -15,7 +15,10 @@ export function resolveDraft(draft: FileDraft, symbols: SymbolTable): string[] {
   const notFound = (written: string, lookup: Lookup, at: SourcePosition | undefined): void => {
     if (!lookup.undeclared && !lookup.resolvedTo) return fail(at, `"${written}" is not defined.`);
     if (lookup.undeclared) {
-      fail(at, `"${lookup.undeclared.fullName}" seems to be defined in "${lookup.undeclared.file}", which is not imported by "${file.name}".  To use it here, please add the necessary import.`);
+      fail(
+        at,
+        `"${lookup.undeclared.fullName}" seems to be defined in "${lookup.undeclared.file}", which is not imported by "${file.name}".  To use it here, please add the necessary import.`,
+      );
     }
     if (lookup.resolvedTo) {
       fail(

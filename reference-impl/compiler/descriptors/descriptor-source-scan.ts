@@ -60,7 +60,16 @@ const SKIPPED_STATEMENTS = new Set(['option', 'reserved', 'extensions', 'package
 const LABELS = new Set(['optional', 'required', 'repeated']);
 
 export function scanProtoSource(source: string): SourceScan {
-  const scan: SourceScan = { imports: [], nestedTypes: new Map(), names: new Map(), enumValues: new Map(), fields: new Map(), options: new Map(), methods: new Map(), extensionRanges: new Map() };
+  const scan: SourceScan = {
+    imports: [],
+    nestedTypes: new Map(),
+    names: new Map(),
+    enumValues: new Map(),
+    fields: new Map(),
+    options: new Map(),
+    methods: new Map(),
+    extensionRanges: new Map(),
+  };
   const c = createTokenCursor(tokenizeProto(source));
   const join = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
   const addNested = (scope: string, name: string): void => {

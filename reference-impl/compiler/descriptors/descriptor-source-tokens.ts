@@ -17,7 +17,17 @@ export interface SourceToken {
 
 const TAB_WIDTH = 8;
 const SIMPLE_ESCAPES: Record<string, number> = {
-  a: 0x07, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b, '\\': 0x5c, '?': 0x3f, "'": 0x27, '"': 0x22,
+  a: 0x07,
+  b: 0x08,
+  f: 0x0c,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+  v: 0x0b,
+  '\\': 0x5c,
+  '?': 0x3f,
+  "'": 0x27,
+  '"': 0x22,
 };
 
 export function tokenizeProto(source: string): SourceToken[] {
@@ -49,7 +59,13 @@ export function tokenizeProto(source: string): SourceToken[] {
       const at = { line: line + 1, column: column + 1 };
       const length = tokenLength(source, i);
       const text = source.slice(i, i + length);
-      const kind = /[A-Za-z_]/.test(c) ? 'ident' : /[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[i + 1] ?? '')) ? 'number' : c === '"' || c === "'" ? 'string' : 'symbol';
+      const kind = /[A-Za-z_]/.test(c)
+        ? 'ident'
+        : /[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[i + 1] ?? ''))
+          ? 'number'
+          : c === '"' || c === "'"
+            ? 'string'
+            : 'symbol';
       tokens.push(kind === 'string' ? { kind, text, at, bytes: unescapeLiteral(text.slice(1, -1)) } : { kind, text, at });
       advance(length);
     }
@@ -66,7 +82,8 @@ function tokenLength(source: string, start: number): number {
   if (/[A-Za-z_]/.test(c)) return match(/[A-Za-z0-9_]+/y);
   // Numbers swallow letters and dots like protoc's tokenizer (so "1e+10", "0x1F", "1.5f");
   // a sign is part of the number only right after an exponent mark of a decimal number.
-  if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[start + 1] ?? ''))) return match(/(?:0[xX][0-9A-Fa-f]+|(?:[0-9.]|[eE][+-]?|[A-Za-z_])+)/y);
+  if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(source[start + 1] ?? '')))
+    return match(/(?:0[xX][0-9A-Fa-f]+|(?:[0-9.]|[eE][+-]?|[A-Za-z_])+)/y);
   if (c === '"' || c === "'") {
     let end = start + 1;
     while (end < source.length && source[end] !== c && source[end] !== '\n') end += source[end] === '\\' ? 2 : 1;
@@ -96,7 +113,10 @@ export function unescapeLiteral(body: string): Uint8Array {
     } else if ((e === 'x' || e === 'X') && (m = /^[0-9A-Fa-f]{1,2}/.exec(body.slice(i + 2, i + 4)))) {
       out.push(parseInt(m[0], 16));
       i += 2 + m[0].length;
-    } else if ((e === 'u' && (m = /^[0-9A-Fa-f]{4}/.exec(body.slice(i + 2)))) || (e === 'U' && (m = /^[0-9A-Fa-f]{8}/.exec(body.slice(i + 2))))) {
+    } else if (
+      (e === 'u' && (m = /^[0-9A-Fa-f]{4}/.exec(body.slice(i + 2)))) ||
+      (e === 'U' && (m = /^[0-9A-Fa-f]{8}/.exec(body.slice(i + 2))))
+    ) {
       out.push(...utf8.encode(String.fromCodePoint(parseInt(m[0], 16))));
       i += 2 + m[0].length;
     } else {

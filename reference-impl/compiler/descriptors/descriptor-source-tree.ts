@@ -7,7 +7,9 @@ import { ProtoParseError } from './descriptor-errors.js';
 import { loadWellKnown, type WellKnownSource } from './descriptor-well-known.js';
 import { applyMapping, canonicalizePath, containsParentReference } from './proto-path-mapping.js';
 
-export type OpenedFile = { name: string; origin: 'disk'; diskPath: string; source: string } | ({ name: string; origin: 'well-known' } & WellKnownSource);
+export type OpenedFile =
+  | { name: string; origin: 'disk'; diskPath: string; source: string }
+  | ({ name: string; origin: 'well-known' } & WellKnownSource);
 
 export interface SourceTree {
   /** The virtual name of a file given on the command line, as protoc computes it; throws ProtoParseError. */
@@ -23,7 +25,7 @@ interface Mapping {
 
 const NOT_WITHIN =
   'File does not reside within any path specified using --proto_path (or -I).  You must specify a --proto_path which encompasses this file.  ' +
-  'Note that the proto_path must be an exact prefix of the .proto file names -- protoc is too dumb to figure out when two paths (e.g. absolute and relative) are equivalent (it\'s harder than you think).';
+  "Note that the proto_path must be an exact prefix of the .proto file names -- protoc is too dumb to figure out when two paths (e.g. absolute and relative) are equivalent (it's harder than you think).";
 
 /**
  * `importPaths` are plain directories, in -I order (the compiler driver splits protoc's
@@ -44,7 +46,10 @@ export function createSourceTree(importPaths: string[], cwd: string = process.cw
     if (dir === '') throw new ProtoParseError(['--proto_path passed empty directory name.  (Use "." for current directory.)']);
   }
   // protoc's DiskSourceTree maps virtual paths to disk paths; plain -I directories are the virtual path "".
-  const mappings: Mapping[] = (importPaths.length > 0 ? importPaths : ['.']).map((dir) => ({ virtualPath: '', diskPath: canonicalizePath(dir) }));
+  const mappings: Mapping[] = (importPaths.length > 0 ? importPaths : ['.']).map((dir) => ({
+    virtualPath: '',
+    diskPath: canonicalizePath(dir),
+  }));
 
   const virtualToDisk = (name: string): string | undefined => {
     if (name !== canonicalizePath(name) || containsParentReference(name)) return undefined;

@@ -73,10 +73,16 @@ export function createSymbolTable(): SymbolTable {
         if (existing.kind === 'package' && entry.kind === 'package') return true;
         const dot = fullName.lastIndexOf('.');
         let text: string;
-        if (existing.kind === 'package') text = `"${fullName}" is already defined (as something other than a package) in file "${file.name}".`;
-        else if (entry.kind === 'package') text = `"${fullName}" is already defined (as something other than a package) in file "${existing.file}".`;
+        if (existing.kind === 'package')
+          text = `"${fullName}" is already defined (as something other than a package) in file "${file.name}".`;
+        else if (entry.kind === 'package')
+          text = `"${fullName}" is already defined (as something other than a package) in file "${existing.file}".`;
         else if (existing.file !== file.name) text = `"${fullName}" is already defined in file "${existing.file}".`;
-        else text = dot < 0 ? `"${fullName}" is already defined.` : `"${fullName.slice(dot + 1)}" is already defined in "${fullName.slice(0, dot)}".`;
+        else
+          text =
+            dot < 0
+              ? `"${fullName}" is already defined.`
+              : `"${fullName.slice(dot + 1)}" is already defined in "${fullName.slice(0, dot)}".`;
         errors.push({ declaredAs, text });
         return false;
       };

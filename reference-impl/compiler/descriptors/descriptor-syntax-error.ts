@@ -27,7 +27,9 @@ export function describeParseError(file: string, error: unknown, source: string,
   const pkg = scan.package ? `${scan.package}.` : '';
   const relative = (fullName: string): string => (fullName.startsWith(pkg) ? fullName.slice(pkg.length) : fullName);
   const fieldsOf = (type: string): [string, { number?: string; numberAt?: SourcePosition }][] =>
-    [...scan.fields].filter(([key]) => key.slice(0, Math.max(key.lastIndexOf('.'), 0)) === relative(type)).map(([key, f]) => [key.slice(key.lastIndexOf('.') + 1), f]);
+    [...scan.fields]
+      .filter(([key]) => key.slice(0, Math.max(key.lastIndexOf('.'), 0)) === relative(type))
+      .map(([key, f]) => [key.slice(key.lastIndexOf('.') + 1), f]);
   let m: RegExpExecArray | null;
   if ((m = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message))) {
     const same = fieldsOf(m[2]).filter(([, f]) => numberOf(f.number) === BigInt(m![1]));
@@ -37,7 +39,13 @@ export function describeParseError(file: string, error: unknown, source: string,
   if ((m = /^duplicate id (-?\d+) in Enum \.?(.*)$/.exec(message))) {
     const same = (scan.enumValues.get(relative(m[2])) ?? []).filter((v) => numberOf(v.number) === BigInt(m![1]));
     if (same.length >= 2) {
-      return [errorLine(file, same[1].numberAt, `"${same[1].name}" uses the same enum value as "${same[0].name}". If this is intended, set 'option allow_alias = true;' to the enum definition.`)];
+      return [
+        errorLine(
+          file,
+          same[1].numberAt,
+          `"${same[1].name}" uses the same enum value as "${same[0].name}". If this is intended, set 'option allow_alias = true;' to the enum definition.`,
+        ),
+      ];
     }
   }
   if ((m = /^duplicate name '(.*)' in \w+ ?\.?(.*)$/.exec(message))) {
@@ -46,13 +54,18 @@ export function describeParseError(file: string, error: unknown, source: string,
   }
   if ((m = /^id (\d+) is reserved in Type \.?(.*)$/.exec(message))) {
     const field = fieldsOf(m[2]).find(([, f]) => numberOf(f.number) === BigInt(m![1]));
-    return [errorLine(file, undefined, field ? `Field "${field[0]}" uses reserved number ${m[1]}.` : `Number ${m[1]} is reserved in "${m[2]}".`)];
+    return [
+      errorLine(file, undefined, field ? `Field "${field[0]}" uses reserved number ${m[1]}.` : `Number ${m[1]} is reserved in "${m[2]}".`),
+    ];
   }
   if (message === 'field must be a Field') {
     // protobufjs's parser cannot put a group inside a oneof (protoc can).
-    return [errorLine(file, undefined, 'A group inside a oneof is not supported by touchstone\'s .proto parser (protobufjs cannot represent it).')];
+    return [
+      errorLine(file, undefined, "A group inside a oneof is not supported by touchstone's .proto parser (protobufjs cannot represent it)."),
+    ];
   }
-  if ((m = /^name '(.*)' is reserved in \w+ \.?(.*)$/.exec(message))) return [errorLine(file, scan.names.get(relative(`${m[2]}.${m[1]}`)), `Field name "${m[1]}" is reserved.`)];
+  if ((m = /^name '(.*)' is reserved in \w+ \.?(.*)$/.exec(message)))
+    return [errorLine(file, scan.names.get(relative(`${m[2]}.${m[1]}`)), `Field name "${m[1]}" is reserved.`)];
   return [errorLine(file, undefined, message)];
 }
 
@@ -69,11 +82,15 @@ function locatedError(file: string, m: RegExpExecArray, tokens: SourceToken[], s
   const quote = token === '"' || token === "'";
   // protobufjs keeps a sign on its number tokens; ours (like protoc's) are '-' then the number.
   const matches = (t: SourceToken, i: number): boolean =>
-    t.text === token || t.text.slice(1, -1) === token || (quote && t.kind === 'string' && t.text.startsWith(token)) || (t.text === '-' && `-${tokens[i + 1]?.text}` === token);
+    t.text === token ||
+    t.text.slice(1, -1) === token ||
+    (quote && t.kind === 'string' && t.text.startsWith(token)) ||
+    (t.text === '-' && `-${tokens[i + 1]?.text}` === token);
   const index = tokens.findIndex((t, i) => t.at.line === line && matches(t, i));
   const at = tokens[index]?.at ?? { line, column: 1 };
   if (token === 'package' && scan.package !== undefined) return [errorLine(file, at, 'Multiple package definitions.')];
-  if (token === 'required' && scan.syntax?.value === 'proto3') return [errorLine(file, tokens[index + 1]?.at ?? at, 'Required fields are not allowed in proto3.')];
+  if (token === 'required' && scan.syntax?.value === 'proto3')
+    return [errorLine(file, tokens[index + 1]?.at ?? at, 'Required fields are not allowed in proto3.')];
   if (expected === '=' && tokens[index - 1]?.kind === 'ident') {
     // `Type name` without `= N` in a message, or `NAME` without `= N` in an enum.
     const inEnum = ['{', ';'].includes(tokens[index - 2]?.text ?? '');
@@ -86,8 +103,10 @@ function locatedError(file: string, m: RegExpExecArray, tokens: SourceToken[], s
   if (token === '<' && tokens[index - 1]?.text === 'map' && ['optional', 'required', 'repeated'].includes(tokens[index - 2]?.text ?? '')) {
     return [errorLine(file, at, 'Field labels (required/optional/repeated) are not allowed on map fields.')];
   }
-  if (what === 'integer' && token?.startsWith('-')) return [errorLine(file, tokens[index + 1]?.at ?? at, "Unsigned field can't have negative default value.")];
-  if (what === 'id' && tokens[index - 1]?.text === '=' && !['{', ';'].includes(tokens[index - 3]?.text ?? '')) return [errorLine(file, at, 'Expected field number.')];
+  if (what === 'integer' && token?.startsWith('-'))
+    return [errorLine(file, tokens[index + 1]?.at ?? at, "Unsigned field can't have negative default value.")];
+  if (what === 'id' && tokens[index - 1]?.text === '=' && !['{', ';'].includes(tokens[index - 3]?.text ?? ''))
+    return [errorLine(file, at, 'Expected field number.')];
   if (what === 'string') return [errorLine(file, at, 'Unterminated string literal.')];
   if (what === 'comment') return [errorLine(file, at, 'End-of-file inside block comment.')];
   return [errorLine(file, at, EXPECTED[what] ?? `Unexpected ${what === 'token' ? 'token' : what} "${token}".`)];

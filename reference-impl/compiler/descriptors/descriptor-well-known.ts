@@ -13,8 +13,16 @@ export type WellKnownSource = { source: string } | { json: protobuf.INamespace }
 
 const WELL_KNOWN = ['any', 'api', 'duration', 'empty', 'field_mask', 'source_context', 'struct', 'timestamp', 'type', 'wrappers'];
 const OUTER_CLASS: Record<string, string> = {
-  any: 'AnyProto', api: 'ApiProto', duration: 'DurationProto', empty: 'EmptyProto', field_mask: 'FieldMaskProto',
-  source_context: 'SourceContextProto', struct: 'StructProto', timestamp: 'TimestampProto', type: 'TypeProto', wrappers: 'WrappersProto',
+  any: 'AnyProto',
+  api: 'ApiProto',
+  duration: 'DurationProto',
+  empty: 'EmptyProto',
+  field_mask: 'FieldMaskProto',
+  source_context: 'SourceContextProto',
+  struct: 'StructProto',
+  timestamp: 'TimestampProto',
+  type: 'TypeProto',
+  wrappers: 'WrappersProto',
 };
 // protobuf 3.21 leaves cc_enable_arenas unset in these three.
 const WITHOUT_ARENAS = new Set(['any', 'api', 'source_context']);
@@ -38,16 +46,19 @@ export function loadWellKnown(name: string): WellKnownSource | undefined {
  */
 function snakeCaseFields(json: protobuf.INamespace): protobuf.INamespace {
   const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const walk = (node: Record<string, any>): Record<string, any> => {
-    const out: Record<string, any> = { ...node };
-    if (node.fields) out.fields = Object.fromEntries(Object.entries(node.fields).map(([k, v]) => [snake(k), v]));
+  type Node = Record<string, unknown>;
+  const walk = (node: Node): Node => {
+    const out: Node = { ...node };
+    if (node.fields) out.fields = Object.fromEntries(Object.entries(node.fields as Node).map(([k, v]) => [snake(k), v]));
     if (node.oneofs) {
-      out.oneofs = Object.fromEntries(Object.entries(node.oneofs as Record<string, { oneof: string[] }>).map(([k, v]) => [k, { ...v, oneof: v.oneof.map(snake) }]));
+      out.oneofs = Object.fromEntries(
+        Object.entries(node.oneofs as Record<string, { oneof: string[] }>).map(([k, v]) => [k, { ...v, oneof: v.oneof.map(snake) }]),
+      );
     }
-    if (node.nested) out.nested = Object.fromEntries(Object.entries(node.nested).map(([k, v]) => [k, walk(v as Record<string, any>)]));
+    if (node.nested) out.nested = Object.fromEntries(Object.entries(node.nested as Node).map(([k, v]) => [k, walk(v as Node)]));
     return out;
   };
-  return walk(json) as protobuf.INamespace;
+  return walk({ ...json }) as protobuf.INamespace;
 }
 
 /** File options of protobuf 3.21's copy of a well-known file, when protobufjs's copy lacks them. */

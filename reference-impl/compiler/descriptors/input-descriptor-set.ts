@@ -66,7 +66,12 @@ export function loadDescriptorSets(paths: string[], read: (path: string) => Uint
         .map((field) => {
           const decoded = messages.fileDescriptorProto.toObject(messages.fileDescriptorProto.decode(field.bytes)) as DecodedFile;
           const name = decoded.name ?? '';
-          return { name, dependency: decoded.dependency ?? [], bytes: fillJsonNames(field.bytes), proto3Optional: containsProto3Optional(decoded) };
+          return {
+            name,
+            dependency: decoded.dependency ?? [],
+            bytes: fillJsonNames(field.bytes),
+            proto3Optional: containsProto3Optional(decoded),
+          };
         });
     } catch {
       return { ok: false, message: `${path}: Unable to parse.\n` };

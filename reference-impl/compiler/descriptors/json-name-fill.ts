@@ -24,7 +24,10 @@ export function toJsonName(name: string): string {
 }
 
 function lengthDelimited(number: number, payload: Uint8Array): Uint8Array {
-  return protobuf.Writer.create().uint32((number << 3) | LENGTH_DELIMITED).bytes(payload).finish();
+  return protobuf.Writer.create()
+    .uint32((number << 3) | LENGTH_DELIMITED)
+    .bytes(payload)
+    .finish();
 }
 
 /** `message` with the length-delimited fields `edit` chooses to replace re-encoded. */
@@ -53,7 +56,9 @@ function fillField(field: Uint8Array): Uint8Array {
 
 function fillMessage(message: Uint8Array): Uint8Array {
   // DescriptorProto: field = 2, nested_type = 3, extension = 6.
-  return rewrite(message, (f) => (f.number === 2 || f.number === 6 ? fillField(f.bytes) : f.number === 3 ? fillMessage(f.bytes) : undefined));
+  return rewrite(message, (f) =>
+    f.number === 2 || f.number === 6 ? fillField(f.bytes) : f.number === 3 ? fillMessage(f.bytes) : undefined,
+  );
 }
 
 /** An encoded FileDescriptorProto with json_name on every field and extension. */

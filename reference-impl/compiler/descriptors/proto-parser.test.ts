@@ -28,7 +28,15 @@ function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((l) => l !== '' && !l.includes('warning:') && !l.startsWith('[libprotobuf WARNING'));
 }
 
-const ENTRIES = ['proto3/everything.proto', 'proto3/scoping.proto', 'proto2/defaults.proto', 'proto2/numbers.proto', 'imports/api/service.proto', 'options/use.proto', 'proto3/well-known.proto'];
+const ENTRIES = [
+  'proto3/everything.proto',
+  'proto3/scoping.proto',
+  'proto2/defaults.proto',
+  'proto2/numbers.proto',
+  'imports/api/service.proto',
+  'options/use.proto',
+  'proto3/well-known.proto',
+];
 
 interface KnownDifference {
   file: string;
@@ -41,7 +49,7 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     file: 'google/protobuf/descriptor.proto',
     path: '',
-    why: 'not on the import path, so it comes from protobufjs, whose copy is newer than protoc 3.21\'s (editions, features, option_dependency …); protoc reads its own copy',
+    why: "not on the import path, so it comes from protobufjs, whose copy is newer than protoc 3.21's (editions, features, option_dependency …); protoc reads its own copy",
   },
   {
     file: 'options/use.proto',
@@ -88,13 +96,14 @@ test.describe('descriptors match protoc 3.21', () => {
       const theirs = protocDescriptors([entry]);
       const ours = parseProtoFiles([join(FIXTURES, entry)], [FIXTURES]);
       const codec = createDescriptorCodec();
-      expect([...ours.keys()], 'every file once, imports first, in protoc\'s order').toEqual(theirs.map((f) => f.name));
+      expect([...ours.keys()], "every file once, imports first, in protoc's order").toEqual(theirs.map((f) => f.name));
       for (const expected of theirs) {
         const name = expected.name as string;
         let mine = codec.decodeFile(ours.get(name)!.bytes);
         let wanted = expected;
         for (const known of KNOWN_DIFFERENCES.filter((k) => k.file === name)) {
-          const differs = known.path === '' ? !isDeepStrictEqual(wanted, mine) : !isDeepStrictEqual(at(wanted, known.path), at(mine, known.path));
+          const differs =
+            known.path === '' ? !isDeepStrictEqual(wanted, mine) : !isDeepStrictEqual(at(wanted, known.path), at(mine, known.path));
           expect(differs, `known difference still there (else remove it from the list): ${name} ${known.path}: ${known.why}`).toBe(true);
           if (known.path === '') {
             wanted = { name: wanted.name, package: wanted.package };
@@ -109,17 +118,32 @@ test.describe('descriptors match protoc 3.21', () => {
     });
   }
 
-  test('all fixtures on one command line: one file each, in protoc\'s order', () => {
+  test("all fixtures on one command line: one file each, in protoc's order", () => {
     skipWithoutDebianProtoc(test);
     const theirs = protocDescriptors(ENTRIES);
-    const ours = parseProtoFiles(ENTRIES.map((e) => join(FIXTURES, e)), [FIXTURES]);
+    const ours = parseProtoFiles(
+      ENTRIES.map((e) => join(FIXTURES, e)),
+      [FIXTURES],
+    );
     expect([...ours.keys()]).toEqual(theirs.map((f) => f.name));
   });
 });
 
 const ERROR_FIXTURES = [
-  'missing-import', 'syntax-error', 'unknown-type', 'not-imported', 'cycle-a', 'enum-scope', 'inner-scope', 'proto3-default',
-  'bad-option', 'end-of-input', 'bad-syntax', 'extension-range', 'duplicate-number', 'not-a-message',
+  'missing-import',
+  'syntax-error',
+  'unknown-type',
+  'not-imported',
+  'cycle-a',
+  'enum-scope',
+  'inner-scope',
+  'proto3-default',
+  'bad-option',
+  'end-of-input',
+  'bad-syntax',
+  'extension-range',
+  'duplicate-number',
+  'not-a-message',
 ];
 
 function ourError(files: string[], importPaths: string[] = [FIXTURES]): ProtoParseError {
@@ -203,7 +227,9 @@ test.describe('errors without protoc', () => {
   });
 
   test('a command-line file that does not exist, and one outside the import paths', () => {
-    expect(ourError([join(FIXTURES, 'nowhere.proto')]).message).toBe(`Could not make proto path relative: ${join(FIXTURES, 'nowhere.proto')}: No such file or directory`);
+    expect(ourError([join(FIXTURES, 'nowhere.proto')]).message).toBe(
+      `Could not make proto path relative: ${join(FIXTURES, 'nowhere.proto')}: No such file or directory`,
+    );
     expect(ourError([join(FIXTURES, 'proto2/defaults.proto')], [join(FIXTURES, 'imports')]).message).toMatch(
       /proto2\/defaults\.proto: File does not reside within any path specified using --proto_path \(or -I\)\./,
     );
@@ -244,9 +270,13 @@ test.describe('files and names', () => {
     expect([...parseProtoFiles(['imports/common/types.proto'], [FIXTURES]).keys()]).toEqual(['imports/common/types.proto']);
   });
 
-  test('well-known imports come from protobufjs, with protoc\'s file options restored', () => {
+  test("well-known imports come from protobufjs, with protoc's file options restored", () => {
     const files = parseProtoFiles([join(FIXTURES, 'proto3/everything.proto')], [FIXTURES]);
     const timestamp = createDescriptorCodec().decodeFile(files.get('google/protobuf/timestamp.proto')!.bytes);
-    expect(timestamp).toMatchObject({ package: 'google.protobuf', syntax: 'proto3', options: { go_package: 'google.golang.org/protobuf/types/known/timestamppb' } });
+    expect(timestamp).toMatchObject({
+      package: 'google.protobuf',
+      syntax: 'proto3',
+      options: { go_package: 'google.golang.org/protobuf/types/known/timestamppb' },
+    });
   });
 });

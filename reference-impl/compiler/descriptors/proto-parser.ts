@@ -120,11 +120,18 @@ function build(reflected: ReflectedFile, codec: DescriptorCodec, symbols: Symbol
     // protoc interprets options last, only in files without other errors.
     if (errors.length === 0) errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols));
     if (errors.length > 0) throw new FileFailure(errors);
-    return { name, dependency: draft.file.dependency, bytes: codec.encodeFile(draft.file), proto3Optional: hasProto3Optional(draft.file.message_type) };
+    return {
+      name,
+      dependency: draft.file.dependency,
+      bytes: codec.encodeFile(draft.file),
+      proto3Optional: hasProto3Optional(draft.file.message_type),
+    };
   } catch (e) {
     if (e instanceof FileFailure) throw e;
     // A bug of ours or protobufjs's on this input: still say which file, never a bare stack.
-    throw new FileFailure([`${name}: touchstone could not build the descriptor of this file: ${e instanceof Error ? e.message : String(e)}`]);
+    throw new FileFailure([
+      `${name}: touchstone could not build the descriptor of this file: ${e instanceof Error ? e.message : String(e)}`,
+    ]);
   }
 }
 
@@ -142,7 +149,13 @@ function reflect(opened: OpenedFile): ReflectedFile {
     throw new FileFailure([errorLine(opened.name, scan.editionAt, 'Expected top-level statement (e.g. "message").')]);
   }
   if (scan.syntax && scan.syntax.value !== 'proto2' && scan.syntax.value !== 'proto3') {
-    throw new FileFailure([errorLine(opened.name, scan.syntax.at, `Unrecognized syntax identifier "${scan.syntax.value}".  This parser only recognizes "proto2" and "proto3".`)]);
+    throw new FileFailure([
+      errorLine(
+        opened.name,
+        scan.syntax.at,
+        `Unrecognized syntax identifier "${scan.syntax.value}".  This parser only recognizes "proto2" and "proto3".`,
+      ),
+    ]);
   }
   const seen = new Set<string>();
   for (const i of scan.imports) {

@@ -17,18 +17,30 @@ test('canonicalization drops empty and "." components, keeps leading and trailin
 
 test('disk paths under an import directory become relative; virtual names stay as given', () => {
   const disk = probe(['protos/a/b.proto', 'c.proto']);
-  expect(makeInputsRelative(['protos/a/b.proto', './protos/a/b.proto', 'a/b.proto'], ['protos'], disk, none)).toEqual({ ok: true, names: ['a/b.proto', 'a/b.proto', 'a/b.proto'] });
+  expect(makeInputsRelative(['protos/a/b.proto', './protos/a/b.proto', 'a/b.proto'], ['protos'], disk, none)).toEqual({
+    ok: true,
+    names: ['a/b.proto', 'a/b.proto', 'a/b.proto'],
+  });
   expect(makeInputsRelative(['c.proto'], ['.'], disk, none)).toEqual({ ok: true, names: ['c.proto'] });
 });
 
-test('protoc\'s errors: not found, outside every import directory, shadowed', () => {
+test("protoc's errors: not found, outside every import directory, shadowed", () => {
   const disk = probe(['protos/a.proto', 'other/a.proto', 'elsewhere/x.proto']);
-  expect(makeInputsRelative(['nope.proto'], ['protos'], disk, none)).toEqual({ ok: false, message: 'Could not make proto path relative: nope.proto: No such file or directory\n' });
+  expect(makeInputsRelative(['nope.proto'], ['protos'], disk, none)).toEqual({
+    ok: false,
+    message: 'Could not make proto path relative: nope.proto: No such file or directory\n',
+  });
   const outside = makeInputsRelative(['elsewhere/x.proto'], ['protos'], disk, none);
-  expect(outside.ok || outside.message).toMatch(/^elsewhere\/x\.proto: File does not reside within any path specified using --proto_path \(or -I\)\./);
+  expect(outside.ok || outside.message).toMatch(
+    /^elsewhere\/x\.proto: File does not reside within any path specified using --proto_path \(or -I\)\./,
+  );
   expect(makeInputsRelative(['other/a.proto'], ['protos', 'other'], disk, none)).toEqual({
     ok: false,
-    message: 'other/a.proto: Input is shadowed in the --proto_path by "protos/a.proto".  Either use the latter file as your input or reorder the --proto_path so that the former file\'s location comes first.\n',
+    message:
+      'other/a.proto: Input is shadowed in the --proto_path by "protos/a.proto".  Either use the latter file as your input or reorder the --proto_path so that the former file\'s location comes first.\n',
   });
-  expect(makeInputsRelative(['in-set.proto'], ['protos'], disk, (n) => n === 'in-set.proto'), 'a descriptor set is the fallback').toEqual({ ok: true, names: ['in-set.proto'] });
+  expect(
+    makeInputsRelative(['in-set.proto'], ['protos'], disk, (n) => n === 'in-set.proto'),
+    'a descriptor set is the fallback',
+  ).toEqual({ ok: true, names: ['in-set.proto'] });
 });

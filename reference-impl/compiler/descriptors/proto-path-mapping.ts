@@ -60,7 +60,12 @@ export function virtualFileExists(name: string, importDirectories: string[], pro
   return false;
 }
 
-export function makeInputsRelative(inputs: string[], importDirectories: string[], probe: PathProbe, inDescriptorSets: (name: string) => boolean): RelativeInputs {
+export function makeInputsRelative(
+  inputs: string[],
+  importDirectories: string[],
+  probe: PathProbe,
+  inDescriptorSets: (name: string) => boolean,
+): RelativeInputs {
   // DiskSourceTree::MapPath canonicalizes the disk side; the virtual side is "" here.
   const diskRoots = importDirectories.map(canonicalizePath);
   const foundThroughImports = (name: string) => virtualFileExists(name, importDirectories, probe);
@@ -86,7 +91,7 @@ export function makeInputsRelative(inputs: string[], importDirectories: string[]
         ok: false,
         message:
           `${input}: File does not reside within any path specified using --proto_path (or -I).  You must specify a --proto_path which encompasses this file.  ` +
-          'Note that the proto_path must be an exact prefix of the .proto file names -- protoc is too dumb to figure out when two paths (e.g. absolute and relative) are equivalent (it\'s harder than you think).\n',
+          "Note that the proto_path must be an exact prefix of the .proto file names -- protoc is too dumb to figure out when two paths (e.g. absolute and relative) are equivalent (it's harder than you think).\n",
       };
     }
     const name = applyMapping(canonical, diskRoots[index], '')!;

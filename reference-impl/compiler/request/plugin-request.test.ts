@@ -8,7 +8,9 @@ const messages = loadPluginMessages();
 
 function file(name: string, dependency: string[], typeName?: string): RequestFile {
   const field = typeName ? [{ name: 'f', number: 1, label: 'LABEL_OPTIONAL', type: 'TYPE_MESSAGE', type_name: typeName }] : [];
-  const bytes = messages.fileDescriptorProto.encode(messages.fileDescriptorProto.fromObject({ name, dependency, message_type: [{ name: 'M', field }] })).finish();
+  const bytes = messages.fileDescriptorProto
+    .encode(messages.fileDescriptorProto.fromObject({ name, dependency, message_type: [{ name: 'M', field }] }))
+    .finish();
   return { name, dependency, bytes };
 }
 
@@ -23,7 +25,11 @@ interface Decoded {
 
 function encoded(faults: CompilerFault[] = []): { bytes: Uint8Array; request: Decoded } {
   const set = new Set(faults);
-  const bytes = encodePluginRequest(messages, { fileToGenerate: ['a.proto'], parameter: 'x=1', protoFiles: transitiveProtoFiles(['a.proto'], files, set), compilerVersion: version }, set);
+  const bytes = encodePluginRequest(
+    messages,
+    { fileToGenerate: ['a.proto'], parameter: 'x=1', protoFiles: transitiveProtoFiles(['a.proto'], files, set), compilerVersion: version },
+    set,
+  );
   return { bytes, request: messages.request.toObject(messages.request.decode(bytes), { defaults: false }) as Decoded };
 }
 

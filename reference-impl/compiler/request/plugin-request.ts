@@ -39,7 +39,11 @@ export interface PluginRequestParts {
 const PROTO_FILE_TAG = (15 << 3) | 2;
 
 /** protoc's GetTransitiveDependencies, applied to each file to generate in turn. */
-export function transitiveProtoFiles(fileToGenerate: string[], files: ReadonlyMap<string, RequestFile>, faults: CompilerFaults = NO_FAULTS): RequestFile[] {
+export function transitiveProtoFiles(
+  fileToGenerate: string[],
+  files: ReadonlyMap<string, RequestFile>,
+  faults: CompilerFaults = NO_FAULTS,
+): RequestFile[] {
   const importsLast = faults.has('compiler.imports-last');
   const seen = new Set<string>();
   const ordered: RequestFile[] = [];
@@ -61,7 +65,9 @@ export function encodePluginRequest(messages: PluginMessages, parts: PluginReque
   const head: Record<string, unknown> = { file_to_generate: parts.fileToGenerate };
   if (!faults.has('compiler.no-version')) head.compiler_version = { ...parts.compilerVersion };
   if (parts.parameter !== '' && !faults.has('compiler.parameter-dropped')) head.parameter = parts.parameter;
-  const protoFiles = faults.has('compiler.relative-type-names') ? parts.protoFiles.map((file) => unqualified(messages, file.bytes)) : parts.protoFiles.map((file) => file.bytes);
+  const protoFiles = faults.has('compiler.relative-type-names')
+    ? parts.protoFiles.map((file) => unqualified(messages, file.bytes))
+    : parts.protoFiles.map((file) => file.bytes);
   const writeProtoFiles = (writer: protobuf.Writer) => {
     for (const bytes of protoFiles) writer.uint32(PROTO_FILE_TAG).bytes(bytes);
     return writer;
@@ -98,7 +104,8 @@ function unqualified(messages: PluginMessages, bytes: Uint8Array): Uint8Array {
     }
   };
   const walk = (tree: DescriptorTree) => {
-    for (const reference of [...(tree.field ?? []), ...(tree.extension ?? []), ...(tree.service ?? []).flatMap((s) => s.method ?? [])]) strip(reference);
+    for (const reference of [...(tree.field ?? []), ...(tree.extension ?? []), ...(tree.service ?? []).flatMap((s) => s.method ?? [])])
+      strip(reference);
     for (const nested of [...(tree.message_type ?? []), ...(tree.nested_type ?? [])]) walk(nested);
   };
   walk(file);

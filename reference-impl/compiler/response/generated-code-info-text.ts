@@ -23,7 +23,7 @@ class TextFormatError extends Error {
 
 const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '\\': 92, '?': 63, "'": 39, '"': 34 };
 
-function unescape(body: string): Uint8Array {
+function unescapeC(body: string): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
@@ -69,7 +69,7 @@ function tokenize(text: string): Token[] {
       if (isInteger && /^0\d/.test(number) && !/^0[0-7]+$/.test(number)) throw new TextFormatError('numbers starting with 0 must be octal');
       tokens.push({ kind: isInteger ? 'integer' : 'float', text: number });
     } else if (doubleQuoted !== undefined || singleQuoted !== undefined) {
-      tokens.push({ kind: 'string', text: match[0], value: unescape(doubleQuoted ?? singleQuoted) });
+      tokens.push({ kind: 'string', text: match[0], value: unescapeC(doubleQuoted ?? singleQuoted) });
     } else if (symbol !== undefined) tokens.push({ kind: 'symbol', text: symbol });
   }
   return tokens;
@@ -107,7 +107,7 @@ class Parser {
   private integer(min: number, max: number): number {
     const negative = this.tryConsume('-');
     const text = this.next('integer').text;
-    const magnitude = /^0[xX]/.test(text) ? BigInt(text) : /^0\d/.test(text) ? BigInt('0o' + text.slice(1)) : BigInt(text);
+    const magnitude = /^0[xX]/.test(text) ? BigInt(text) : /^0\d/.test(text) ? BigInt(`0o${text.slice(1)}`) : BigInt(text);
     const value = negative ? -magnitude : magnitude;
     if (value < BigInt(min) || value > BigInt(max)) throw new TextFormatError('integer out of range');
     return Number(value);
@@ -223,5 +223,5 @@ export function printGeneratedCodeInfoText(annotations: Annotation[]): Uint8Arra
     for (const raw of annotation.unknown) for (const field of parseWireFields(raw)) printUnknown(field, '  ', lines);
     lines.push('}');
   }
-  return Buffer.from(lines.map((line) => line + '\n').join(''), 'utf8');
+  return Buffer.from(lines.map((line) => `${line}\n`).join(''), 'utf8');
 }

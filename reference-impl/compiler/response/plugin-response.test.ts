@@ -10,7 +10,9 @@ const text = (b: Uint8Array) => Buffer.from(b).toString('latin1');
 test.describe.configure({ mode: 'parallel' });
 
 test('a response decodes with content as raw bytes; absent and empty are the same', () => {
-  const response = decodePluginResponse(encodeResponse({ supported_features: 3, file: [{ name: 'a', content: bytes(0xff, 0) }, { content: 'x' }] }))!;
+  const response = decodePluginResponse(
+    encodeResponse({ supported_features: 3, file: [{ name: 'a', content: bytes(0xff, 0) }, { content: 'x' }] }),
+  )!;
   expect(response.supportedFeatures).toBe(3n);
   expect(response.files.map((f) => [text(f.name), text(f.insertionPoint), [...f.content]])).toEqual([
     ['a', '', [0xff, 0]],
@@ -24,7 +26,9 @@ test('unknown fields and known fields with another wire type are skipped, as pro
   const response = decodePluginResponse(bytes(0x08, 0x05, 0x98, 0x06, 0x01, 0x3b, 0x08, 0x01, 0x3c, 0x15, 1, 0, 0, 0))!;
   expect(response.error.length).toBe(0);
   expect(response.supportedFeatures).toBe(0n);
-  expect(decodePluginResponse(bytes(0x0a, 0x01, 0x41, 0x0a, 0x01, 0x42))!.error, 'a repeated singular field: last wins').toEqual(bytes(0x42));
+  expect(decodePluginResponse(bytes(0x0a, 0x01, 0x41, 0x0a, 0x01, 0x42))!.error, 'a repeated singular field: last wins').toEqual(
+    bytes(0x42),
+  );
 });
 
 test('what protoc refuses to parse is unparseable here too', () => {

@@ -10,13 +10,26 @@ const withToken = (authorization: string) => ({ headers: { authorization } });
 
 test.describe('credentials', () => {
   test('Bearer and token schemes, scheme case-insensitive', async ({ api }) => {
-    for (const authorization of ['Bearer ts_classic_repo_admin_0002', 'token ts_classic_repo_admin_0002', 'BEARER ts_classic_repo_admin_0002', 'Token  ts_classic_repo_admin_0002']) {
+    for (const authorization of [
+      'Bearer ts_classic_repo_admin_0002',
+      'token ts_classic_repo_admin_0002',
+      'BEARER ts_classic_repo_admin_0002',
+      'Token  ts_classic_repo_admin_0002',
+    ]) {
       expect((await api.get(LIMITS, withToken(authorization))).statusCode, authorization).toBe(200);
     }
   });
 
   test('unknown token, other scheme, empty token: 401 Bad credentials, even on a public read', async ({ api }) => {
-    for (const authorization of ['Bearer nope_not_a_token', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', '', 'ts_classic_repo_admin_0002', 'Bearer a b']) {
+    for (const authorization of [
+      'Bearer nope_not_a_token',
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer ',
+      '',
+      'ts_classic_repo_admin_0002',
+      'Bearer a b',
+    ]) {
       expectErrorBody(await api.get(`${WIDGETS}/assignees`, withToken(authorization)), 401, /^Bad credentials$/);
     }
   });
@@ -152,9 +165,15 @@ test.describe('app and workflow tokens', () => {
   });
 
   test('app-installation: admin of its account repositories, owner of its organization', async ({ api }) => {
-    expect((await api.call('PUT', '/repos/octo-org/vault/interaction-limits', { as: 'app-installation', body: { limit: 'existing_users' } })).statusCode).toBe(200);
+    expect(
+      (await api.call('PUT', '/repos/octo-org/vault/interaction-limits', { as: 'app-installation', body: { limit: 'existing_users' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await api.call('PUT', ORG_LIMITS, { as: 'app-installation', body: { limit: 'collaborators_only' } })).statusCode).toBe(200);
-    const assigned = await api.call('POST', '/repos/octo-org/crowd/issues/1/assignees', { as: 'app-installation', body: { assignees: ['dev-001'] } });
+    const assigned = await api.call('POST', '/repos/octo-org/crowd/issues/1/assignees', {
+      as: 'app-installation',
+      body: { assignees: ['dev-001'] },
+    });
     expect(assigned.json().assignees.map((u: { login: string }) => u.login)).toEqual(['dev-001']);
   });
 

@@ -40,10 +40,18 @@ export function authorize(directory: Directory, caller: Caller, access: Endpoint
     : authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '', request);
 }
 
-function authorizeRepository(directory: Directory, caller: Caller, access: EndpointAccess, owner: string, name: string, request: FastifyRequest): Grant {
+function authorizeRepository(
+  directory: Directory,
+  caller: Caller,
+  access: EndpointAccess,
+  owner: string,
+  name: string,
+  request: FastifyRequest,
+): Grant {
   const { faults } = request;
   const found = directory.repository(owner, name);
-  const repository = found === undefined && faults.on('repos.unknown-repository-empty') && request.method === 'GET' ? emptyRepository(owner, name) : found;
+  const repository =
+    found === undefined && faults.on('repos.unknown-repository-empty') && request.method === 'GET' ? emptyRepository(owner, name) : found;
   if (repository === undefined) throw notFound();
   if (faults.on('names.case-sensitive') && (repository.owner !== owner || repository.name !== name)) throw notFound();
   const reach = reachOf(directory, caller, repository);
@@ -98,8 +106,7 @@ function reachOf(directory: Directory, caller: Caller, repository: WorldReposito
     }
     case 'app-installation': {
       const installed =
-        repository.owner.toLowerCase() === caller.account.toLowerCase() &&
-        (caller.repositories === 'all' || caller.repositories.has(key));
+        repository.owner.toLowerCase() === caller.account.toLowerCase() && (caller.repositories === 'all' || caller.repositories.has(key));
       return { visible: installed, role: installed ? 'admin' : null };
     }
     case 'workflow': {

@@ -16,7 +16,10 @@ const assigneesOfCrowd = '/repos/octo-org/crowd/assignees?per_page=10';
 
 test('POST faults switches built-in faults on at run time, GET lists them, and a reset switches them off', async ({ api }) => {
   expect((await api.get(assigneesOfCrowd)).headers.link).toContain('rel="next"');
-  const set = await api.call('POST', '/_conformance/faults', { ...bare, body: { faults: ['pagination.no-link-header', 'assignees.check-200'] } });
+  const set = await api.call('POST', '/_conformance/faults', {
+    ...bare,
+    body: { faults: ['pagination.no-link-header', 'assignees.check-200'] },
+  });
   expect(set.statusCode).toBe(200);
   // Listed in registry order, whatever the order asked.
   expect(set.json()).toEqual({ active: ['pagination.no-link-header', 'assignees.check-200'] });
@@ -29,7 +32,10 @@ test('POST faults switches built-in faults on at run time, GET lists them, and a
 });
 
 test('POST faults with an unknown fault is 422 naming it, and changes nothing', async ({ api }) => {
-  const response = await api.call('POST', '/_conformance/faults', { ...bare, body: { faults: ['pagination.no-link-header', 'no.such-fault'] } });
+  const response = await api.call('POST', '/_conformance/faults', {
+    ...bare,
+    body: { faults: ['pagination.no-link-header', 'no.such-fault'] },
+  });
   const body = expectErrorBody(response, 422);
   expect(body.errors).toEqual([{ resource: 'Faults', field: 'faults', code: 'custom', message: 'unknown fault no.such-fault' }]);
   expect((await api.get('/_conformance/faults', bare)).json()).toEqual({ active: [] });
@@ -39,7 +45,8 @@ test('POST faults with an unknown fault is 422 naming it, and changes nothing', 
 test('faults the service starts with stay on across resets; an empty POST switches them off until the next reset', async ({ world }) => {
   const service = createReferenceService({ world, faults: ['assignees.check-200'] });
   try {
-    const check = () => service.app.inject({ method: 'GET', url: '/repos/octo-org/widgets/assignees/defunkt', headers: { 'user-agent': 't' } });
+    const check = () =>
+      service.app.inject({ method: 'GET', url: '/repos/octo-org/widgets/assignees/defunkt', headers: { 'user-agent': 't' } });
     expect((await check()).statusCode).toBe(200);
     await service.app.inject({ method: 'POST', url: '/_conformance/faults', payload: { faults: [] } });
     expect((await check()).statusCode).toBe(204);

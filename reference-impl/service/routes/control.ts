@@ -16,7 +16,10 @@ const CLOCK_BODY = Type.Object(
   { title: 'Clock', minProperties: 1, maxProperties: 1, additionalProperties: false },
 );
 
-const FAULTS_BODY = Type.Object({ faults: Type.Array(Type.String(), { uniqueItems: true }) }, { title: 'Faults', additionalProperties: false });
+const FAULTS_BODY = Type.Object(
+  { faults: Type.Array(Type.String(), { uniqueItems: true }) },
+  { title: 'Faults', additionalProperties: false },
+);
 
 export function registerControlRoutes(app: FastifyInstance, store: Store): void {
   const { clock } = store;
@@ -49,7 +52,9 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     const { faults } = request.body;
     const unknown = faults.filter((name) => !isServiceFault(name));
     if (unknown.length > 0) {
-      throw validationFailed(unknown.map((name) => ({ resource: 'Faults', field: 'faults', code: 'custom', message: `unknown fault ${name}` })));
+      throw validationFailed(
+        unknown.map((name) => ({ resource: 'Faults', field: 'faults', code: 'custom', message: `unknown fault ${name}` })),
+      );
     }
     store.faults.set(faults.filter(isServiceFault));
     return { active: store.faults.active() };

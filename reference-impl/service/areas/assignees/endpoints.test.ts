@@ -94,7 +94,10 @@ test.describe('GET assignees/{assignee}', () => {
 
 test.describe('POST issue assignees', () => {
   test('adds the named users in order: 201 with the Issue', async ({ api }) => {
-    const response = await api.call('POST', `${WIDGETS}/issues/1/assignees`, { as: 'repo-writer', body: { assignees: ['wanstrath', 'defunkt'] } });
+    const response = await api.call('POST', `${WIDGETS}/issues/1/assignees`, {
+      as: 'repo-writer',
+      body: { assignees: ['wanstrath', 'defunkt'] },
+    });
     expect(response.statusCode).toBe(201);
     const issue = response.json();
     expect(logins(issue.assignees)).toEqual(['wanstrath', 'defunkt']);
@@ -105,7 +108,10 @@ test.describe('POST issue assignees', () => {
   });
 
   test('never replaces users already assigned, nor assigns anyone twice', async ({ api }) => {
-    const response = await api.call('POST', `${WIDGETS}/issues/3/assignees`, { as: 'repo-admin', body: { assignees: ['defunkt', 'hubot', 'HUBOT'] } });
+    const response = await api.call('POST', `${WIDGETS}/issues/3/assignees`, {
+      as: 'repo-admin',
+      body: { assignees: ['defunkt', 'hubot', 'HUBOT'] },
+    });
     expect(response.statusCode).toBe(201);
     expect(logins(response.json().assignees)).toEqual(['monalisa', 'defunkt', 'hubot']);
   });
@@ -187,12 +193,18 @@ test.describe('DELETE issue assignees', () => {
   });
 
   test('removing everyone leaves assignee null and assignees empty', async ({ api }) => {
-    const response = await api.call('DELETE', `${WIDGETS}/issues/3/assignees`, { as: 'repo-admin', body: { assignees: ['monalisa', 'defunkt'] } });
+    const response = await api.call('DELETE', `${WIDGETS}/issues/3/assignees`, {
+      as: 'repo-admin',
+      body: { assignees: ['monalisa', 'defunkt'] },
+    });
     expect(response.json()).toMatchObject({ assignee: null, assignees: [] });
   });
 
   test('names not assigned are ignored', async ({ api }) => {
-    const response = await api.call('DELETE', `${WIDGETS}/issues/3/assignees`, { as: 'repo-admin', body: { assignees: ['hubot', 'nobody'] } });
+    const response = await api.call('DELETE', `${WIDGETS}/issues/3/assignees`, {
+      as: 'repo-admin',
+      body: { assignees: ['hubot', 'nobody'] },
+    });
     expect(response.statusCode).toBe(200);
     expect(logins(response.json().assignees)).toEqual(['monalisa', 'defunkt']);
   });

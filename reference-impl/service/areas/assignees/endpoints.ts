@@ -18,18 +18,31 @@ import { createIssueState, MAX_ASSIGNEES, type IssueRecord } from './issue-state
 // assignees.more-than-ten fault switches it off.
 const ASSIGNEES_BODY = Type.Object({ assignees: Type.Array(Type.String()) }, { title: 'Issue', additionalProperties: false });
 
-const READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('issues'), read('pull_requests')], role: 'visible' });
-const WRITE = onRepository({ anonymous: false, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('issues'), write('pull_requests')], role: 'push-or-ignore' });
+const READ = onRepository({
+  anonymous: true,
+  scopes: REPOSITORY_READ_SCOPES,
+  permissions: [read('issues'), read('pull_requests')],
+  role: 'visible',
+});
+const WRITE = onRepository({
+  anonymous: false,
+  scopes: REPOSITORY_WRITE_SCOPES,
+  permissions: [write('issues'), write('pull_requests')],
+  role: 'push-or-ignore',
+});
 
 export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
   const issues = createIssueState(directory, clock);
-  const issueOf = (request: FastifyRequest, record: IssueRecord) => representIssue(representerFor(request, directory), directory, faults, record);
+  const issueOf = (request: FastifyRequest, record: IssueRecord) =>
+    representIssue(representerFor(request, directory), directory, faults, record);
   const assignable = (repository: WorldRepository) => new Set(assignableUsers(directory, repository).map((u) => u.login));
   const findIssue = (repository: WorldRepository, raw: string): IssueRecord => {
     const number = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
     const record = Number.isSafeInteger(number) ? issues.find(repository, number) : undefined;
     if (record === undefined) {
-      throw faults.on('assignees.unknown-issue-422') ? validationFailed([{ resource: 'Issue', field: 'issue_number', code: 'invalid' }]) : notFound();
+      throw faults.on('assignees.unknown-issue-422')
+        ? validationFailed([{ resource: 'Issue', field: 'issue_number', code: 'invalid' }])
+        : notFound();
     }
     return record;
   };
@@ -52,7 +65,9 @@ export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
       access: READ,
       handler: async (request, reply, { repository }) => {
         const users = assignableUsers(directory, repository);
-        const listed = faults.on('assignees.list-without-owners') ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin') : users;
+        const listed = faults.on('assignees.list-without-owners')
+          ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin')
+          : users;
         const page = paginate(request, listed);
         if (page.link !== null) reply.header('link', page.link);
         const representer = representerFor(request, directory);
@@ -107,7 +122,8 @@ export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
       body: ASSIGNEES_BODY,
       handler: async (request, reply, grant) => {
         const record = findIssue(grant.repository, request.params.issue_number);
-        if (applies(grant.push) && !faults.on('assignees.remove-ignored')) issues.removeAssignees(record, knownLogins(request.body.assignees));
+        if (applies(grant.push) && !faults.on('assignees.remove-ignored'))
+          issues.removeAssignees(record, knownLogins(request.body.assignees));
         if (faults.on('assignees.remove-204')) return reply.code(204).send();
         return issueOf(request, record);
       },

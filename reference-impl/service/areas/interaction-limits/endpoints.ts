@@ -5,7 +5,14 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AreaFactory } from '../../area.js';
 import {
-  onOrganization, onRepository, ORGANIZATION_READ_SCOPES, ORGANIZATION_WRITE_SCOPES, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write,
+  onOrganization,
+  onRepository,
+  ORGANIZATION_READ_SCOPES,
+  ORGANIZATION_WRITE_SCOPES,
+  read,
+  REPOSITORY_READ_SCOPES,
+  REPOSITORY_WRITE_SCOPES,
+  write,
 } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, validationFailed } from '../../errors.js';
@@ -31,8 +38,16 @@ const REPOSITORY_ADMIN = { anonymous: false, role: 'admin' } as const;
 const ORGANIZATION_OWNER = { anonymous: false, role: 'organization-owner' } as const;
 const REPOSITORY_READ = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_READ_SCOPES, permissions: [read('administration')] });
 const REPOSITORY_WRITE = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('administration')] });
-const ORGANIZATION_READ = onOrganization({ ...ORGANIZATION_OWNER, scopes: ORGANIZATION_READ_SCOPES, permissions: [read('organization_administration')] });
-const ORGANIZATION_WRITE = onOrganization({ ...ORGANIZATION_OWNER, scopes: ORGANIZATION_WRITE_SCOPES, permissions: [write('organization_administration')] });
+const ORGANIZATION_READ = onOrganization({
+  ...ORGANIZATION_OWNER,
+  scopes: ORGANIZATION_READ_SCOPES,
+  permissions: [read('organization_administration')],
+});
+const ORGANIZATION_WRITE = onOrganization({
+  ...ORGANIZATION_OWNER,
+  scopes: ORGANIZATION_WRITE_SCOPES,
+  permissions: [write('organization_administration')],
+});
 
 const REPOSITORY_PATH = '/repos/:owner/:repo/interaction-limits';
 const ORGANIZATION_PATH = '/orgs/:org/interaction-limits';
@@ -42,7 +57,10 @@ function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organiz
   const refused =
     (body.limit === 'collaborators_only' && faults.on('limits.collaborators-only-refused')) ||
     ((body.expiry === 'one_month' || body.expiry === 'six_months') && faults.on('limits.long-expiry-refused'));
-  if (refused) throw validationFailed([{ resource: 'InteractionLimit', field: body.limit === 'collaborators_only' ? 'limit' : 'expiry', code: 'invalid' }]);
+  if (refused)
+    throw validationFailed([
+      { resource: 'InteractionLimit', field: body.limit === 'collaborators_only' ? 'limit' : 'expiry', code: 'invalid' },
+    ]);
   const fallback = level === 'organization' && faults.on('limits.org-default-one-week') ? 'one_week' : 'one_day';
   return { limit: body.limit, expiry: faults.on('limits.expiry-ignored') ? 'one_day' : (body.expiry ?? fallback) };
 }
@@ -103,7 +121,8 @@ export const interactionLimitsArea: AreaFactory = ({ directory, clock, faults })
       method: 'GET',
       path: ORGANIZATION_PATH,
       access: ORGANIZATION_READ,
-      handler: async (request, _reply, { organization }) => limitOf(request, faults.on('limits.org-get-empty') ? null : limits.ofOrganization(organization)),
+      handler: async (request, _reply, { organization }) =>
+        limitOf(request, faults.on('limits.org-get-empty') ? null : limits.ofOrganization(organization)),
     }),
     defineEndpoint({
       spec: { document: 1, number: 31 },

@@ -6,7 +6,6 @@ import type { Directory } from '../../directory.js';
 import type { Faults } from '../../faults.js';
 import type { LimitExpiry, LimitSetting, LimitValue, WorldOrganization, WorldRepository, WorldUser } from '../../world-model.js';
 
-
 const HOUR_MS = 3_600_000;
 export const EXPIRY_DURATIONS_MS: Readonly<Record<LimitExpiry, number>> = {
   one_day: 24 * HOUR_MS,
