@@ -70,6 +70,13 @@ module.exports = {
       to: { path: TEST_SUPPORT },
     },
     {
+      name: 'no-dev-dependencies-in-product',
+      comment: 'product code runs on `npm ci --omit=dev`: it may use devDependencies for types only',
+      severity: 'error',
+      from: { path: '^(harness|reference-impl|lib|bin)/', pathNot: TEST_SUPPORT },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -80,6 +87,5 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '(^|/)node_modules/' },
   },
 };

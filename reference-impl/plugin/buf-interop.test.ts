@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { BUF, DEBIAN_PROTOC as PROTOC, skipWithoutBuf } from '../../test-support/debian-protoc.js';
-import { typeCheckDeclarations } from './declaration-check.js';
+import { typeCheckDeclarations } from './declaration-check.fixture.js';
 import { readOutputTree } from './output-tree.js';
 
 const BIN = fileURLToPath(new URL('../../bin/protoc-gen-touchstone.js', import.meta.url));

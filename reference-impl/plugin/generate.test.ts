@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { typeCheckDeclarations } from './declaration-check.js';
+import { typeCheckDeclarations } from './declaration-check.fixture.js';
 import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
 import { generate, PluginRefusal } from './generate.js';
 import { createPluginCodec } from './plugin-codec.js';

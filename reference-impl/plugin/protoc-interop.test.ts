@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { DEBIAN_PROTOC as PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
-import { typeCheckDeclarations } from './declaration-check.js';
+import { typeCheckDeclarations } from './declaration-check.fixture.js';
 import { readOutputTree } from './output-tree.js';
 import { createPluginCodec } from './plugin-codec.js';
 
