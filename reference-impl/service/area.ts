@@ -1,7 +1,8 @@
 // An area of the service: a group of endpoints of the spec with the state they share
 // (areas/<name>/). An area gets the service's core (the world's directory, the clock, the
 // faults), builds its own state from it, and hands back its endpoint definitions and how
-// to return that state to the world on a reset. Nothing outside its folder knows its state.
+// to return that state to the world on a reset. Nothing outside its folder knows its state;
+// it lists its own built-in faults.
 import type { Clock } from './clock.js';
 import type { Directory } from './directory.js';
 import type { Endpoint } from './endpoint.js';
@@ -21,3 +22,11 @@ export interface Area {
 }
 
 export type AreaFactory = (core: ServiceCore) => Area;
+
+/** An area as the service lists it: its name, its built-in faults, and how to build it. */
+export interface AreaModule<Fault extends string = string> {
+  readonly name: string;
+  /** Its built-in faults (faults.ts explains them), switched in its own code. */
+  readonly faults: readonly Fault[];
+  readonly create: AreaFactory;
+}

@@ -4,9 +4,12 @@
 // time; the kill matrix (`touchstone mutate`) switches each on in turn and shows which
 // cases catch it. What each fault does and which requirements it breaks is written once,
 // in suites/faults/*.yaml; a test holds that registry and this list equal.
+// The faults of the shared code are listed here; each area lists its own beside its
+// endpoints (areas/<area>/endpoints.ts), and SERVICE_FAULTS is all of them.
 import { isListed } from '../fault-list.js';
+import { AREAS, type AreaFault } from './areas/index.js';
 
-export const SERVICE_FAULTS = [
+const CORE_FAULTS = [
   // credentials (auth/credentials.ts)
   'auth.bearer-refused',
   'auth.token-scheme-refused',
@@ -56,43 +59,14 @@ export const SERVICE_FAULTS = [
   'pagination.page-default-2',
   'pagination.past-end-404',
   'pagination.invalid-parameters-ignored',
-  // representations (representations.ts and each area's)
+  // representations (representations.ts)
   'representations.user-without-node-id',
-  'representations.issue-without-locked',
-  'representations.pull-request-link-missing',
-  'representations.limit-without-origin',
-  'representations.limit-none-as-null',
   'representations.timestamps-local-offset',
-  // issue assignees (areas/assignees/)
-  'assignees.list-without-owners',
-  'assignees.check-200',
-  'assignees.check-anyone',
-  'assignees.add-200',
-  'assignees.add-replaces',
-  'assignees.more-than-ten',
-  'assignees.remove-ignored',
-  'assignees.remove-204',
-  'assignees.push-not-required',
-  'assignees.unknown-issue-422',
-  // interaction limits (areas/interaction-limits/)
-  'limits.put-201',
-  'limits.put-keeps-active',
-  'limits.collaborators-only-refused',
-  'limits.long-expiry-refused',
-  'limits.expiry-ignored',
-  'limits.delete-ignored',
-  'limits.delete-200',
-  'limits.never-expire',
-  'limits.owner-limit-ignored',
-  'limits.org-put-skips-repositories',
-  'limits.org-get-empty',
-  'limits.org-put-201',
-  'limits.org-delete-ignored',
-  'limits.org-delete-200',
-  'limits.org-default-one-week',
 ] as const;
 
-export type ServiceFault = (typeof SERVICE_FAULTS)[number];
+export type ServiceFault = (typeof CORE_FAULTS)[number] | AreaFault;
+
+export const SERVICE_FAULTS: readonly ServiceFault[] = [...CORE_FAULTS, ...AREAS.flatMap((area) => area.faults)];
 
 export function isServiceFault(name: string): name is ServiceFault {
   return isListed(SERVICE_FAULTS, name);

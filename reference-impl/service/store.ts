@@ -1,7 +1,7 @@
 // The service's whole state, built from the world: the core every area reads (the world's
 // directory, the clock, the faults switched on) and each area's own state. reset() returns
 // all of it to the world (and the faults to those the service started with).
-import type { Area, AreaFactory, ServiceCore } from './area.js';
+import type { Area, AreaModule, ServiceCore } from './area.js';
 import { createClock } from './clock.js';
 import { createDirectory } from './directory.js';
 import { createFaults, type ServiceFault } from './faults.js';
@@ -12,9 +12,9 @@ export interface Store extends ServiceCore {
   reset(): void;
 }
 
-export function createStore(world: World, areaFactories: readonly AreaFactory[], startFaults: readonly ServiceFault[] = []): Store {
+export function createStore(world: World, areaModules: readonly AreaModule[], startFaults: readonly ServiceFault[] = []): Store {
   const core: ServiceCore = { directory: createDirectory(world), clock: createClock(world.clock.start), faults: createFaults(startFaults) };
-  const areas = areaFactories.map((create) => create(core));
+  const areas = areaModules.map((area) => area.create(core));
   return {
     ...core,
     areas,

@@ -1,7 +1,9 @@
 // The service's areas, in the order their routes are registered. Adding an area is a
-// folder under areas/ and its line here.
-import type { AreaFactory } from '../area.js';
-import { assigneesArea } from './assignees/endpoints.js';
-import { interactionLimitsArea } from './interaction-limits/endpoints.js';
+// folder under areas/ and its line here; its faults join SERVICE_FAULTS from its module.
+import { assignees } from './assignees/endpoints.js';
+import { interactionLimits } from './interaction-limits/endpoints.js';
 
-export const AREAS: readonly AreaFactory[] = [assigneesArea, interactionLimitsArea];
+export const AREAS = [assignees, interactionLimits] as const;
+
+/** The built-in faults the areas declare. */
+export type AreaFault = (typeof AREAS)[number]['faults'][number];

@@ -3,7 +3,7 @@
 // handler runs; handlers only apply the assignee rules.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AreaFactory } from '../../area.js';
+import type { AreaModule } from '../../area.js';
 import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { notFound, validationFailed } from '../../errors.js';
@@ -31,7 +31,23 @@ const WRITE = onRepository({
   role: 'push-or-ignore',
 });
 
-export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
+/** Built-in faults of this area (suites/faults/assignees.yaml says what each does and breaks). */
+const ASSIGNEE_FAULTS = [
+  'representations.issue-without-locked',
+  'representations.pull-request-link-missing',
+  'assignees.list-without-owners',
+  'assignees.check-200',
+  'assignees.check-anyone',
+  'assignees.add-200',
+  'assignees.add-replaces',
+  'assignees.more-than-ten',
+  'assignees.remove-ignored',
+  'assignees.remove-204',
+  'assignees.push-not-required',
+  'assignees.unknown-issue-422',
+] as const;
+
+const create: AreaModule['create'] = ({ directory, clock, faults }) => {
   const issues = createIssueState(directory, clock);
   const issueOf = (request: FastifyRequest, record: IssueRecord) =>
     representIssue(representerFor(request, directory), directory, faults, record);
@@ -131,3 +147,5 @@ export const assigneesArea: AreaFactory = ({ directory, clock, faults }) => {
   ];
   return { name: 'assignees', endpoints, reset: () => issues.reset() };
 };
+
+export const assignees = { name: 'assignees', faults: ASSIGNEE_FAULTS, create } satisfies AreaModule;

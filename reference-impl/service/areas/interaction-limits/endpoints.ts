@@ -3,7 +3,7 @@
 // endpoint definitions (README "Interaction restrictions").
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { AreaFactory } from '../../area.js';
+import type { AreaModule } from '../../area.js';
 import {
   onOrganization,
   onRepository,
@@ -65,7 +65,28 @@ function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organiz
   return { limit: body.limit, expiry: faults.on('limits.expiry-ignored') ? 'one_day' : (body.expiry ?? fallback) };
 }
 
-export const interactionLimitsArea: AreaFactory = ({ directory, clock, faults }) => {
+/** Built-in faults of this area (suites/faults/interaction-limits.yaml says what each does and breaks). */
+const LIMIT_FAULTS = [
+  'representations.limit-without-origin',
+  'representations.limit-none-as-null',
+  'limits.put-201',
+  'limits.put-keeps-active',
+  'limits.collaborators-only-refused',
+  'limits.long-expiry-refused',
+  'limits.expiry-ignored',
+  'limits.delete-ignored',
+  'limits.delete-200',
+  'limits.never-expire',
+  'limits.owner-limit-ignored',
+  'limits.org-put-skips-repositories',
+  'limits.org-get-empty',
+  'limits.org-put-201',
+  'limits.org-delete-ignored',
+  'limits.org-delete-200',
+  'limits.org-default-one-week',
+] as const;
+
+const create: AreaModule['create'] = ({ directory, clock, faults }) => {
   const limits = createInteractionLimitState(directory, clock, faults);
   const limitOf = (request: FastifyRequest, limit: ActiveLimit | null) => representLimit(representerFor(request, directory), faults, limit);
   const refuseWhenOwnerLimited = (repository: WorldRepository) => {
@@ -154,3 +175,5 @@ export const interactionLimitsArea: AreaFactory = ({ directory, clock, faults })
   ];
   return { name: 'interaction-limits', endpoints, reset: () => limits.reset() };
 };
+
+export const interactionLimits = { name: 'interaction-limits', faults: LIMIT_FAULTS, create } satisfies AreaModule;
