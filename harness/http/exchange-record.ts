@@ -40,9 +40,12 @@ export function toExchangeRecord(request: WireRequest, response: WireResponse | 
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-// $TOKEN must expand in the user's shell, so values holding it are double-quoted.
+// $TOKEN must expand in the user's shell, so values holding it are double-quoted, with
+// every other character the shell would interpret there (", \, `, and any other $) escaped.
 const headerArg = (name: string, value: string) =>
-  value.includes('$TOKEN') ? `"${`${name}: ${value}`.replace(/(["\\`])/g, '\\$1')}"` : shellQuote(`${name}: ${value}`);
+  value.includes('$TOKEN')
+    ? `"${`${name}: ${value}`.replace(/(["\\`])/g, '\\$1').replace(/\$(?!TOKEN\b)/g, '\\$')}"`
+    : shellQuote(`${name}: ${value}`);
 
 /** A curl command equivalent to a recorded request, for copy-paste reproduction. */
 export function toCurl(request: ExchangeRecord['request']): string {

@@ -42,7 +42,9 @@ export function findSubsetMismatch(
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return { path, expected, actual };
     for (const [key, value] of Object.entries(expected)) {
-      const mismatch = findSubsetMismatch((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+      // Own properties only: `toString` or `constructor` in an expectation must not match Object's.
+      const own = Object.hasOwn(actual, key) ? (actual as Record<string, unknown>)[key] : undefined;
+      const mismatch = findSubsetMismatch(own, value, `${path}.${key}`);
       if (mismatch) return mismatch;
     }
     return undefined;

@@ -1,0 +1,45 @@
+// The --tokens file: role -> token, values from the environment, and a clear error for anything else.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { HarnessError } from '../core/errors.js';
+import { readTokensFile } from './tokens-file.js';
+
+function file(text: string, name = 'tokens.yaml'): string {
+  const full = path.join(mkdtempSync(path.join(os.tmpdir(), 'touchstone-tokens-')), name);
+  writeFileSync(full, text);
+  return full;
+}
+
+test('roles map to tokens; ${NAME} reads the environment; JSON works too', () => {
+  expect(readTokensFile(file('repo-admin: ${ADMIN}\nreader: tok_reader_1\n'), { ADMIN: 'tok_admin_1' })).toEqual({
+    'repo-admin': 'tok_admin_1',
+    reader: 'tok_reader_1',
+  });
+  expect(readTokensFile(file('{"reader": "tok"}', 'tokens.json'), {})).toEqual({ reader: 'tok' });
+});
+
+test('every bad file is a configuration error naming the file and the problem', () => {
+  const refused = (text: string, env: NodeJS.ProcessEnv = {}) => {
+    try {
+      readTokensFile(file(text), env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(HarnessError);
+      return (error as Error).message;
+    }
+    throw new Error('accepted');
+  };
+  expect(refused('- a\n- b\n')).toMatch(/tokens\.yaml: expected a map of name: value$/);
+  expect(refused('Repo Admin: x\n')).toMatch(/Repo Admin is not a name/);
+  expect(refused('reader: 12\n')).toMatch(/the value of reader must be a non-empty string/);
+  expect(refused('reader: ""\n')).toMatch(/the value of reader must be a non-empty string/);
+  expect(refused('reader: ${MISSING}\n')).toMatch(/reader reads \$\{MISSING\}, which is not set/);
+  expect(refused('anonymous: x\n')).toMatch(/anonymous is not a role name/);
+  expect(refused('reader: [unclosed\n')).toMatch(/tokens\.yaml:\d+:\d+: not valid YAML/);
+  expect(refused('reader: a\nreader: b\n')).toMatch(/tokens\.yaml:2:1: not valid YAML: Map keys must be unique/);
+});
+
+test('a missing file is a usage error naming the flag', () => {
+  expect(() => readTokensFile('/nonexistent/tokens.yaml')).toThrow(/--tokens \/nonexistent\/tokens\.yaml: ENOENT/);
+});
