@@ -15,7 +15,7 @@ import { createDescriptorCodec } from './descriptor-codec.js';
 import { parseProtoFiles, ProtoParseError } from './proto-parser.js';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../../test-support/debian-protoc.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const PROTOC = DEBIAN_PROTOC;
 
 function runProtoc(args: string[]): { status: number | null; stderr: string } {
