@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../core/errors.js';
-import { compileSchemaFile, createAjv, describeAjvErrors } from '../core/validated-file.js';
+import { compileSchemaFile, createAjv } from '../core/validated-file.js';
+import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CASSETTE_VERSION, type Body, type BodyData, type Cassette } from './cassette-format.js';
@@ -67,7 +68,7 @@ function parseWith(validate: ValidateFunction, text: string, file: string): Cass
   // its name appears in the text, spelt out or through a \u escape.
   if (/"(__proto__|constructor|prototype)"|\\u/.test(text)) refuseForbiddenKeys(data, file);
   checkVersion(data, file);
-  if (!validate(data)) throw new HarnessError('CONFIG', `${file}: invalid cassette: ${describeAjvErrors(validate.errors)}`);
+  if (!validate(data)) throw new HarnessError('CONFIG', `${file}: invalid cassette: ${describeSchemaErrors(validate.errors)}`);
   const cassette = data as Cassette;
   checkRules(cassette, file);
   return cassette;

@@ -24,8 +24,6 @@ export function compileSchemaFile(ajv: Ajv2020, schemaPath: string): ValidateFun
   return ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
 }
 
-export { describeSchemaErrors as describeAjvErrors };
-
 export function parseDataText(text: string, file: string): unknown {
   return parseLocated(text, file).data;
 }

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { HarnessError } from '../core/errors.js';
-import { createAjv, describeAjvErrors } from '../core/validated-file.js';
+import { createAjv } from '../core/validated-file.js';
+import { describeSchemaErrors } from '../../lib/located-yaml.js';
 
 export const SCHEMA_BASE_URI = 'https://touchstone.dev/schemas/';
 
@@ -41,7 +42,7 @@ export function loadSchemaRegistry(dir: string): SchemaRegistry {
     has: (name) => names.has(name.replace(/\[\]$/, '')),
     check(name, value) {
       const validate = validator(name);
-      return validate(value) ? undefined : describeAjvErrors(validate.errors);
+      return validate(value) ? undefined : describeSchemaErrors(validate.errors);
     },
   };
 }

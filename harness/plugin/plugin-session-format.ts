@@ -20,7 +20,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../core/errors.js';
-import { createAjv, describeAjvErrors, parseDataText } from '../core/validated-file.js';
+import { createAjv, parseDataText } from '../core/validated-file.js';
+import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import type { ReadableRun } from './readable-run.js';
 
 export const SESSION_FORMAT = 'touchstone-plugin-session';
@@ -108,12 +109,12 @@ export function createSessionFormat(): SessionFormat {
           'CONFIG',
           `${file}: version ${JSON.stringify(head.version)} of the plugin session format is not supported (this touchstone reads version ${SESSION_VERSION})`,
         );
-      if (!validateManifest(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validateManifest.errors)}`);
+      if (!validateManifest(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeSchemaErrors(validateManifest.errors)}`);
       return data as SessionManifest;
     },
     parseRun(text, file) {
       const data = parseDataText(text, file);
-      if (!validateRun(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeAjvErrors(validateRun.errors)}`);
+      if (!validateRun(data)) throw new HarnessError('CONFIG', `${file}: invalid: ${describeSchemaErrors(validateRun.errors)}`);
       return data as RecordedRun;
     },
   };

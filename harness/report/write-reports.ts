@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { HarnessError } from '../core/errors.js';
-import { compileSchemaFile, createAjv, describeAjvErrors } from '../core/validated-file.js';
+import { compileSchemaFile, createAjv } from '../core/validated-file.js';
+import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
@@ -15,7 +16,8 @@ export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html:
 
 export function validateResults(results: Results): void {
   const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./results.schema.json', import.meta.url)));
-  if (!validate(results)) throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeAjvErrors(validate.errors)}`);
+  if (!validate(results))
+    throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeSchemaErrors(validate.errors)}`);
 }
 
 export function writeReports(outDir: string, results: Results): void {
