@@ -47,7 +47,7 @@ export const runCommand = {
         type: 'array',
         string: true,
         default: [] as string[],
-        describe: 'run only these suites (file names under suites/service)',
+        describe: 'run only these suites (area folders under suites/service)',
       })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
       .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })

@@ -131,10 +131,12 @@ export interface LimitsCase extends CaseBase {
 
 export type Case = StepsCase | AuthMatrixCase | PaginationCase | LimitsCase;
 
+/** One area's cases: every YAML file in its folder under suites/service, in file-name order. */
 export interface Suite {
-  /** File name without .yaml. */
+  /** The area: the folder's name (what `--suite` selects, and the first part of a case's key). */
   name: string;
-  file: string;
-  description?: string;
+  dir: string;
   cases: Case[];
+  /** The file each case comes from, by case id (for messages that send the user to it). */
+  fileOf: ReadonlyMap<string, string>;
 }

@@ -1,7 +1,7 @@
 // Reads a YAML or JSON data file and validates it against a JSON Schema (2020-12).
 // Every data format of touchstone goes through here, so a bad file always fails the
 // same way: a HarnessError naming the file, the line and column (YAML), and the JSON path
-// of each problem, e.g. `suites/service/x.yaml:12:7: /cases/3/title must be string`.
+// of each problem, e.g. `suites/service/x/x.yaml:12:7: /cases/3/title must be string`.
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';

@@ -52,7 +52,7 @@ function lintSuites<C extends { id: string; title: string; requirements: string[
 ): string[] {
   const problems: string[] = [];
   for (const suite of suites) {
-    problems.push(...caseIdentityProblems(suite.file, suite.cases, registry));
+    problems.push(...caseIdentityProblems(suite.cases, registry, (id) => `${path.basename(suite.file)} case ${id}`));
     for (const testCase of suite.cases) {
       const where = `${path.basename(suite.file)} case ${testCase.id}`;
       const facts = caseFacts(testCase);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
@@ -12,9 +12,12 @@ import { readWorldTokens } from './world-tokens.js';
 const registry = loadRequirementRegistry(suitePaths.requirements);
 const lintContext = { registry, schemas: loadSchemaRegistry(suitePaths.schemas), roles: new Set(['anonymous', 'repo-admin']) };
 
-function suiteDir(yaml: string): string {
+/** A suites folder holding one area, `sample`, whose files are given by name (one `sample.yaml` for a string). */
+function suiteDir(files: string | Record<string, string>): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-suite-'));
-  writeFileSync(path.join(dir, 'sample.yaml'), yaml);
+  mkdirSync(path.join(dir, 'sample'));
+  for (const [name, yaml] of Object.entries(typeof files === 'string' ? { 'sample.yaml': files } : files))
+    writeFileSync(path.join(dir, 'sample', name), yaml);
   return dir;
 }
 
@@ -60,13 +63,36 @@ test('the lint names unknown requirements, schemas and roles, duplicates and und
 ${GOOD_STEP}
 `);
   expect(lintSuites(loadSuites(dir), lintContext)).toEqual([
-    'sample.yaml case a: unknown requirement no.such-requirement',
-    'sample.yaml case a: duplicate id',
-    'sample.yaml case a: duplicate title',
-    'sample.yaml case a: unknown schema no-such-schema',
-    'sample.yaml case a: unknown role ghost',
-    'sample.yaml case a: moves the clock but does not declare requires: [control.clock]',
+    'sample/sample.yaml case a: unknown requirement no.such-requirement',
+    'sample/sample.yaml case a: duplicate id',
+    'sample/sample.yaml case a: duplicate title',
+    'sample/sample.yaml case a: unknown schema no-such-schema',
+    'sample/sample.yaml case a: unknown role ghost',
+    'sample/sample.yaml case a: moves the clock but does not declare requires: [control.clock]',
   ]);
+});
+
+test('an area folder is one suite: its files in name order, ids unique across them, each case traced to its file', () => {
+  const one = (id: string, title: string) =>
+    `cases:\n  - id: ${id}\n    title: ${title}\n    requirements: [auth.bearer-scheme]\n    steps:\n${GOOD_STEP}\n`;
+  const dir = suiteDir({ 'b-more.yaml': one('b', 'the second file of the area'), 'a-first.yaml': one('a', 'the first file of the area') });
+  const [suite] = loadSuites(dir);
+  expect(suite.name).toBe('sample');
+  expect(suite.cases.map((c) => c.id)).toEqual(['a', 'b']);
+  expect(path.basename(suite.fileOf.get('b') ?? '')).toBe('b-more.yaml');
+  expect(
+    lintSuites(
+      loadSuites(suiteDir({ 'x.yaml': one('a', 'a title of the first'), 'y.yaml': one('a', 'a title of the second') })),
+      lintContext,
+    ),
+  ).toEqual(['sample/x.yaml case a: duplicate id']);
+});
+
+test('a suite file outside an area folder, and an area folder without files, are refused by name', () => {
+  const dir = suiteDir({});
+  writeFileSync(path.join(dir, 'loose.yaml'), 'cases: []\n');
+  expect(() => loadSuites(dir)).toThrow(/loose\.yaml must be in an area folder/);
+  expect(() => loadSuites(suiteDir({}))).toThrow(/sample: an area folder with no cases/);
 });
 
 test('malformed YAML and an unknown suite name are clear errors, not crashes', () => {

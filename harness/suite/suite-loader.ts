@@ -1,6 +1,8 @@
-// Loads suites/service/*.yaml, validates each against suite.schema.json, then lints what
-// a schema cannot express: every requirement id is known, schema names exist, roles
-// exist in the world, ids and titles are unique, clock steps declare control.clock.
+// Loads suites/service/<area>/*.yaml (one folder per area, one suite per folder),
+// validates each file against suite.schema.json, then lints what a schema cannot
+// express: every requirement id is known, schema names exist, roles exist in the world,
+// ids and titles are unique within the area, clock steps declare control.clock.
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
@@ -25,12 +27,26 @@ export interface LintContext {
 export function loadSuites(dir: string, only: string[] = [], endpointsFile: string = suitePaths.endpoints): Suite[] {
   const validate = compileSchemaFile(createAjv(), SCHEMA);
   const aliases = loadEndpointAliases(endpointsFile);
-  const files = listYamlFiles(dir);
-  const suites = files.map((file) => {
-    const { params, ...data } = readValidatedFile<{ description?: string; params?: Record<string, string>; cases: Case[] }>(file, validate);
-    resolveRequests(data.cases, aliases, params ?? {}, path.basename(file));
-    return { name: path.basename(file, '.yaml'), file, ...data };
-  });
+  const entries = readdirSync(dir, { withFileTypes: true });
+  const strays = entries.filter((e) => e.isFile() && e.name.endsWith('.yaml')).map((e) => e.name);
+  if (strays.length) throw new HarnessError('CONFIG', `${dir}: ${strays.join(', ')} must be in an area folder (${dir}/<area>/<file>.yaml)`);
+  const suites = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .map((name): Suite => {
+      const areaDir = path.join(dir, name);
+      const fileOf = new Map<string, string>();
+      const cases = listYamlFiles(areaDir).flatMap((file) => {
+        const { params, cases } = readValidatedFile<{ params?: Record<string, string>; cases: Case[] }>(file, validate);
+        resolveRequests(cases, aliases, params ?? {}, path.basename(file));
+        // A duplicate id keeps its first file here; lintSuites reports it.
+        for (const c of cases) if (!fileOf.has(c.id)) fileOf.set(c.id, file);
+        return cases;
+      });
+      if (cases.length === 0) throw new HarnessError('CONFIG', `${areaDir}: an area folder with no cases (no .yaml file)`);
+      return { name, dir: areaDir, cases, fileOf };
+    });
   const unknown = only.filter((name) => !suites.some((s) => s.name === name));
   if (unknown.length)
     throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
@@ -47,16 +63,16 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
     }
   }
   for (const suite of suites) {
+    const where = (id: string) => `${path.relative(path.dirname(suite.dir), suite.fileOf.get(id) ?? suite.dir)} case ${id}`;
     problems.push(
       ...caseIdentityProblems(
-        suite.file,
         suite.cases.map((c) => ({ ...c, requirements: caseRequirements(c) })),
         context.registry,
+        where,
       ),
     );
     for (const testCase of suite.cases) {
-      const where = `${path.basename(suite.file)} case ${testCase.id}`;
-      const problem = (text: string) => problems.push(`${where}: ${text}`);
+      const problem = (text: string) => problems.push(`${where(testCase.id)}: ${text}`);
       for (const name of usedSchemas(testCase)) if (!context.schemas.has(name)) problem(`unknown schema ${name}`);
       for (const role of caseRoles(testCase)) if (!context.roles.has(role)) problem(`unknown role ${role}`);
       if (isStepsCase(testCase) && testCase.steps.some((s) => !isRequestStep(s)) && !testCase.requires?.includes('control.clock')) {
@@ -69,22 +85,25 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
   return problems;
 }
 
-/** What every suite format shares: unique ids and titles within a file, and only known requirement ids. */
+/**
+ * What every suite format shares: unique ids and titles within a suite, and only known
+ * requirement ids. `where` names a case's place in messages ("file.yaml case id").
+ */
 export function caseIdentityProblems(
-  file: string,
   cases: { id: string; title: string; requirements: string[] }[],
   registry: RequirementRegistry,
+  where: (id: string) => string,
 ): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
   const titles = new Set<string>();
   for (const testCase of cases) {
-    const where = `${path.basename(file)} case ${testCase.id}`;
-    if (ids.has(testCase.id)) problems.push(`${where}: duplicate id`);
-    if (titles.has(testCase.title)) problems.push(`${where}: duplicate title`);
+    const at = where(testCase.id);
+    if (ids.has(testCase.id)) problems.push(`${at}: duplicate id`);
+    if (titles.has(testCase.title)) problems.push(`${at}: duplicate title`);
     ids.add(testCase.id);
     titles.add(testCase.title);
-    for (const id of testCase.requirements) if (!registry.has(id)) problems.push(`${where}: unknown requirement ${id}`);
+    for (const id of testCase.requirements) if (!registry.has(id)) problems.push(`${at}: unknown requirement ${id}`);
   }
   return problems;
 }
