@@ -17,8 +17,13 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export interface RequestSpec {
   method: string;
-  /** Endpoint template as in the spec, e.g. /repos/{owner}/{repo}/assignees. */
-  path: string;
+  /** Endpoint template as in the spec, e.g. /repos/{owner}/{repo}/assignees. Absent when `url` is given. */
+  path?: string;
+  /**
+   * A URL to request instead of an endpoint: usually `${location}` captured from a redirect.
+   * Relative URLs resolve against the target; on another origin no Authorization is sent.
+   */
+  url?: string;
   params?: Record<string, string>;
   query?: Record<string, string | number>;
   /** Header overrides; null removes a default header (user-agent, accept). $TOKEN stands for the role's token. */
@@ -30,6 +35,38 @@ export interface RequestSpec {
   pad_to_bytes?: number;
   /** Acts as another role for this request only. */
   as?: string;
+}
+
+/** What an archive entry must be: `path` as stored (a directory's trailing / optional). */
+export interface ArchiveEntryExpectation {
+  path: string;
+  type?: 'file' | 'directory' | 'symlink' | 'link';
+  /** Symlink or hard-link target. */
+  target?: string;
+  size?: number | string;
+  /** Hex, or `sha256:<hex>`. */
+  sha256?: string;
+  git_blob_sha?: string;
+}
+
+/** Checks of the body as bytes (downloads, raw contents, archives). */
+export interface BytesExpectation {
+  size?: number | string;
+  /** Hex, or `sha256:<hex>`. */
+  sha256?: string;
+  /** Git's blob object id of the bytes: SHA-1 of `blob <size>\0` + bytes. */
+  git_blob_sha?: string;
+  /** The body, read as UTF-8, is exactly this text. */
+  text?: string;
+  /** The body, read as UTF-8, matches this regular expression. */
+  matches?: string;
+  archive?: {
+    format: 'zip' | 'tar.gz';
+    /** Exact number of entries (files, directories, links). */
+    count?: number;
+    /** Entries that must be present, each with what is given of it. */
+    entries?: ArchiveEntryExpectation[];
+  };
 }
 
 export type HeaderExpectation = string | { present?: boolean; matches?: string };
@@ -59,8 +96,9 @@ export interface Expectation {
   json?: Json;
   /** The body is empty: no bytes, or an empty JSON object. */
   empty?: boolean;
+  bytes?: BytesExpectation;
   assert?: Assertion[];
-  /** name -> body path (body.x.y) or header.NAME; later steps use ${name}. */
+  /** name -> body path (body.x.y), header.NAME or bytes.size|sha256|git_blob_sha; later steps use ${name}. */
   capture?: Record<string, string>;
 }
 

@@ -1,8 +1,9 @@
 // Checks one response against a declarative expectation, in a fixed order (status,
-// headers, emptiness, schema, JSON subset, assertions) so the first failure reported
-// is the most basic one. Returns the values the step captures for later steps.
+// headers, emptiness, bytes, schema, JSON subset, assertions) so the first failure
+// reported is the most basic one. Returns the values the step captures for later steps.
 import { ConformanceFailure } from '../core/errors.js';
 import type { Expectation, StatusRule } from '../core/suite-format.js';
+import { byteFacts, checkBytes } from './body-bytes.js';
 import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
 import type { SchemaRegistry } from './schema-registry.js';
 import { headerValue, type WireResponse } from './transport.js';
@@ -44,11 +45,11 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
     fail(`to match /${assertion.matches}/`);
 }
 
-export function checkExpectation(
+export async function checkExpectation(
   response: WireResponse,
   expect: Expectation,
   context: { requirement: string; schemas: SchemaRegistry },
-): Record<string, string | number> {
+): Promise<Record<string, string | number>> {
   const { requirement } = context;
   if (expect.status !== undefined) expectStatus(response, expect.status, requirement);
 
@@ -66,7 +67,12 @@ export function checkExpectation(
     }
   }
 
-  const needsJson = expect.schema !== undefined || expect.json !== undefined || expect.assert !== undefined || expect.capture !== undefined;
+  const captureSources = Object.values(expect.capture ?? {});
+  const needsJson =
+    expect.schema !== undefined ||
+    expect.json !== undefined ||
+    expect.assert !== undefined ||
+    captureSources.some((s) => s.startsWith('body'));
   if (expect.empty) {
     const text = response.body.toString('utf8').trim();
     const empty =
@@ -80,8 +86,8 @@ export function checkExpectation(
       })();
     if (!empty) throw new ConformanceFailure(requirement, 'an empty body (no bytes or {})', `body ${text.slice(0, 200)}`);
   }
-  if (!needsJson) return {};
-  const body = parseJsonBody(response, requirement);
+  if (expect.bytes) await checkBytes(response.body, expect.bytes, requirement);
+  const body = needsJson ? parseJsonBody(response, requirement) : undefined;
 
   if (expect.schema !== undefined) {
     const problems = context.schemas.check(expect.schema, body);
@@ -102,7 +108,9 @@ export function checkExpectation(
   for (const [name, source] of Object.entries(expect.capture ?? {})) {
     const value = source.startsWith('header.')
       ? headerValue(response.headers, source.slice('header.'.length))
-      : selectPath(body, source.replace(/^body\.?/, '$.'));
+      : source.startsWith('bytes.')
+        ? byteFacts(response.body)[source.slice('bytes.'.length)]
+        : selectPath(body, source.replace(/^body\.?/, '$.'));
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${show(value)}`);
     }

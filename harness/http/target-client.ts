@@ -35,6 +35,17 @@ function padBody(body: unknown, bytes: number): unknown {
   return { ...body, padding: 'x'.repeat(Math.max(0, bytes - overhead)) };
 }
 
+/** Where a request goes: its endpoint path under the target, or its `url` (relative ones against the target). */
+function requestUrl(base: string, spec: RequestSpec): URL {
+  if (spec.path !== undefined) return new URL(base + expandPath(spec.path, spec.params));
+  if (spec.url === undefined) throw new HarnessError('CONFIG', `a ${spec.method} request with neither a path nor a url`);
+  try {
+    return new URL(spec.url, `${base}/`);
+  } catch {
+    throw new HarnessError('CONFIG', `${spec.method} ${spec.url}: not a URL`);
+  }
+}
+
 export function createTargetClient(options: {
   baseUrl: string;
   tokens: Record<string, string>;
@@ -52,10 +63,15 @@ export function createTargetClient(options: {
       set('User-Agent', options.userAgent);
       set('Accept', 'application/vnd.service+json');
       set('X-Service-Api-Version', API_VERSION);
-      const token = actingAs === ANONYMOUS ? undefined : options.tokens[actingAs];
+      const url = requestUrl(base, spec);
+      // A URL on another origin (a redirect to storage) gets no credentials, as browsers and
+      // fetch drop Authorization on a cross-origin redirect: the token is the target's only.
+      const foreign = url.origin !== new URL(base).origin;
+      const token = actingAs === ANONYMOUS || foreign ? undefined : options.tokens[actingAs];
       if (actingAs !== ANONYMOUS) {
-        if (token === undefined) throw new HarnessError('CAPABILITY', `no token for role ${actingAs} (map it with --tokens)`);
-        set('Authorization', `Bearer ${token}`);
+        if (options.tokens[actingAs] === undefined)
+          throw new HarnessError('CAPABILITY', `no token for role ${actingAs} (map it with --tokens)`);
+        if (token !== undefined) set('Authorization', `Bearer ${token}`);
       }
       let body: Buffer | undefined;
       if (spec.body !== undefined) {
@@ -69,7 +85,6 @@ export function createTargetClient(options: {
         if (value === null) headers.delete(name.toLowerCase());
         else set(name, token === undefined ? value : value.replaceAll('$TOKEN', token));
       }
-      const url = new URL(base + expandPath(spec.path, spec.params));
       for (const [key, value] of Object.entries(spec.query ?? {})) url.searchParams.append(key, String(value));
       const request: WireRequest = { method: spec.method, url: url.toString(), headers: [...headers.values()] as HeaderPairs, body };
       const response = await options.transport(request);

@@ -56,9 +56,9 @@ export function caseRoles(testCase: Case): string[] {
   return [...new Set([...matrixRoles, ...requests.map((r) => r.as ?? testCase.as ?? ANONYMOUS)])];
 }
 
-/** "METHOD /template" of each distinct endpoint the case exercises. */
+/** "METHOD /template" of each distinct endpoint the case exercises (a request to a `url` is to no endpoint). */
 export function caseEndpoints(testCase: Case): string[] {
-  return [...new Set(caseRequests(testCase).map((r) => `${r.method} ${r.path}`))];
+  return [...new Set(caseRequests(testCase).flatMap((r) => (r.path === undefined ? [] : [`${r.method} ${r.path}`])))];
 }
 
 export function caseAspects(testCase: Case): Aspect[] {

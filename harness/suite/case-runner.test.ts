@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { zipSync } from 'fflate';
 import { createRedactor } from '../http/exchange-record.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createTargetClient } from '../http/target-client.js';
@@ -22,7 +24,12 @@ type Route = (request: WireRequest) => WireResponse | Promise<WireResponse>;
 const respond = (status: number, body?: unknown, headers: [string, string][] = []): WireResponse => ({
   status,
   headers: [['Content-Type', 'application/json; charset=utf-8'], ...headers],
-  body: body === undefined ? Buffer.alloc(0) : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  body:
+    body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.isBuffer(body)
+        ? body
+        : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
 });
 
 function context(route: Route, options: { capabilities?: string[]; strict?: boolean; control?: Partial<TargetControl> } = {}) {
@@ -80,6 +87,9 @@ const user = {
   site_admin: false,
 };
 
+const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
+const zipOf = (...names: string[]) => Buffer.from(zipSync(Object.fromEntries(names.map((n) => [n, new Uint8Array([1])]))));
+
 // Each expectation kind: a response that obeys it passes, one that breaks it fails.
 const expectationControls: [string, Expectation, WireResponse, WireResponse][] = [
   ['status', { status: 200 }, respond(200, {}), respond(500, {})],
@@ -120,6 +130,9 @@ const expectationControls: [string, Expectation, WireResponse, WireResponse][] =
   ],
   ['capture needs the value', { capture: { id: 'body.id' } }, respond(200, { id: 7 }), respond(200, {})],
   ['body must be JSON', { json: {} }, respond(200, {}), respond(200, 'not json')],
+  ['bytes: size and digest', { bytes: { size: 2, sha256: sha256Of('ok') } }, respond(200, 'ok'), respond(200, 'no')],
+  ['bytes: text', { bytes: { text: 'ok' } }, respond(200, 'ok'), respond(200, 'ok\n')],
+  ['bytes: archive', { bytes: { archive: { format: 'zip', count: 1 } } }, respond(200, zipOf('a')), respond(200, zipOf('a', 'b'))],
 ];
 
 for (const [name, expectation, good, bad] of expectationControls) {
@@ -162,6 +175,46 @@ test('captures flow into later requests and expectations', async () => {
   expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
   expect(sent[1].url).toBe('http://target.test/b/9');
   expect(sent[1].headers).toContainEqual(['If-None-Match', '"v1"']);
+});
+
+test('a redirect is checked, followed through its captured Location (relative or on another origin) and reused', async () => {
+  const download: Case = {
+    id: 'c',
+    title: 'a download through a redirect',
+    requirements: ['test.must'],
+    as: 'admin',
+    steps: [
+      {
+        request: { method: 'GET', path: '/artifact/zip' },
+        expect: { status: 302, headers: { location: { matches: '/blobs/' } }, capture: { location: 'header.location' } },
+      },
+      {
+        request: { method: 'GET', url: '${location}' },
+        expect: { status: 200, bytes: { text: 'ok' }, capture: { digest: 'bytes.sha256' } },
+      },
+      { request: { method: 'GET', path: '/artifact' }, expect: { json: { digest: 'sha256:${digest}' } } },
+      { request: { method: 'GET', url: '${location}' }, expect: { status: 410 } },
+    ],
+  };
+  for (const location of ['/blobs/1?sig=x', 'http://storage.test/blobs/1?sig=x']) {
+    let fetched = 0;
+    const { ctx, sent } = context((r) => {
+      if (r.url.endsWith('/artifact/zip')) return respond(302, undefined, [['Location', location]]);
+      if (r.url.includes('/blobs/1')) return fetched++ === 0 ? respond(200, 'ok') : respond(410, {});
+      return respond(200, { digest: `sha256:${sha256Of('ok')}` });
+    });
+    expect(await runCase(download, ctx)).toEqual({ outcome: 'PASS' });
+    const followed = sent[1];
+    expect(followed.url).toBe(new URL(location, 'http://target.test/').toString());
+    // The token goes to the target only: a Location on another origin gets no Authorization.
+    expect(followed.headers.some(([name]) => name === 'Authorization')).toBe(location.startsWith('/'));
+  }
+  const { ctx } = context((r) =>
+    r.url.endsWith('/artifact/zip') ? respond(302, undefined, [['Location', 'http://x.test/other']]) : respond(200, 'ok'),
+  );
+  const failed = await runCase(download, ctx);
+  expect(failed.outcome).toBe('FAIL');
+  expect(failed.message).toContain('location matching //blobs//');
 });
 
 test('auth matrix: each role gets its expected status, and one wrong answer fails', async () => {

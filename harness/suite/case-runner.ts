@@ -111,10 +111,11 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
     found.push({ error, exchange: last, endpoint: lastEndpoint });
   };
   const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
-    const title = `${spec.method} ${spec.path} as ${spec.as ?? as}`;
+    const target = `${spec.method} ${spec.path ?? spec.url}`;
+    const title = `${target} as ${spec.as ?? as}`;
     return context.hooks.step(title, async () => {
       last = undefined;
-      lastEndpoint = `${spec.method} ${spec.path}`;
+      lastEndpoint = target;
       const exchange = await context.client.send(spec, as);
       last = exchange;
       await context.hooks.attach(
@@ -126,11 +127,11 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
   };
   const bindings: Bindings = { values: {} };
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
-    const exchange = await send(interpolate(step.request, b), as);
+    const exchange = await send(await interpolate(step.request, b), as);
     try {
       Object.assign(
         b.values,
-        checkExpectation(exchange.response, interpolate(step.expect, b), {
+        await checkExpectation(exchange.response, await interpolate(step.expect, b), {
           requirement: step.requirement ?? testCase.requirements[0],
           schemas: context.schemas,
         }),
@@ -185,7 +186,7 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
     case 'auth-matrix':
       for (const [role, status] of Object.entries(testCase.expect_by_role)) {
         if (!context.client.hasRole(role)) continue;
-        const exchange = await runner.send(testCase.request, role);
+        const exchange = await runner.send(await interpolate(testCase.request, runner.bindings), role);
         try {
           expectStatus(exchange.response, status, testCase.requirements[0]);
         } catch (error) {
@@ -195,7 +196,11 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       }
       return;
     case 'pagination':
-      return walkPagination(testCase, (spec) => runner.send(spec), runner.note);
+      return walkPagination(
+        { ...testCase, request: await interpolate(testCase.request, runner.bindings) },
+        (spec) => runner.send(spec),
+        runner.note,
+      );
     case 'limits': {
       const variants: [keyof LimitsCase['expect'], number][] = [
         ['below', testCase.limit - 1],

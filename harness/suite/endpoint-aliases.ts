@@ -63,7 +63,7 @@ export function resolveRequests(
         request.path = alias.path;
         delete request.endpoint;
       }
-      const named = [...request.path!.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const named = [...(request.path ?? '').matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const defaults = Object.fromEntries(named.filter((name) => suiteParams[name] !== undefined).map((name) => [name, suiteParams[name]]));
       if (Object.keys(defaults).length > 0) request.params = { ...defaults, ...request.params };
     }

@@ -95,6 +95,36 @@ test('a suite file outside an area folder, and an area folder without files, are
   expect(() => loadSuites(suiteDir({}))).toThrow(/sample: an area folder with no cases/);
 });
 
+test('the lint checks every ${name} against the captures of earlier steps, and helpers by name and argument', () => {
+  const dir = suiteDir(`cases:
+  - id: redirect
+    title: follows a download redirect
+    requirements: [auth.bearer-scheme]
+    steps:
+      - request: { method: GET, url: '\${location}' }
+        expect: { status: 200 }
+      - request: { method: GET, path: /download }
+        expect: { status: 302, capture: { location: header.location, digest: bytes.sha256 } }
+      - request: { method: GET, url: '\${location}' }
+        expect: { bytes: { sha256: '\${digest}', archive: { format: zip, entries: [{ path: a.txt, size: 3 }] } } }
+      - request: { method: PUT, path: /secret, body: { value: { $sealed_box: { public_key: '\${key}' } } } }
+        expect: { status: 201 }
+    cleanup:
+      - request: { method: DELETE, url: '\${location}' }
+        expect: { status: 204 }
+`);
+  expect(lintSuites(loadSuites(dir), lintContext)).toEqual([
+    'sample/sample.yaml case redirect: step 1: ${location} is not captured by an earlier step',
+    'sample/sample.yaml case redirect: step 4: helper $sealed_box takes { public_key: <Base64>, message: <text> }',
+    'sample/sample.yaml case redirect: step 4: ${key} is not captured by an earlier step',
+  ]);
+  const both = suiteDir(`cases:\n  - id: a\n    title: a request with a path and a url\n    requirements: [auth.bearer-scheme]\n    steps:
+      - request: { method: GET, path: /x, url: /y }\n        expect: { status: 200 }\n`);
+  expect(() => loadSuites(both)).toThrow(
+    /sample\.yaml: invalid: line 6:18: .*\/cases\/0\/steps\/0\/request must match exactly one schema in oneOf/,
+  );
+});
+
 test('malformed YAML and an unknown suite name are clear errors, not crashes', () => {
   expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(HarnessError);
   expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(/sample\.yaml:2:3: not valid YAML/);

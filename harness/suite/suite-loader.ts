@@ -10,7 +10,8 @@ import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { caseRequirements, caseRoles, caseSteps, isRequestStep, isStepsCase } from './case-facts.js';
 import { listYamlFiles, type RequirementRegistry } from './requirement-registry.js';
-import type { Case, Expectation, Suite } from '../core/suite-format.js';
+import type { Case, Expectation, RequestStep, Suite } from '../core/suite-format.js';
+import { templateProblems } from './interpolate.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
@@ -80,6 +81,7 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
       }
       if (testCase.kind === 'limits' && testCase.list.length < testCase.limit + 1)
         problem(`list needs at least ${testCase.limit + 1} values`);
+      for (const text of bindingProblems(testCase)) problem(text);
     }
   }
   return problems;
@@ -106,6 +108,33 @@ export function caseIdentityProblems(
     for (const id of testCase.requirements) if (!registry.has(id)) problems.push(`${at}: unknown requirement ${id}`);
   }
   return problems;
+}
+
+/**
+ * Templates checked in the order they run, each against the names bound by then: a step
+ * sees what earlier steps captured; a limits case's request and expectations see ${n} and
+ * $list, its verify steps also what the limited request captured; cleanup sees every capture.
+ */
+function bindingProblems(testCase: Case): string[] {
+  const names = new Set<string>();
+  const bound = { names, list: testCase.kind === 'limits' };
+  const problems: string[] = [];
+  const check = (label: string, ...templates: unknown[]) =>
+    problems.push(...templates.flatMap((t) => templateProblems(t, bound)).map((p) => `${label}: ${p}`));
+  const run = (label: string, step: RequestStep) => {
+    check(label, step.request, step.expect);
+    for (const name of Object.keys(step.expect.capture ?? {})) names.add(name);
+  };
+  if (isStepsCase(testCase)) testCase.steps.forEach((step, i) => isRequestStep(step) && run(`step ${i + 1}`, step));
+  else if (testCase.kind === 'limits') {
+    names.add('n');
+    const variants = Object.values(testCase.expect);
+    check('request', testCase.request, ...variants);
+    for (const expect of variants) for (const name of Object.keys(expect.capture ?? {})) names.add(name);
+    (testCase.verify ?? []).forEach((step, i) => run(`verify step ${i + 1}`, step));
+  } else check('request', testCase.request);
+  (testCase.cleanup ?? []).forEach((step, i) => check(`cleanup step ${i + 1}`, step));
+  return [...new Set(problems)];
 }
 
 function usedSchemas(testCase: Case): string[] {
