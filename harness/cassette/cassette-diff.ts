@@ -18,7 +18,15 @@ import http from 'node:http';
 import type { HeaderPairs } from '../core/results.js';
 import { inlineBodyBytes } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
-import type { Body, Cassette, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
+import {
+  isDigestOnly,
+  type Body,
+  type Cassette,
+  type DigestOnlyBody,
+  type Interaction,
+  type RecordedRequest,
+  type RecordedResponse,
+} from './cassette-format.js';
 
 export interface DiffEntry {
   /** e.g. "interactions[3].response.body.$.title" */
@@ -101,8 +109,13 @@ function diffJson(before: unknown, after: unknown, path: string, generic: string
 }
 
 /** What a body means for comparison: a JSON value, text, or a binary digest. */
-function bodyValue(body: Body | undefined, read: (b: Body) => Buffer): { json: unknown } | { text: string } | { binary: string } {
+function bodyValue(
+  body: Body | DigestOnlyBody | undefined,
+  read: (b: Body) => Buffer,
+): { json: unknown } | { text: string } | { binary: string } {
   if (!body) return { text: '' };
+  // A request body kept as its digest compares by digest, whatever it was.
+  if (isDigestOnly(body)) return { binary: `${body.size} bytes, sha256 ${body.sha256}` };
   if ('json' in body) return { json: body.json };
   const bytes = read(body);
   const text = strictUtf8Text(bytes);
@@ -117,7 +130,12 @@ function bodyValue(body: Body | undefined, read: (b: Body) => Buffer): { json: u
   return { text };
 }
 
-function diffBody(before: Body | undefined, after: Body | undefined, path: string, rules: Rules): DiffEntry[] {
+function diffBody(
+  before: Body | DigestOnlyBody | undefined,
+  after: Body | DigestOnlyBody | undefined,
+  path: string,
+  rules: Rules,
+): DiffEntry[] {
   const a = bodyValue(before, rules.readBefore);
   const b = bodyValue(after, rules.readAfter);
   const out: DiffEntry[] = [];

@@ -51,12 +51,34 @@ export type Body = BodyData & {
   encoded?: Extract<BodyData, { base64: string } | { file: string }>;
 };
 
+/**
+ * A request body too big to keep inline (one that would need a sidecar): only its digest
+ * is stored, because replay never sends a request body and matching needs only the
+ * digest. So a cassette never carries megabytes of what a client sent (an oversized
+ * upload, a padding test) just to recognise the request again.
+ */
+export interface DigestOnlyBody {
+  sha256: string;
+  size: number;
+  contentEncoding?: ContentCoding;
+  /** No sidecar: this is what tells it from a sidecar body. */
+  file?: never;
+}
+
+export const isDigestOnly = (body: Body | DigestOnlyBody): body is DigestOnlyBody => !('file' in body) && 'sha256' in body;
+
+/** What a recording keeps of a request body: a sidecar's digest only (see DigestOnlyBody). */
+export function requestBodyToKeep(body: Body): Body | DigestOnlyBody {
+  if (!('file' in body)) return body;
+  return { sha256: body.sha256, size: body.size, ...(body.contentEncoding && { contentEncoding: body.contentEncoding }) };
+}
+
 export interface RecordedRequest {
   method: string;
   /** Path and query exactly as sent (origin-relative). */
   url: string;
   headers: HeaderPairs;
-  body?: Body;
+  body?: Body | DigestOnlyBody;
 }
 
 export interface RecordedResponse {

@@ -13,7 +13,7 @@ import { compileSchemaFile, createAjv } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
-import { CASSETTE_VERSION, type Body, type BodyData, type Cassette } from './cassette-format.js';
+import { CASSETTE_VERSION, isDigestOnly, type Body, type BodyData, type Cassette } from './cassette-format.js';
 
 const SCHEMA = fileURLToPath(new URL('./cassette.schema.json', import.meta.url));
 
@@ -122,7 +122,7 @@ function checkRules(c: Cassette, file: string): void {
     previous = interaction.seq;
     for (const side of ['request', 'response'] as const) {
       const body = interaction[side].body;
-      if (!body) continue;
+      if (!body || isDigestOnly(body)) continue;
       checkBodyData(body, folder, `${file}: ${at}/${side}/body`);
       if (body.encoded) checkBodyData(body.encoded, folder, `${file}: ${at}/${side}/body/encoded`);
     }

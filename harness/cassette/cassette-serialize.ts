@@ -2,7 +2,16 @@
 // traffic must give the same bytes, so the layout is fixed here rather than left to
 // JSON.stringify's key order: keys in the order of the types, 2-space indentation, LF,
 // a final newline, and each header pair on one line so duplicates and order stay visible.
-import type { Body, BodyData, Cassette, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
+import {
+  isDigestOnly,
+  type Body,
+  type BodyData,
+  type Cassette,
+  type DigestOnlyBody,
+  type Interaction,
+  type RecordedRequest,
+  type RecordedResponse,
+} from './cassette-format.js';
 
 type Fields = Array<[key: string, rendered: string | undefined]>;
 
@@ -76,8 +85,12 @@ function renderHeaders(headers: Array<[string, string]>, depth: number): string 
   );
 }
 
-function renderBody(b: Body, depth: number): string {
+function renderBody(b: Body | DigestOnlyBody, depth: number): string {
   const fields: Fields = [['contentEncoding', b.contentEncoding && JSON.stringify(b.contentEncoding)]];
+  if (isDigestOnly(b)) {
+    fields.push(['sha256', JSON.stringify(b.sha256)], ['size', JSON.stringify(b.size)]);
+    return renderObject(fields, depth);
+  }
   fields.push(...bodyDataFields(b, depth));
   if (b.encoded) fields.push(['encoded', renderObject(bodyDataFields(b.encoded, depth + 1), depth + 1)]);
   return renderObject(fields, depth);

@@ -38,7 +38,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { CASSETTE_VERSION, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
+import { CASSETTE_VERSION, isDigestOnly, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
 import { loadCassetteFile, parseCassette } from './cassette-load.js';
 import { serializeCassette } from './cassette-serialize.js';
 
@@ -183,8 +183,9 @@ function pruneSidecars(file: string, cassette: Cassette): void {
   const referenced = new Set<string>();
   for (const { request, response } of cassette.interactions) {
     for (const body of [request.body, response.body]) {
-      if (body && 'file' in body) referenced.add(path.resolve(path.dirname(file), body.file));
-      if (body?.encoded && 'file' in body.encoded) referenced.add(path.resolve(path.dirname(file), body.encoded.file));
+      if (!body || isDigestOnly(body)) continue;
+      if ('file' in body) referenced.add(path.resolve(path.dirname(file), body.file));
+      if (body.encoded && 'file' in body.encoded) referenced.add(path.resolve(path.dirname(file), body.encoded.file));
     }
   }
   for (const entry of readdirSync(folder)) {

@@ -18,7 +18,7 @@ import http from 'node:http';
 import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
-import { CASSETTE_VERSION, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
+import { CASSETTE_VERSION, isDigestOnly, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface HarExportOptions {
   /** Replaces RECORDED_ORIGIN in URLs and header values; default RECORDED_ORIGIN. */
@@ -51,6 +51,8 @@ export interface HarEntry {
     headers: HarNameValue[];
     queryString: HarNameValue[];
     postData?: { mimeType: string; text: string; encoding?: 'base64' };
+    /** HAR 1.2's free-text comment: says when the recording kept only the body's digest. */
+    comment?: string;
     headersSize: number;
     bodySize: number;
   };
@@ -91,7 +93,8 @@ function toEntry(interaction: Interaction, startedDateTime: string, origin: stri
     headers.map(([k, v]) => [k, k.toLowerCase() === 'host' ? host : v.replaceAll(RECORDED_ORIGIN, origin)]);
   const { request, response } = interaction;
   const url = new URL(request.url, `${origin}/`);
-  const requestBytes = request.body ? readBody(request.body) : undefined;
+  const digestOnly = request.body && isDigestOnly(request.body) ? request.body : undefined;
+  const requestBytes = request.body && !isDigestOnly(request.body) ? readBody(request.body) : undefined;
   const responseBytes = response.body ? readBody(response.body) : Buffer.alloc(0);
   const responseHeaders = identityCodingHeaders(rebase(response.headers), responseBytes.length);
   return {
@@ -105,8 +108,10 @@ function toEntry(interaction: Interaction, startedDateTime: string, origin: stri
       headers: nameValues(rebase(request.headers)),
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
       ...(requestBytes && { postData: { mimeType: headerValue(request.headers, 'content-type') ?? '', ...harText(requestBytes) } }),
+      // HAR has no form for "these bytes, not kept": the size stays true and a comment says why.
+      ...(digestOnly && { comment: `body of ${digestOnly.size} bytes not kept by the recording (sha256 ${digestOnly.sha256})` }),
       headersSize: -1,
-      bodySize: requestBytes?.length ?? 0,
+      bodySize: requestBytes?.length ?? digestOnly?.size ?? 0,
     },
     response: {
       status: response.status,

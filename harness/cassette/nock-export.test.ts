@@ -3,6 +3,7 @@ import http from 'node:http';
 import nock from 'nock';
 import { inlineBodyBytes, toInlineBody } from './body-codec.js';
 import type { Cassette, Interaction } from './cassette-format.js';
+import { toHar } from './har-export.js';
 import { toNockDefinitions } from './nock-export.js';
 
 const inline = (bytes: Buffer | string) => toInlineBody(Buffer.from(bytes))!;
@@ -132,4 +133,25 @@ test('a request matches on its JSON body and exact content-type', async () => {
   expect(await missed(call('POST', '/repos/o/r/issues', { 'content-type': 'application/json' }, '{"title":"other"}'))).toBe(true);
   const answered = await call('POST', '/repos/o/r/issues', { 'content-type': 'application/json' }, '{ "title": "t" }');
   expect(answered.status).toBe(201); // the body matches as JSON, not bytes
+});
+
+test('a request body kept only as its digest exports as no body matcher in nock and as a comment in HAR', () => {
+  const upload: Interaction = {
+    seq: 1,
+    request: {
+      method: 'PUT',
+      url: '/upload',
+      headers: [['content-type', 'text/plain']],
+      body: { sha256: 'a'.repeat(64), size: 3_000_000 },
+    },
+    response: { status: 204, headers: [] },
+  };
+  const one: Cassette = { ...cassette, interactions: [upload] };
+  const [definition] = toNockDefinitions(one, { origin: 'http://api.example.test', readBody: inlineBodyBytes });
+  expect(definition).not.toHaveProperty('body');
+  expect(definition).toMatchObject({ method: 'PUT', path: '/upload', status: 204 });
+  const { request } = toHar(one, { readBody: inlineBodyBytes }).log.entries[0];
+  expect(request).not.toHaveProperty('postData');
+  expect(request.bodySize).toBe(3_000_000);
+  expect(request.comment).toBe(`body of 3000000 bytes not kept by the recording (sha256 ${'a'.repeat(64)})`);
 });

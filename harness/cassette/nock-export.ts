@@ -22,7 +22,7 @@ import type nock from 'nock';
 import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
-import { RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
+import { isDigestOnly, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
 export interface NockExportOptions {
   /** The scope every definition answers on; default RECORDED_ORIGIN. */
@@ -62,7 +62,9 @@ function requestBody(body: Body | undefined, bytes: Buffer | undefined): Pick<no
 
 function toDefinition(interaction: Interaction, origin: string, readBody: (b: Body) => Buffer): NockDefinition {
   const { request, response } = interaction;
-  const requestBytes = request.body ? readBody(request.body) : undefined;
+  // A request body kept only as its digest has no bytes to match on: the definition matches any body.
+  const keptBody = request.body && !isDigestOnly(request.body) ? request.body : undefined;
+  const requestBytes = keptBody ? readBody(keptBody) : undefined;
   const requestIsBinary = requestBytes !== undefined && strictUtf8Text(requestBytes) === undefined;
   const responseBytes = response.body ? readBody(response.body) : Buffer.alloc(0);
   const rebased: HeaderPairs = response.headers.map(([k, v]) => [k, v.replaceAll(RECORDED_ORIGIN, origin)]);
@@ -71,7 +73,7 @@ function toDefinition(interaction: Interaction, origin: string, readBody: (b: Bo
     scope: origin,
     method: request.method,
     path: request.url,
-    ...requestBody(request.body, requestBytes),
+    ...requestBody(keptBody, requestBytes),
     status: response.status,
     ...responseBody(response.body, responseBytes, requestIsBinary),
     // define() passes rawHeaders to reply(), which takes the flat [name, value, …] array its

@@ -27,7 +27,14 @@
 import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
-import type { Body, BodyData, Interaction, RecordedRequest, RecordedResponse } from './cassette-format.js';
+import {
+  isDigestOnly,
+  type Body,
+  type BodyData,
+  type Interaction,
+  type RecordedRequest,
+  type RecordedResponse,
+} from './cassette-format.js';
 
 export interface RedactionConfig {
   /** NAME -> value; replaced by the stable placeholder <secret:NAME>. */
@@ -321,7 +328,8 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
   function redactMessage<M extends RecordedRequest | RecordedResponse>(message: M, side: Side, pass: Pass): M {
     const out: M = { ...message, headers: redactHeaders(message.headers, side, pass) };
     if ('url' in out) out.url = redactUrl(out.url, pass);
-    if (message.body) {
+    // A digest-only body has no bytes left to redact: the sink hashed them after its replacements.
+    if (message.body && !isDigestOnly(message.body)) {
       const body = redactBody(message.body, message.headers, side, pass);
       if (body !== message.body) {
         out.body = body;

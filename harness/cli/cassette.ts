@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
-import { CASSETTE_SUFFIX, type Body, type Cassette } from '../cassette/cassette-format.js';
+import { CASSETTE_SUFFIX, isDigestOnly, type Body, type Cassette } from '../cassette/cassette-format.js';
 import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter } from '../cassette/cassette-store.js';
@@ -32,7 +32,7 @@ function loadChecked(file: string): { cassette: Cassette; readBody: (b: Body) =>
   const cassette = loadCassetteFile(file);
   const dir = path.dirname(file);
   for (const { request, response } of cassette.interactions) {
-    for (const body of [request.body, response.body]) if (body) readBodyBytes(body, dir);
+    for (const body of [request.body, response.body]) if (body && !isDigestOnly(body)) readBodyBytes(body, dir);
   }
   return { cassette, readBody: (b) => readBodyBytes(b, dir) };
 }

@@ -78,12 +78,15 @@ test('cassette lint finds a poisoned cassette and a missing sidecar; clean ones 
     cpSync(path.join(REFERENCE, 'conventions'), dir, { recursive: true });
     const poisoned = path.join(dir, 'poisoned.cassette.json');
     writeFileSync(poisoned, readFileSync(ONE, 'utf8').replace('"name":', '"__proto__": {"polluted": true}, "name":'));
-    rmSync(path.join(dir, 'unknown-and-oversized-bodies.blobs'), { recursive: true });
+    // A response body in a sidecar that is not there.
+    const cassette = JSON.parse(readFileSync(ONE, 'utf8'));
+    cassette.interactions[0].response.body = { file: `missing-sidecar.blobs/sha256-${'0'.repeat(64)}`, sha256: '0'.repeat(64), size: 3 };
+    writeFileSync(path.join(dir, 'missing-sidecar.cassette.json'), JSON.stringify(cassette, null, 2));
     const result = await runCli(['cassette', 'lint', dir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('poisoned.cassette.json');
     expect(result.stdout).toContain('__proto__');
-    expect(result.stdout).toContain('unknown-and-oversized-bodies');
+    expect(result.stdout).toMatch(/missing-sidecar.blobs\/sha256-0+: cannot read/);
     expect(result.stdout).toMatch(/2 problem\(s\)/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

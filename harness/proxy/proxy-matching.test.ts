@@ -1,7 +1,8 @@
 // How the proxy picks a recorded answer: sequencing of identical requests and the
 // exhaustion policy, matching that ignores what should not matter, loud misses,
 // per-request cassettes for parallel workers, record-missing and verify.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createProxy } from './proxy-server.js';
@@ -60,6 +61,32 @@ test('a miss answers 599 with x-touchstone-miss and names the nearest interactio
   const { summary } = await replayer.close();
   expect(summary.misses).toEqual([expect.objectContaining({ method: 'GET', url: '/length?page=2&per_page=2' })]);
   expect(summary.cassettes[0].unused).toEqual([1, 2]);
+});
+
+test('a request body too big to keep inline is recorded as its digest only, and still decides a match', async () => {
+  const cassette = path.join(bed.dir, 'upload.cassette.json');
+  const upload = (fill: string) => ({
+    method: 'POST',
+    path: '/length',
+    headers: [['Content-Type', 'text/plain']] as [string, string][],
+    body: fill.repeat(2 * 1024 * 1024),
+  });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(recorder.url, upload('a'));
+  await recorder.close();
+  const body = JSON.parse(readFileSync(cassette, 'utf8')).interactions[0].request.body;
+  expect(body).toEqual({
+    sha256: createHash('sha256')
+      .update('a'.repeat(2 * 1024 * 1024))
+      .digest('hex'),
+    size: 2 * 1024 * 1024,
+  });
+  expect(existsSync(path.join(bed.dir, 'upload.blobs'))).toBe(false);
+
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  expect((await bed.client.send(replayer.url, upload('b'))).status).toBe(599);
+  expect((await bed.client.send(replayer.url, upload('a'))).status).toBe(200);
+  await replayer.close();
 });
 
 test('matching ignores query order, unlisted headers and configured volatile fields, and compares JSON by meaning', async () => {

@@ -12,6 +12,7 @@ import {
   INLINE_TEXT_LIMIT,
   RECORDED_HOST,
   RECORDED_ORIGIN,
+  requestBodyToKeep,
   sidecarFolder,
   type Cassette,
   type Interaction,
@@ -26,7 +27,7 @@ import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-for
 import { explainMiss } from './miss-explanation.js';
 import { CASSETTE_HEADER, DEFAULT_MATCH, DEFAULT_MISS_STATUS, MISS_HEADER, type ProxyOptions, type ProxySummary } from './proxy-options.js';
 import { createSubstitute, prepareResponse, standardStatusText, writePrepared, type PreparedResponse } from './replay-response.js';
-import { matchParts } from './request-key.js';
+import { keyedBody, matchParts } from './request-key.js';
 
 export interface RunningProxy {
   url: string;
@@ -108,7 +109,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       headers: keyHeaders,
       body: body.length && !big ? toInlineBody(body) : undefined,
     });
-    const parts = matchParts({ ...keyed, body: big ?? (keyed.body ? { inline: keyed.body } : undefined) }, match);
+    const parts = matchParts({ ...keyed, body: big ?? keyedBody(keyed.body) }, match);
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
 
     if (mode === 'verify') {
@@ -208,7 +209,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
             .then(([requestBody, responseBody]) => {
               const interaction: Interaction = {
                 seq,
-                request: { ...request, ...(requestBody && { body: requestBody }) },
+                request: { ...request, ...(requestBody && { body: requestBodyToKeep(requestBody) }) },
                 response: {
                   status,
                   ...(standardStatusText(status, upstream.statusMessage) !== undefined && { statusText: upstream.statusMessage }),

@@ -3,7 +3,7 @@
 // what happens after the last one is the exhaustion policy.
 import type { Interaction } from '../cassette/cassette-format.js';
 import type { ExhaustionPolicy, MatchConfig } from './proxy-options.js';
-import { matchKey, matchParts, type KeyedRequest, type MatchParts } from './request-key.js';
+import { keyedBody, matchKey, matchParts, type KeyedRequest, type MatchParts } from './request-key.js';
 
 /** A hit names the recorded interaction by seq. */
 export type Lookup = { hit: number } | { miss: 'none' } | { miss: 'exhausted'; recorded: number };
@@ -22,7 +22,7 @@ export interface ReplayIndex {
 
 export function keyOfRecorded(interaction: Interaction, config: MatchConfig): MatchParts {
   const { method, url, headers, body } = interaction.request;
-  const keyed: KeyedRequest = { method, url, headers, body: body && { inline: body } };
+  const keyed: KeyedRequest = { method, url, headers, body: keyedBody(body) };
   return matchParts(keyed, config);
 }
 

@@ -5,7 +5,7 @@
 // placeholder, and are never stored: changing the match rules never needs a re-recording.
 import { createHash } from 'node:crypto';
 import { strictUtf8Text } from '../core/strict-utf8.js';
-import type { Body } from '../cassette/cassette-format.js';
+import { isDigestOnly, type Body, type DigestOnlyBody } from '../cassette/cassette-format.js';
 import { withoutPaths } from '../http/json-path.js';
 import type { HeaderPairs } from '../core/results.js';
 import type { MatchConfig } from './proxy-options.js';
@@ -21,6 +21,11 @@ export interface KeyedRequest {
   headers: HeaderPairs;
   /** Inline decoded body, or the SHA-256 of a body too big to hold. */
   body?: { inline: Body } | { sha256: string };
+}
+
+/** A recorded request body as the key needs it: a digest-only body by its digest. */
+export function keyedBody(body: Body | DigestOnlyBody | undefined): KeyedRequest['body'] {
+  return body && (isDigestOnly(body) ? { sha256: body.sha256 } : { inline: body });
 }
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
