@@ -12,8 +12,8 @@ export const suitePaths = {
   schemas: path.join(SUITES_DIR, 'schemas'),
   world: path.join(SUITES_DIR, 'world.yaml'),
   worldSchema: path.join(SUITES_DIR, 'world.schema.json'),
-  /** The service's endpoints by id, which suite requests name. */
-  endpoints: path.join(SUITES_DIR, 'endpoints.yaml'),
+  /** The service's endpoints by id, which suite requests name: one file per area. */
+  endpoints: path.join(SUITES_DIR, 'endpoints'),
   plugin: path.join(SUITES_DIR, 'plugin'),
   compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
   /** The built-in faults of the reference implementations. */

@@ -1,5 +1,5 @@
-// Endpoints by id (suites/endpoints.yaml): a request in a suite names `endpoint: ID` instead
-// of restating the method and path, and a suite's `params` give the path parameters its
+// Endpoints by id (suites/endpoints/<area>.yaml, ids unique across the files): a request in a
+// suite names `endpoint: ID` instead of restating the method and path, and a suite's `params` give the path parameters its
 // requests use unless they say otherwise. Both are resolved when a suite is loaded, so
 // everything after the loader sees plain requests with a method, a path and their params.
 import { HarnessError } from '../core/errors.js';
@@ -7,6 +7,7 @@ import type { Case, RequestSpec } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { fileURLToPath } from 'node:url';
+import { listYamlFiles } from './requirement-registry.js';
 
 const SCHEMA = fileURLToPath(new URL('./endpoints.schema.json', import.meta.url));
 
@@ -19,12 +20,14 @@ export interface EndpointAlias {
   path: string;
 }
 
-export function loadEndpointAliases(file: string = suitePaths.endpoints): ReadonlyMap<string, EndpointAlias> {
-  const endpoints = readValidatedFile<EndpointAlias[]>(file, compileSchemaFile(createAjv(), SCHEMA));
+export function loadEndpointAliases(dir: string = suitePaths.endpoints): ReadonlyMap<string, EndpointAlias> {
+  const validate = compileSchemaFile(createAjv(), SCHEMA);
   const byId = new Map<string, EndpointAlias>();
-  for (const endpoint of endpoints) {
-    if (byId.has(endpoint.id)) throw new HarnessError('CONFIG', `${file}: endpoint ${endpoint.id} is listed twice`);
-    byId.set(endpoint.id, endpoint);
+  for (const file of listYamlFiles(dir)) {
+    for (const endpoint of readValidatedFile<EndpointAlias[]>(file, validate)) {
+      if (byId.has(endpoint.id)) throw new HarnessError('CONFIG', `${file}: endpoint ${endpoint.id} is listed twice`);
+      byId.set(endpoint.id, endpoint);
+    }
   }
   return byId;
 }

@@ -25,9 +25,9 @@ export interface LintContext {
   roles: ReadonlySet<string>;
 }
 
-export function loadSuites(dir: string, only: string[] = [], endpointsFile: string = suitePaths.endpoints): Suite[] {
+export function loadSuites(dir: string, only: string[] = [], endpointsDir: string = suitePaths.endpoints): Suite[] {
   const validate = compileSchemaFile(createAjv(), SCHEMA);
-  const aliases = loadEndpointAliases(endpointsFile);
+  const aliases = loadEndpointAliases(endpointsDir);
   const entries = readdirSync(dir, { withFileTypes: true });
   const strays = entries.filter((e) => e.isFile() && e.name.endsWith('.yaml')).map((e) => e.name);
   if (strays.length) throw new HarnessError('CONFIG', `${dir}: ${strays.join(', ')} must be in an area folder (${dir}/<area>/<file>.yaml)`);
