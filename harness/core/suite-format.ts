@@ -80,6 +80,8 @@ export interface Assertion {
   max_length?: number;
   /** The value is a string matching this regular expression. */
   matches?: string;
+  /** The value is a list of numbers or strings in this order (equal neighbours allowed). */
+  sorted?: 'ascending' | 'descending';
   /** The requirement this assertion checks, when not the step's (a failure cites it). */
   requirement?: string;
 }

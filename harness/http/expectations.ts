@@ -43,6 +43,14 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
     fail(`to have at most ${assertion.max_length} items`);
   if (assertion.matches !== undefined && (typeof value !== 'string' || !new RegExp(assertion.matches).test(value)))
     fail(`to match /${assertion.matches}/`);
+  if (assertion.sorted !== undefined && !isSorted(list, assertion.sorted)) fail(`to be sorted ${assertion.sorted}`);
+}
+
+/** A list of numbers, or of strings, each neighbour pair in the order (ties allowed). */
+function isSorted(list: unknown[] | undefined, order: 'ascending' | 'descending'): boolean {
+  if (!list || !(list.every((v) => typeof v === 'number') || list.every((v) => typeof v === 'string'))) return false;
+  const values = list as (number | string)[];
+  return values.every((value, i) => i === 0 || (order === 'ascending' ? values[i - 1] <= value : values[i - 1] >= value));
 }
 
 export async function checkExpectation(

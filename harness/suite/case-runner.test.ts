@@ -123,6 +123,13 @@ const expectationControls: [string, Expectation, WireResponse, WireResponse][] =
   ['length', { assert: [{ path: '$', length: 2 }] }, respond(200, [1, 2]), respond(200, [1, 2, 3])],
   ['max_length', { assert: [{ path: 'xs', max_length: 2 }] }, respond(200, { xs: [1, 2] }), respond(200, { xs: [1, 2, 3] })],
   [
+    'sorted',
+    { assert: [{ path: '$[*].n', sorted: 'descending' }] },
+    respond(200, [{ n: 3 }, { n: 3 }, { n: 1 }]),
+    respond(200, [{ n: 1 }, { n: 3 }]),
+  ],
+  ['sorted strings', { assert: [{ path: 'xs', sorted: 'ascending' }] }, respond(200, { xs: ['a', 'b'] }), respond(200, { xs: ['b', 'a'] })],
+  [
     'matches',
     { assert: [{ path: 't', matches: 'Z$' }] },
     respond(200, { t: '2026-01-01T00:00:00Z' }),
