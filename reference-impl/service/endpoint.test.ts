@@ -75,7 +75,8 @@ test('a declared endpoint runs behind its access rule: a hidden repository is 40
 
 test('every area declares unique endpoint ids and spec numbers, each with a body schema titled for errors[].resource', () => {
   const endpoints = createStore(world, AREAS).areas.flatMap((area) => area.endpoints);
-  expect(endpoints.length).toBe(10);
+  // The ten endpoints the first two areas brought are among them (a lost area would show here).
+  expect(endpoints.length).toBeGreaterThanOrEqual(10);
   expect(new Set(endpoints.map((e) => e.id)).size).toBe(endpoints.length);
   expect(new Set(endpoints.map((e) => `${e.spec.document}.${e.spec.number}`)).size).toBe(endpoints.length);
   for (const endpoint of endpoints.filter((e) => e.body))

@@ -25,6 +25,7 @@ const CORE_FAULTS = [
   'auth.permissions-ignored',
   'auth.read-permission-can-write',
   'auth.admin-role-not-required',
+  'auth.push-role-not-required',
   'auth.org-ownership-not-required',
   'names.case-sensitive',
   'repos.unknown-repository-empty',

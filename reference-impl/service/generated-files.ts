@@ -19,6 +19,7 @@ const END = '<!-- endpoint-table:end -->';
 const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
   visible: 'any caller who can see the repository',
   'push-or-ignore': 'push access; without it the request succeeds and changes nothing',
+  push: 'push access (403 otherwise)',
   admin: 'repository admin (403 otherwise)',
   'organization-owner': 'organization owner (403 otherwise)',
 };

@@ -2,8 +2,9 @@
 // folder under areas/ and its line here; its faults join SERVICE_FAULTS from its module.
 import { assignees } from './assignees/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
+import { traffic } from './traffic/endpoints.js';
 
-export const AREAS = [assignees, interactionLimits] as const;
+export const AREAS = [assignees, interactionLimits, traffic] as const;
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];

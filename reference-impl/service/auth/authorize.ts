@@ -60,6 +60,9 @@ function authorizeRepository(
   if (access.role === 'admin' && reach.role !== 'admin' && !faults.on('auth.admin-role-not-required')) {
     throw forbidden('Must have admin rights to Repository.', faults);
   }
+  if (access.role === 'push' && !atLeast(reach.role, 'write') && !faults.on('auth.push-role-not-required')) {
+    throw forbidden('Must have push access to Repository.', faults);
+  }
   return { target: 'repository', repository, role: reach.role, push: atLeast(reach.role, 'write') };
 }
 

@@ -13,6 +13,8 @@ export type RoleNeed =
   | 'visible'
   /** Callers without push access are let through, and the handler ignores what they asked. */
   | 'push-or-ignore'
+  /** Push (write) access or more: 403 otherwise. */
+  | 'push'
   | 'admin'
   | 'organization-owner';
 

@@ -1,0 +1,84 @@
+// The traffic of a repository, derived from the world and the clock: the world declares no
+// visits, so the reference makes them up the same way every time. Each day of the 14-day
+// window (README "Repository traffic") gets its visits from a generator seeded by the
+// repository's id and the day; a list over the window sums the days it covers. Moving the
+// clock a day moves the window, and the numbers with it, as on a real host.
+//
+// Decisions where the spec is silent:
+// - The window is the 14 UTC days ending with the clock's day (today included).
+// - Every repository has traffic from 13 referring sites, so the top-10 cut of the popular
+//   lists (endpoints.ts) is visible on each; counts are at least 1 and uniques never
+//   exceed counts.
+import type { WorldRepository } from '../../world-model.js';
+
+export const TRAFFIC_WINDOW_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface TrafficCount {
+  count: number;
+  uniques: number;
+}
+
+export interface ReferralSource extends TrafficCount {
+  referrer: string;
+}
+
+const REFERRERS = [
+  'google.com',
+  'github.com',
+  'news.ycombinator.com',
+  'reddit.com',
+  'stackoverflow.com',
+  'duckduckgo.com',
+  'bing.com',
+  'dev.to',
+  'lobste.rs',
+  'medium.com',
+  'npmjs.com',
+  'x.com',
+  'linkedin.com',
+];
+
+/** A small deterministic generator (mulberry32): the same seed, the same numbers. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The UTC days (as day numbers since the epoch) of the window ending with the clock's day. */
+export function windowDays(nowMs: number): number[] {
+  const today = Math.floor(nowMs / DAY_MS);
+  return Array.from({ length: TRAFFIC_WINDOW_DAYS }, (_, i) => today - (TRAFFIC_WINDOW_DAYS - 1) + i);
+}
+
+/** Visits of each of `n` sources on one day of one repository: a few busy sources, a long tail. */
+function dailyVisits(repository: WorldRepository, day: number, salt: number, n: number): TrafficCount[] {
+  const next = generator(repository.id * 1_000_003 + day * 31 + salt);
+  return Array.from({ length: n }, (_, i) => {
+    const count = 1 + Math.floor(next() * (60 / (i + 1)));
+    return { count, uniques: 1 + Math.floor(next() * count) };
+  });
+}
+
+/** Each source's visits summed over the window (uniques summed too: a visitor a day). */
+function overWindow(repository: WorldRepository, nowMs: number, salt: number, n: number): TrafficCount[] {
+  const totals = Array.from({ length: n }, () => ({ count: 0, uniques: 0 }));
+  for (const day of windowDays(nowMs)) {
+    dailyVisits(repository, day, salt, n).forEach((visits, i) => {
+      totals[i].count += visits.count;
+      totals[i].uniques += visits.uniques;
+    });
+  }
+  return totals;
+}
+
+/** Every referring site of the window, unsorted and uncut. */
+export function allReferrers(repository: WorldRepository, nowMs: number): ReferralSource[] {
+  return overWindow(repository, nowMs, 1, REFERRERS.length).map((totals, i) => ({ referrer: REFERRERS[i], ...totals }));
+}
