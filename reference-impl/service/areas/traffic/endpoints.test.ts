@@ -19,6 +19,20 @@ test('popular referrers: the ten most counted of the thirteen sites, most first,
   }
 });
 
+test('popular paths: the ten most visited of the twelve pages, under the repository, titled, most first', async ({ api }) => {
+  const response = await api.get('/repos/octo-org/widgets/traffic/popular/paths', { as: 'repo-writer' });
+  expect(response.statusCode).toBe(200);
+  const entries = response.json() as { path: string; title: string; count: number; uniques: number }[];
+  expect(entries).toHaveLength(10);
+  for (const [i, entry] of entries.entries()) {
+    expect(entry.path).toMatch(/^\/octo-org\/widgets(\/|$)/);
+    expect(entry.title).toContain('widgets');
+    expect(entry.uniques).toBeLessThanOrEqual(entry.count);
+    if (i > 0) expect(entries[i - 1].count).toBeGreaterThanOrEqual(entry.count);
+  }
+  expect((await api.get('/repos/octo-org/widgets/traffic/popular/paths', { as: 'repo-reader' })).statusCode).toBe(403);
+});
+
 test('the same clock gives the same numbers; a day later the window, and the numbers, move', async ({ api }) => {
   const first = (await api.get(REFERRERS, { as: 'repo-admin' })).json();
   expect((await api.get(REFERRERS, { as: 'repo-admin' })).json()).toEqual(first);

@@ -8,7 +8,7 @@ import type { AreaModule } from '../../area.js';
 import { onRepository, read, REPOSITORY_READ_SCOPES } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
 import type { Faults } from '../../faults.js';
-import { allReferrers, type TrafficCount } from './traffic-data.js';
+import { allPaths, allReferrers, type TrafficCount } from './traffic-data.js';
 
 const POPULAR_LIST_MAX = 10;
 
@@ -32,6 +32,15 @@ function popular<T extends TrafficCount>(entries: T[], name: (entry: T) => strin
 
 const create: AreaModule['create'] = ({ clock, faults }) => {
   const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 24 },
+      id: 'traffic.popular-paths',
+      summary: 'Get the top referral paths of a repository',
+      method: 'GET',
+      path: '/repos/:owner/:repo/traffic/popular/paths',
+      access: TRAFFIC_READ,
+      handler: async (_request, _reply, { repository }) => popular(allPaths(repository, clock.now()), (e) => e.path, faults),
+    }),
     defineEndpoint({
       spec: { document: 1, number: 25 },
       id: 'traffic.popular-referrers',

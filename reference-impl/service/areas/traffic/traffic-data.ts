@@ -6,9 +6,10 @@
 //
 // Decisions where the spec is silent:
 // - The window is the 14 UTC days ending with the clock's day (today included).
-// - Every repository has traffic from 13 referring sites, so the top-10 cut of the popular
-//   lists (endpoints.ts) is visible on each; counts are at least 1 and uniques never
-//   exceed counts.
+// - Every repository has traffic from 13 referring sites and to 12 of its pages, so the
+//   top-10 cut of the popular lists (endpoints.ts) is visible on each; counts are at
+//   least 1 and uniques never exceed counts.
+// - A page's title is what a browser tab would show for it on a real host.
 import type { WorldRepository } from '../../world-model.js';
 
 export const TRAFFIC_WINDOW_DAYS = 14;
@@ -21,6 +22,11 @@ export interface TrafficCount {
 
 export interface ReferralSource extends TrafficCount {
   referrer: string;
+}
+
+export interface ReferralPath extends TrafficCount {
+  path: string;
+  title: string;
 }
 
 const REFERRERS = [
@@ -37,6 +43,22 @@ const REFERRERS = [
   'npmjs.com',
   'x.com',
   'linkedin.com',
+];
+
+/** Pages under the repository's own, and their titles. */
+const PAGES: [suffix: string, title: (fullName: string) => string][] = [
+  ['', (n) => n],
+  ['/issues', (n) => `Issues · ${n}`],
+  ['/pulls', (n) => `Pull requests · ${n}`],
+  ['/blob/main/README.md', (n) => `${n}/README.md at main`],
+  ['/releases', (n) => `Releases · ${n}`],
+  ['/actions', (n) => `Actions · ${n}`],
+  ['/wiki', (n) => `Home · ${n} Wiki`],
+  ['/tree/main/src', (n) => `${n}/src at main`],
+  ['/issues/1', (n) => `Issue #1 · ${n}`],
+  ['/commits/main', (n) => `Commits · ${n}`],
+  ['/blob/main/LICENSE', (n) => `${n}/LICENSE at main`],
+  ['/graphs/contributors', (n) => `Contributors · ${n}`],
 ];
 
 /** A small deterministic generator (mulberry32): the same seed, the same numbers. */
@@ -81,4 +103,14 @@ function overWindow(repository: WorldRepository, nowMs: number, salt: number, n:
 /** Every referring site of the window, unsorted and uncut. */
 export function allReferrers(repository: WorldRepository, nowMs: number): ReferralSource[] {
   return overWindow(repository, nowMs, 1, REFERRERS.length).map((totals, i) => ({ referrer: REFERRERS[i], ...totals }));
+}
+
+/** Every page of the repository visited in the window, unsorted and uncut. */
+export function allPaths(repository: WorldRepository, nowMs: number): ReferralPath[] {
+  const fullName = `${repository.owner}/${repository.name}`;
+  return overWindow(repository, nowMs, 2, PAGES.length).map((totals, i) => ({
+    path: `/${fullName}${PAGES[i][0]}`,
+    title: PAGES[i][1](fullName),
+    ...totals,
+  }));
 }
