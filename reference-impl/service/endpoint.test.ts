@@ -1,4 +1,7 @@
 // Endpoint definitions are the only way to add a route, and each carries a complete access rule.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { Type } from 'typebox';
 import { AREAS } from './areas/index.js';
@@ -81,6 +84,15 @@ test('every area declares unique endpoint ids and spec numbers, each with a body
   expect(new Set(endpoints.map((e) => `${e.spec.document}.${e.spec.number}`)).size).toBe(endpoints.length);
   for (const endpoint of endpoints.filter((e) => e.body))
     expect((endpoint.body as { title?: string }).title, endpoint.id).toMatch(/^[A-Z]\w+$/);
+});
+
+test('every area folder has its endpoint tests and its checks by a real client (@octokit/rest)', () => {
+  const areasDir = fileURLToPath(new URL('./areas/', import.meta.url));
+  const folders = readdirSync(areasDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  expect(folders.map((f) => f.name).sort()).toEqual(AREAS.map((area) => area.name).sort());
+  for (const folder of folders)
+    for (const file of ['endpoints.test.ts', 'octokit.test.ts'])
+      expect(existsSync(path.join(areasDir, folder.name, file)), `areas/${folder.name}/${file}`).toBe(true);
 });
 
 test('content negotiation per endpoint: the Accept header selects among the representations it declares', async () => {
