@@ -1,0 +1,76 @@
+// checkExpectation on its own: the order of checks (the most basic failure is the one
+// reported), what each capture source takes, and the messages a user reads.
+import { createHash } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { ConformanceFailure } from '../core/errors.js';
+import { suitePaths } from '../core/suite-paths.js';
+import type { Expectation } from '../core/suite-format.js';
+import { checkExpectation } from './expectations.js';
+import { loadSchemaRegistry } from './schema-registry.js';
+import type { WireResponse } from './transport.js';
+
+const context = { requirement: 'test.must', schemas: loadSchemaRegistry(suitePaths.schemas) };
+const response = (status: number, body: string, headers: [string, string][] = []): WireResponse => ({
+  status,
+  headers,
+  body: Buffer.from(body),
+});
+const failure = async (r: WireResponse, e: Expectation) =>
+  checkExpectation(r, e, context).then(
+    () => undefined,
+    (error: unknown) => {
+      if (!(error instanceof ConformanceFailure)) throw error;
+      return { requirement: error.requirement, expected: error.expected, actual: error.actual };
+    },
+  );
+
+test('captures take a body path, a header (case-insensitive, repeats joined) or a fact of the bytes', async () => {
+  const body = '{"a":{"b":[{"id":7}]}}';
+  const r = response(201, body, [
+    ['ETag', '"v1"'],
+    ['Link', '<x>; rel="next"'],
+    ['link', '<y>; rel="last"'],
+  ]);
+  const captured = await checkExpectation(
+    r,
+    { capture: { id: 'body.a.b[0].id', etag: 'header.etag', link: 'header.LINK', size: 'bytes.size', sha: 'bytes.sha256' } },
+    context,
+  );
+  expect(captured).toEqual({
+    id: 7,
+    etag: '"v1"',
+    link: '<x>; rel="next", <y>; rel="last"',
+    size: body.length,
+    sha: createHash('sha256').update(body).digest('hex'),
+  });
+});
+
+test('a value that is not there, or not a string or number, cannot be captured: the failure says where it looked', async () => {
+  expect(await failure(response(200, '{"a":{}}'), { capture: { id: 'body.a.id' } })).toEqual({
+    requirement: 'test.must',
+    expected: 'body.a.id to be captured as id',
+    actual: 'body.a.id = nothing',
+  });
+  expect(await failure(response(200, '{"a":{"id":[1]}}'), { capture: { id: 'body.a.id' } })).toMatchObject({ actual: 'body.a.id = [1]' });
+  expect(await failure(response(200, '{}'), { capture: { tag: 'header.etag' } })).toMatchObject({ actual: 'header.etag = nothing' });
+});
+
+test('checks run in a fixed order, so the most basic broken one is reported: status before headers before body', async () => {
+  const r = response(500, 'not json', [['Content-Type', 'text/plain']]);
+  const all: Expectation = { status: 200, headers: { 'content-type': 'application/json' }, json: { a: 1 } };
+  expect(await failure(r, all)).toMatchObject({ expected: 'status 200', actual: 'status 500' });
+  expect(await failure({ ...r, status: 200 }, all)).toMatchObject({ expected: 'content-type: application/json' });
+  expect(await failure({ ...r, status: 200, headers: [['Content-Type', 'application/json']] }, all)).toMatchObject({
+    expected: 'a JSON body',
+    actual: '8 bytes that do not parse as JSON',
+  });
+});
+
+test('an assertion may cite its own requirement, and a failed one shows the value it found', async () => {
+  const r = response(200, '{"xs":[3,1,2]}');
+  expect(await failure(r, { assert: [{ path: 'xs', sorted: 'descending', requirement: 'test.should' }] })).toEqual({
+    requirement: 'test.should',
+    expected: 'xs to be sorted descending',
+    actual: 'xs = [3,1,2]',
+  });
+});
