@@ -1,0 +1,287 @@
+// The wire under every check, against a real local server: exact headers out, raw answer back, and the ways an exchange fails.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { HarnessError } from '../core/errors.js';
+import type { HeaderPairs } from '../core/results.js';
+import { createHttpTransport, headerValue } from './transport.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/** Runs `use` against a server on 127.0.0.1 that answers with `handler`; closes transport-side and server-side afterwards. */
+async function withServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void,
+  use: (base: string, seen: Seen[]) => Promise<void>,
+): Promise<void> {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({ method: req.method ?? '', url: req.url ?? '', rawHeaders: req.rawHeaders, body });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** The raw header list a server saw, as pairs. */
+const pairsOf = (raw: string[]): HeaderPairs => raw.flatMap((v, i) => (i % 2 === 0 ? [[v, raw[i + 1]] as [string, string]] : []));
+
+/** The error a send rejects with. */
+async function failure(call: Promise<unknown>): Promise<HarnessError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HarnessError);
+  return error as HarnessError;
+}
+
+test('exactly the given headers go out, in order and spelling, with Host added first and no User-Agent or Accept', async () => {
+  const transport = createHttpTransport();
+  try {
+    await withServer(
+      (_req, res) => res.end(),
+      async (base, seen) => {
+        await transport.send({
+          method: 'GET',
+          url: `${base}/repos/o/r?per_page=2&q=a%20b`,
+          headers: [
+            ['x-Odd-Case', 'v 1'],
+            ['X-Two', 'a'],
+            ['X-Two', 'b'],
+          ],
+        });
+        expect(seen[0].method).toBe('GET');
+        expect(seen[0].url).toBe('/repos/o/r?per_page=2&q=a%20b');
+        const sent = pairsOf(seen[0].rawHeaders);
+        // The keep-alive agent's Connection header is the only one node:http adds.
+        expect(sent.filter(([k]) => k.toLowerCase() !== 'connection')).toEqual([
+          ['Host', base.slice('http://'.length)],
+          ['x-Odd-Case', 'v 1'],
+          ['X-Two', 'a'],
+          ['X-Two', 'b'],
+        ]);
+        expect(sent.some(([k]) => /^(user-agent|accept)$/i.test(k))).toBe(false);
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a Host the case gives is sent as given and not doubled', async () => {
+  const transport = createHttpTransport();
+  try {
+    await withServer(
+      (_req, res) => res.end(),
+      async (base, seen) => {
+        await transport.send({
+          method: 'GET',
+          url: `${base}/`,
+          headers: [
+            ['X-First', '1'],
+            ['host', 'api.example.test'],
+          ],
+        });
+        const hosts = pairsOf(seen[0].rawHeaders).filter(([k]) => k.toLowerCase() === 'host');
+        expect(hosts).toEqual([['host', 'api.example.test']]);
+        expect(pairsOf(seen[0].rawHeaders)[0]).toEqual(['X-First', '1']);
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a body goes out byte for byte with its Content-Length; without a body there is none', async () => {
+  const transport = createHttpTransport();
+  const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  try {
+    await withServer(
+      (_req, res) => res.end(),
+      async (base, seen) => {
+        await transport.send({ method: 'PUT', url: `${base}/blob`, headers: [['Content-Type', 'application/octet-stream']], body: bytes });
+        await transport.send({ method: 'DELETE', url: `${base}/blob`, headers: [] });
+        expect(seen[0].method).toBe('PUT');
+        expect(seen[0].body.equals(bytes)).toBe(true);
+        expect(pairsOf(seen[0].rawHeaders)).toContainEqual(['Content-Length', '256']);
+        expect(seen[1].method).toBe('DELETE');
+        expect(seen[1].body.length).toBe(0);
+        expect(pairsOf(seen[1].rawHeaders).some(([k]) => /^(content-length|transfer-encoding)$/i.test(k))).toBe(false);
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('the answer comes back raw: status, header pairs in order with repeats kept, and the body bytes unchanged', async () => {
+  const transport = createHttpTransport();
+  const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+  try {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(418, [
+          'X-Zeta',
+          'last-alphabetically',
+          'Set-Cookie',
+          'a=1; Path=/',
+          'set-cookie',
+          'b=2',
+          'Content-Type',
+          'application/octet-stream',
+        ]);
+        res.end(bytes);
+      },
+      async (base) => {
+        const response = await transport.send({ method: 'GET', url: `${base}/teapot`, headers: [] });
+        expect(response.status).toBe(418);
+        expect(response.headers.slice(0, 4)).toEqual([
+          ['X-Zeta', 'last-alphabetically'],
+          ['Set-Cookie', 'a=1; Path=/'],
+          ['set-cookie', 'b=2'],
+          ['Content-Type', 'application/octet-stream'],
+        ]);
+        expect(Buffer.isBuffer(response.body)).toBe(true);
+        expect(response.body.equals(bytes)).toBe(true);
+        expect(headerValue(response.headers, 'SET-COOKIE')).toBe('a=1; Path=/, b=2');
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('one transport sends several requests over its one kept-alive connection', async () => {
+  const transport = createHttpTransport();
+  try {
+    await withServer(
+      (req, res) => res.end(`${req.url} ${req.socket.remotePort}`),
+      async (base) => {
+        const answers: string[] = [];
+        for (const n of [1, 2, 3])
+          answers.push((await transport.send({ method: 'GET', url: `${base}/${n}`, headers: [] })).body.toString());
+        expect(answers.map((a) => a.split(' ')[0])).toEqual(['/1', '/2', '/3']);
+        expect(new Set(answers.map((a) => a.split(' ')[1])).size).toBe(1);
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a response body over 32 MiB is refused as a TARGET_IO error', async () => {
+  const transport = createHttpTransport();
+  const chunk = Buffer.alloc(1024 * 1024, 0x61);
+  try {
+    await withServer(
+      (_req, res) => {
+        // Streams 40 MiB of the same chunk, following backpressure, until done or the client hangs up.
+        let left = 40;
+        let gone = false;
+        res.on('close', () => {
+          gone = true;
+        });
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(left * chunk.length) });
+        const pump = () => {
+          while (!gone && left > 0) {
+            left--;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!gone) res.end();
+        };
+        pump();
+      },
+      async (base) => {
+        const error = await failure(transport.send({ method: 'GET', url: `${base}/huge`, headers: [] }));
+        expect(error.code).toBe('TARGET_IO');
+        expect(error.message).toBe(`response body over ${32 * 1024 * 1024} bytes`);
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a target that does not answer within the timeout is a TARGET_IO error saying so', async () => {
+  const transport = createHttpTransport({ timeoutMs: 200 });
+  try {
+    await withServer(
+      () => {
+        // never answers
+      },
+      async (base) => {
+        const error = await failure(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
+        expect(error.code).toBe('TARGET_IO');
+        expect(error.message).toBe('no answer within 200 ms');
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a body that stops arriving for longer than the timeout is a TARGET_IO error too', async () => {
+  const transport = createHttpTransport({ timeoutMs: 200 });
+  try {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'Content-Length': '10' });
+        res.write('half');
+      },
+      async (base) => {
+        const error = await failure(transport.send({ method: 'GET', url: `${base}/stalls`, headers: [] }));
+        expect(error.code).toBe('TARGET_IO');
+        expect(error.message).toBe('no answer within 200 ms');
+      },
+    );
+  } finally {
+    transport.close();
+  }
+});
+
+test('a refused connection is a TARGET_IO error naming the method and URL', async () => {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+  const transport = createHttpTransport();
+  try {
+    const url = `http://127.0.0.1:${port}/repos/o/r`;
+    const error = await failure(transport.send({ method: 'PATCH', url, headers: [], body: Buffer.from('{}') }));
+    expect(error.code).toBe('TARGET_IO');
+    expect(error.message).toContain(`PATCH ${url}: `);
+    expect(error.message).toMatch(/ECONNREFUSED/);
+  } finally {
+    transport.close();
+  }
+});
+
+test('headerValue finds a header whatever its case and joins repeats with ", "; absent is undefined', () => {
+  const headers: HeaderPairs = [
+    ['Content-Type', 'application/json'],
+    ['Vary', 'Accept'],
+    ['x-other', 'z'],
+    ['VARY', 'Authorization'],
+    ['vary', ''],
+  ];
+  expect(headerValue(headers, 'content-type')).toBe('application/json');
+  expect(headerValue(headers, 'CONTENT-TYPE')).toBe('application/json');
+  expect(headerValue(headers, 'Vary')).toBe('Accept, Authorization, ');
+  expect(headerValue(headers, 'link')).toBeUndefined();
+  expect(headerValue([], 'vary')).toBeUndefined();
+});
