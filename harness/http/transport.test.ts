@@ -217,42 +217,31 @@ test('a response body over 32 MiB is refused as a TARGET_IO error', async () => 
   }
 });
 
-test('a target that does not answer within the timeout is a TARGET_IO error saying so', async () => {
-  const transport = createHttpTransport({ timeoutMs: 200 });
-  try {
-    await withServer(
-      () => {
-        // never answers
-      },
-      async (base) => {
+const stalls: [title: string, handler: http.RequestListener][] = [
+  ['a target that does not answer', () => {}],
+  [
+    'a body that stops arriving',
+    (_req, res) => {
+      res.writeHead(200, { 'Content-Length': '10' });
+      res.write('half');
+    },
+  ],
+];
+
+for (const [title, handler] of stalls) {
+  test(`${title} is a TARGET_IO error once the timeout passes, saying so`, async () => {
+    const transport = createHttpTransport({ timeoutMs: 200 });
+    try {
+      await withServer(handler, async (base) => {
         const error = await failure(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
         expect(error.code).toBe('TARGET_IO');
         expect(error.message).toBe('no answer within 200 ms');
-      },
-    );
-  } finally {
-    transport.close();
-  }
-});
-
-test('a body that stops arriving for longer than the timeout is a TARGET_IO error too', async () => {
-  const transport = createHttpTransport({ timeoutMs: 200 });
-  try {
-    await withServer(
-      (_req, res) => {
-        res.writeHead(200, { 'Content-Length': '10' });
-        res.write('half');
-      },
-      async (base) => {
-        const error = await failure(transport.send({ method: 'GET', url: `${base}/stalls`, headers: [] }));
-        expect(error.code).toBe('TARGET_IO');
-        expect(error.message).toBe('no answer within 200 ms');
-      },
-    );
-  } finally {
-    transport.close();
-  }
-});
+      });
+    } finally {
+      transport.close();
+    }
+  });
+}
 
 test('a refused connection is a TARGET_IO error naming the method and URL', async () => {
   const server = http.createServer();
