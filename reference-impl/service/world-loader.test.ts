@@ -101,6 +101,23 @@ test('unknown labels and milestones of issues, unknown repository owners', () =>
   expectWorldError(variant('owner: sheriff', 'owner: nobody'), /\/repositories\/4\/owner: unknown account "nobody"/);
 });
 
+test('git content: parents must be earlier commits, refs must name commits, the default branch must be a branch', () => {
+  expectWorldError(
+    variant('parents: [first]\n          changes:\n            README.md', 'parents: [later]\n          changes:\n            README.md'),
+    /\/repositories\/0\/git\/commits\/1\/parents\/0: "later" is not an earlier commit/,
+  );
+  expectWorldError(
+    variant('experiment: experiment }', 'experiment: nothing }'),
+    /\/repositories\/0\/git\/branches\/experiment: unknown commit "nothing"/,
+  );
+  expectWorldError(
+    variant('default_branch: main\n      commits:', 'default_branch: trunk\n      commits:'),
+    /\/git\/default_branch: "trunk" is not one of the branches/,
+  );
+  expectWorldError(variant('author: defunkt', 'author: nobody'), /\/git\/commits\/1\/author: unknown user "nobody"/);
+  expectWorldError(variant('outside-link: {', '../outside-link: {'), /\/git\/commits\/1\/changes/);
+});
+
 test('duplicates are errors', () => {
   expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: octocat, id: 2 }'), /duplicate login "octocat"/);
   expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: hubot, id: 1 }'), /duplicate account id 1/);

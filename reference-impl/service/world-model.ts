@@ -2,6 +2,9 @@
 // `WorldDocument` as written, `World` once series are expanded and globs resolved.
 import type { Static } from 'typebox';
 import type {
+  GitCommitSchema,
+  GitEntrySchema,
+  GitRepositorySchema,
   IssueSchema,
   LabelSchema,
   LIMIT_EXPIRIES,
@@ -32,6 +35,9 @@ export type WorldLabel = Static<typeof LabelSchema>;
 export type WorldMilestone = Static<typeof MilestoneSchema>;
 export type WorldIssue = Static<typeof IssueSchema>;
 export type WorldRepositoryDocument = Static<typeof RepositoryDocumentSchema>;
+export type WorldGitRepository = Static<typeof GitRepositorySchema>;
+export type WorldGitCommit = Static<typeof GitCommitSchema>;
+export type WorldGitEntry = Static<typeof GitEntrySchema>;
 export type WorldToken = Static<typeof TokenSchema>;
 export type WorldDocument = Static<typeof WorldDocumentSchema>;
 export type UserSeries = Exclude<WorldDocument['users'][number], WorldUser>;

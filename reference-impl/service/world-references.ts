@@ -54,6 +54,7 @@ export function checkReferences(world: World): void {
       milestones.add(milestone.number);
       requireUser(at('milestones', i, 'creator'), milestone.creator);
     });
+    if (repository.git) checkGit(repository.git, at, (pointer, login) => requireUser(pointer, login), source);
     const numbers = new Set<number>();
     (repository.issues ?? []).forEach((issue, i) => {
       if (numbers.has(issue.number)) throw worldProblem(source, at('issues', i, 'number'), `duplicate issue number ${issue.number}`);
@@ -88,4 +89,28 @@ export function checkReferences(world: World): void {
       token.repositories.forEach((fullName, i) => requireRepository(['tokens', t, 'repositories', i], fullName));
     }
   });
+}
+
+/** Commit ids unique, parents earlier in the list, refs naming commits, the default branch a branch, authors users. */
+function checkGit(
+  git: NonNullable<World['repositories'][number]['git']>,
+  at: (...rest: (string | number)[]) => (string | number)[],
+  requireUser: (pointer: (string | number)[], login: string) => void,
+  source: string,
+): void {
+  const seen = new Set<string>();
+  git.commits.forEach((commit, c) => {
+    if (seen.has(commit.id)) throw worldProblem(source, at('git', 'commits', c, 'id'), `duplicate commit id "${commit.id}"`);
+    (commit.parents ?? []).forEach((parent, p) => {
+      if (!seen.has(parent)) throw worldProblem(source, at('git', 'commits', c, 'parents', p), `"${parent}" is not an earlier commit`);
+    });
+    requireUser(at('git', 'commits', c, 'author'), commit.author);
+    seen.add(commit.id);
+  });
+  for (const kind of ['branches', 'tags'] as const)
+    for (const [name, id] of Object.entries(git[kind] ?? {}))
+      if (!seen.has(id)) throw worldProblem(source, at('git', kind, name), `unknown commit "${id}"`);
+  // An empty repository (no commits) has a default branch that does not exist yet.
+  if (git.commits.length > 0 && !(git.default_branch in git.branches))
+    throw worldProblem(source, at('git', 'default_branch'), `"${git.default_branch}" is not one of the branches`);
 }

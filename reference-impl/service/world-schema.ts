@@ -99,6 +99,63 @@ export const IssueSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A path in a repository: slash-separated names, none empty, `.` or `..`. */
+const RepoPath = Type.String({ pattern: '^(?!/)(?!.*//)(?!(.*/)?\\.\\.?(/|$))[^\\u0000]+(?<!/)$' });
+const CommitId = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', description: "a commit's name in the world (its SHA is Git's)" });
+
+/** What a path holds in a commit's tree; `null` in `changes` removes it. */
+export const GitEntrySchema = Type.Union([
+  Type.Object({ text: Type.String(), executable: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  Type.Object({ base64: Type.String({ contentEncoding: 'base64' }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      generated: Type.Object(
+        { size: Type.Integer({ minimum: 0, maximum: 200 * 1024 * 1024 }), seed: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false, description: 'pseudo-random bytes made at start-up, never stored in the world' },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { symlink: Type.String({ minLength: 1, description: 'the link target, as git stores it' }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      submodule: Type.Object(
+        { url: Type.String({ minLength: 1 }), commit: Type.String({ pattern: '^[0-9a-f]{40}$' }) },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const GitCommitSchema = Type.Object(
+  {
+    id: CommitId,
+    message: Type.String({ minLength: 1 }),
+    author: Login,
+    date: DateTime,
+    parents: Type.Optional(Type.Array(CommitId, { description: 'earlier commits of this list; none: a root commit' })),
+    changes: nameMap(Type.Union([GitEntrySchema, Type.Null()]), {
+      description: "path to what it holds from this commit on (relative to the first parent's tree), null to remove it",
+      propertyNames: RepoPath,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const GitRepositorySchema = Type.Object(
+  {
+    default_branch: Type.String({ minLength: 1 }),
+    commits: Type.Array(GitCommitSchema),
+    branches: nameMap(CommitId, { description: 'branch name to commit id' }),
+    tags: Type.Optional(nameMap(CommitId, { description: 'tag name to commit id (lightweight tags)' })),
+  },
+  { additionalProperties: false },
+);
+
 export const RepositoryDocumentSchema = Type.Object(
   {
     owner: Login,
@@ -110,6 +167,7 @@ export const RepositoryDocumentSchema = Type.Object(
     labels: Type.Optional(Type.Array(LabelSchema)),
     milestones: Type.Optional(Type.Array(MilestoneSchema)),
     issues: Type.Optional(Type.Array(IssueSchema)),
+    git: Type.Optional(GitRepositorySchema),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,98 @@
+// A Git object database on disk (a bare repository's objects/ folder), written and read
+// through isomorphic-git: blobs, trees and commits are Git's own objects, so their ids are
+// the ones `git` computes, and `git` can read the folder. Refs are not kept here: each
+// service instance holds its own (world-git.ts), while the objects, immutable and
+// addressed by content, are shared by every instance of a process.
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+
+export type TreeEntryMode = '100644' | '100755' | '120000' | '160000' | '040000';
+
+export interface TreeEntry {
+  mode: TreeEntryMode;
+  /** One path segment. */
+  path: string;
+  oid: string;
+  type: 'blob' | 'tree' | 'commit';
+}
+
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+export interface Signature {
+  name: string;
+  email: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}
+
+export interface CommitObject {
+  tree: string;
+  parents: string[];
+  author: Signature;
+  committer: Signature;
+  message: string;
+}
+
+export interface ObjectStore {
+  readonly gitdir: string;
+  writeBlob(bytes: Uint8Array): Promise<string>;
+  writeTree(entries: TreeEntry[]): Promise<string>;
+  writeCommit(commit: CommitObject): Promise<string>;
+  readBlob(oid: string): Promise<Uint8Array>;
+  readTree(oid: string): Promise<TreeEntry[]>;
+  readCommit(oid: string): Promise<CommitObject>;
+  /** The object's type, or undefined when the store does not hold it. */
+  typeOf(oid: string): Promise<ObjectType | undefined>;
+}
+
+const signature = (s: Signature) => ({ name: s.name, email: s.email, timestamp: s.timestamp, timezoneOffset: 0 });
+
+/** A store over `gitdir`, created (as a bare repository) when it does not exist. */
+export async function openObjectStore(gitdir: string): Promise<ObjectStore> {
+  if (!fs.existsSync(`${gitdir}/objects`)) await git.init({ fs, dir: gitdir, gitdir, bare: true, defaultBranch: 'main' });
+  const at = { fs, gitdir };
+  const types = new Map<string, ObjectType>();
+  return {
+    gitdir,
+    writeBlob: (bytes) => git.writeBlob({ ...at, blob: bytes }),
+    writeTree: (entries) => git.writeTree({ ...at, tree: entries }),
+    writeCommit: (commit) =>
+      git.writeCommit({
+        ...at,
+        commit: {
+          tree: commit.tree,
+          parent: commit.parents,
+          author: signature(commit.author),
+          committer: signature(commit.committer),
+          message: commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`,
+        },
+      }),
+    readBlob: async (oid) => (await git.readBlob({ ...at, oid })).blob,
+    readTree: async (oid) => (await git.readTree({ ...at, oid })).tree as TreeEntry[],
+    async readCommit(oid) {
+      const { commit } = await git.readCommit({ ...at, oid });
+      const unsign = (s: typeof commit.author): Signature => ({ name: s.name, email: s.email, timestamp: s.timestamp });
+      return {
+        tree: commit.tree,
+        parents: commit.parent,
+        author: unsign(commit.author),
+        committer: unsign(commit.committer),
+        message: commit.message,
+      };
+    },
+    async typeOf(oid) {
+      // Reading the type inflates the object; objects never change, so each is read once.
+      let type = types.get(oid);
+      if (type === undefined) {
+        try {
+          type = (await git.readObject({ ...at, oid, format: 'content' })).type as ObjectType;
+        } catch (error) {
+          if ((error as { code?: string }).code === 'NotFoundError') return undefined;
+          throw error;
+        }
+        types.set(oid, type);
+      }
+      return type;
+    },
+  };
+}

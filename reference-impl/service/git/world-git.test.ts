@@ -1,0 +1,90 @@
+// `git` is the judge of the reference's repositories: the objects the world's commits
+// become are read, listed and checked by git itself, through a bare repository that
+// borrows the store's objects (objects/info/alternates) and holds the declared refs.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { loadWorld } from '../world-loader.js';
+import { generatedBytes } from './generated-bytes.js';
+import { worldRepository, type BuiltRepository } from './world-git.js';
+
+const world = loadWorld();
+const widgets = world.repositories.find((r) => r.name === 'widgets')!;
+
+/** A bare repository with `built`'s refs whose objects are the store's. */
+function exported(built: BuiltRepository): { git: (...args: string[]) => string; dir: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-export-'));
+  const git = (...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' });
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  mkdirSync(path.join(dir, 'objects', 'info'), { recursive: true });
+  writeFileSync(path.join(dir, 'objects', 'info', 'alternates'), `${path.join(built.store.gitdir, 'objects')}\n`);
+  for (const [name, oid] of Object.entries(built.refs.branches)) git('update-ref', `refs/heads/${name}`, oid);
+  for (const [name, oid] of Object.entries(built.refs.tags)) git('update-ref', `refs/tags/${name}`, oid);
+  git('symbolic-ref', 'HEAD', `refs/heads/${built.refs.defaultBranch}`);
+  return { git, dir };
+}
+
+test('git fsck finds the world repository whole: every commit, tree and blob well-formed and reachable', async () => {
+  const { git, dir } = exported((await worldRepository(world, widgets))!);
+  try {
+    expect(() => git('fsck', '--full', '--strict', '--no-dangling')).not.toThrow();
+    expect(git('rev-list', '--count', '--all').trim()).toBe('3');
+    expect(git('log', '--format=%an <%ae> %aI|%s', 'main').trim().split('\n')).toEqual([
+      'defunkt <4+defunkt@users.noreply.touchstone.invalid> 2026-05-10T15:30:00+00:00|Link the README and vendor leftpad',
+      'monalisa <3+monalisa@users.noreply.touchstone.invalid> 2026-05-01T10:00:00+00:00|Start the widgets',
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('trees hold what the world declares, with the modes git gives files, executables, symlinks and submodules', async () => {
+  const built = (await worldRepository(world, widgets))!;
+  const { git, dir } = exported(built);
+  try {
+    const tree = git('ls-tree', '-r', '--format=%(objectmode) %(objecttype) %(path)', 'main').trim().split('\n');
+    expect(tree).toEqual([
+      '100644 blob .github/workflows/ci.yml',
+      '100644 blob .gitmodules',
+      '100644 blob README.md',
+      '100644 blob docs/README.md',
+      '100644 blob docs/guide.md',
+      '120000 blob link-to-readme',
+      '100644 blob logo.png',
+      '120000 blob outside-link',
+      '100755 blob scripts/build.sh',
+      '100644 blob src/widget.ts',
+      '160000 commit vendor/leftpad',
+    ]);
+    expect(git('cat-file', '-p', 'main:link-to-readme')).toBe('README.md');
+    expect(git('cat-file', '-p', 'main:.gitmodules')).toBe(
+      '[submodule "vendor/leftpad"]\n\tpath = vendor/leftpad\n\turl = https://example.com/left/pad.git\n',
+    );
+    expect(git('cat-file', '-p', 'v1.0:README.md')).toBe('# Widgets\n\nWidgets that do not wobble.\n');
+    expect(git('ls-tree', '--name-only', 'experiment', 'src/').trim().split('\n')).toEqual(['src/damper.ts', 'src/widget.ts']);
+    // A blob's id is git hash-object's for the same bytes.
+    const readme = git('cat-file', '-p', 'main:README.md');
+    expect(execFileSync('git', ['hash-object', '--stdin'], { input: readme, encoding: 'utf8' }).trim()).toBe(
+      git('rev-parse', 'main:README.md').trim(),
+    );
+    expect(built.commits.get('second')).toBe(git('rev-parse', 'main').trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an empty repository has its default branch and no commits; a repository without git content has none', async () => {
+  const empty = (await worldRepository(world, world.repositories.find((r) => r.name === 'empty')!))!;
+  expect(empty.refs).toEqual({ defaultBranch: 'main', branches: {}, tags: {} });
+  expect(worldRepository(world, world.repositories.find((r) => r.name === 'vault')!)).toBeUndefined();
+});
+
+test('generated files: the size asked for, the same bytes for a seed, other bytes for another', () => {
+  const a = generatedBytes(1_048_577, 7);
+  expect(a.length).toBe(1_048_577);
+  expect(generatedBytes(1_048_577, 7).equals(a)).toBe(true);
+  expect(generatedBytes(1_048_577, 8).equals(a)).toBe(false);
+  expect(generatedBytes(0, 1).length).toBe(0);
+});
