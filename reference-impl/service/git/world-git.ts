@@ -33,6 +33,8 @@ export interface BuiltRepository {
   commits: ReadonlyMap<string, string>;
   /** The refs as the world declares them (copy before changing). */
   refs: GitRefs;
+  /** Every object of the repository (the store holds other repositories' too). */
+  objects: ReadonlySet<string>;
 }
 
 /** A file of a commit's tree: what the world says a path holds, resolved to a blob or a gitlink (with its URL). */
@@ -42,7 +44,7 @@ let processStore: Promise<ObjectStore> | undefined;
 const built = new Map<string, Promise<BuiltRepository>>();
 
 /** The process's object store, in a temporary folder removed when the process exits. */
-function sharedStore(): Promise<ObjectStore> {
+export function processObjectStore(): Promise<ObjectStore> {
   if (!processStore) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-git-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -58,7 +60,7 @@ export function worldRepository(world: World, repository: WorldRepository): Prom
   const key = `${world.source}\n${repository.owner}/${repository.name}`;
   let promise = built.get(key);
   if (!promise) {
-    promise = sharedStore().then((store) => build(store, world, declared));
+    promise = processObjectStore().then((store) => build(store, world, declared));
     built.set(key, promise);
   }
   return promise;
@@ -68,7 +70,12 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
   const commits = new Map<string, string>();
   const trees = new Map<string, Map<string, Leaf>>();
   const blobs = new Map<string, string>();
-  const blob = async (bytes: Uint8Array) => store.writeBlob(bytes);
+  const objects = new Set<string>();
+  const remember = (oid: string) => {
+    objects.add(oid);
+    return oid;
+  };
+  const blob = async (bytes: Uint8Array) => remember(await store.writeBlob(bytes));
   for (const commit of declared.commits) {
     const [first] = commit.parents ?? [];
     const files = new Map(first === undefined ? [] : trees.get(first));
@@ -85,13 +92,13 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
       timestamp: Math.floor(Date.parse(commit.date) / 1000),
     };
     const oid = await store.writeCommit({
-      tree: await writeTrees(store, files),
+      tree: remember(await writeTrees(store, files, remember)),
       parents: (commit.parents ?? []).map((id) => commits.get(id) ?? ''),
       author: signature,
       committer: signature,
       message: commit.message,
     });
-    commits.set(commit.id, oid);
+    commits.set(commit.id, remember(oid));
   }
   const resolve = (names: Record<string, string> = {}) =>
     Object.fromEntries(Object.entries(names).map(([name, id]) => [name, commits.get(id) ?? '']));
@@ -99,6 +106,7 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
     store,
     commits,
     refs: { defaultBranch: declared.default_branch, branches: resolve(declared.branches), tags: resolve(declared.tags) },
+    objects,
   };
 }
 
@@ -125,7 +133,7 @@ async function writeGitmodules(files: Map<string, Leaf>, blob: (bytes: Uint8Arra
 }
 
 /** The tree objects of a set of files, bottom-up; the root tree's SHA. */
-async function writeTrees(store: ObjectStore, files: Map<string, Leaf>): Promise<string> {
+async function writeTrees(store: ObjectStore, files: Map<string, Leaf>, remember: (oid: string) => string): Promise<string> {
   const write = async (prefix: string): Promise<string> => {
     const entries: TreeEntry[] = [];
     const subdirectories = new Set<string>();
@@ -136,7 +144,8 @@ async function writeTrees(store: ObjectStore, files: Map<string, Leaf>): Promise
       if (slash < 0) entries.push({ path: rest, mode: leaf.mode, oid: leaf.oid, type: leaf.type });
       else subdirectories.add(rest.slice(0, slash));
     }
-    for (const name of subdirectories) entries.push({ mode: '040000', path: name, oid: await write(`${prefix}${name}/`), type: 'tree' });
+    for (const name of subdirectories)
+      entries.push({ mode: '040000', path: name, oid: remember(await write(`${prefix}${name}/`)), type: 'tree' });
     return store.writeTree(entries);
   };
   return write('');
