@@ -5,6 +5,7 @@
 // it lists its own built-in faults.
 import type { Clock } from './clock.js';
 import type { Directory } from './directory.js';
+import type { Downloads } from './downloads.js';
 import type { Endpoint } from './endpoint.js';
 import type { Faults } from './faults.js';
 
@@ -12,6 +13,8 @@ export interface ServiceCore {
   readonly directory: Directory;
   readonly clock: Clock;
   readonly faults: Faults;
+  /** Single-use, expiring download links (download_url, archive and artifact redirects). */
+  readonly downloads: Downloads;
 }
 
 export interface Area {

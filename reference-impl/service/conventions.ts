@@ -1,16 +1,19 @@
 // Request conventions every endpoint shares, checked in onRequest before routing
 // decisions, in this order: User-Agent (403), API version (400), Accept (415), then
-// credentials (401). None of them applies to the control API.
+// credentials (401). None of them applies to the control API or to download links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAuthorization } from './auth/credentials.js';
 import type { Directory } from './directory.js';
+import { DOWNLOAD_PREFIX } from './downloads.js';
 import { ApiError } from './errors.js';
 
 export const API_VERSION = '2022-11-28';
 export const API_VERSION_HEADER = 'x-service-api-version';
 
-export function isControlRequest(request: FastifyRequest): boolean {
-  return request.url === '/_conformance' || request.url.startsWith('/_conformance/') || request.url.startsWith('/_conformance?');
+/** The control API and download links are outside the API: its conventions do not apply to them. */
+export function isOutsideApi(request: FastifyRequest): boolean {
+  const { url } = request;
+  return url === '/_conformance' || url.startsWith('/_conformance/') || url.startsWith('/_conformance?') || url.startsWith(DOWNLOAD_PREFIX);
 }
 
 export function checkUserAgent(request: FastifyRequest): void {
@@ -76,7 +79,7 @@ export function checkAccept(request: FastifyRequest): Representation {
 
 export function createConventionsHook(directory: Directory) {
   return async function conventions(request: FastifyRequest): Promise<void> {
-    if (isControlRequest(request)) return;
+    if (isOutsideApi(request)) return;
     checkUserAgent(request);
     checkApiVersion(request);
     request.representation = checkAccept(request);

@@ -10,6 +10,7 @@ import { createAccessHook, type Grant } from './auth/authorize.js';
 import type { EndpointAccess } from './auth/endpoint-access.js';
 import type { Representation } from './conventions.js';
 import type { Directory } from './directory.js';
+import { DOWNLOAD_PREFIX } from './downloads.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -77,8 +78,8 @@ export function defineEndpoint<Path extends string, Access extends EndpointAcces
   return definition as unknown as Endpoint;
 }
 
-/** Where an endpoint does not sit: the harness's control API, registered by routes/control.ts. */
-const CONTROL_PREFIX = '/_conformance';
+/** Where no endpoint sits: the harness's control API (routes/control.ts) and download links (downloads.ts). */
+const OUTSIDE_API = ['/_conformance', DOWNLOAD_PREFIX];
 
 /**
  * Refuses, at start-up, every later route that neither came from a definition nor belongs to
@@ -87,7 +88,7 @@ const CONTROL_PREFIX = '/_conformance';
 export function refuseUndeclaredRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const declared = route.config?.endpoint !== undefined;
-    if (!declared && !route.url.startsWith(CONTROL_PREFIX)) {
+    if (!declared && !OUTSIDE_API.some((prefix) => route.url.startsWith(prefix))) {
       throw new Error(
         `route ${String(route.method)} ${route.url} was not registered from an endpoint definition (endpoint.ts): it has no access rule`,
       );

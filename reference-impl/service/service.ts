@@ -7,6 +7,7 @@ import { handleClientError, registerErrorHandling, sendError } from './error-han
 import { etagOnSend } from './etag.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
 import { registerControlRoutes } from './routes/control.js';
+import { registerDownloadRoute } from './downloads.js';
 import type { ServiceFault } from './faults.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
@@ -62,6 +63,7 @@ export function createReferenceService({ world, logger = false, faults = [] }: R
   refuseUndeclaredRoutes(app);
   for (const area of store.areas) registerEndpoints(app, store.directory, area.endpoints);
   registerControlRoutes(app, store);
+  registerDownloadRoute(app, store.downloads);
 
   return {
     app,

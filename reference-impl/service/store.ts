@@ -4,6 +4,7 @@
 import type { Area, AreaModule, ServiceCore } from './area.js';
 import { createClock } from './clock.js';
 import { createDirectory } from './directory.js';
+import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
 import type { World } from './world-model.js';
 
@@ -13,7 +14,13 @@ export interface Store extends ServiceCore {
 }
 
 export function createStore(world: World, areaModules: readonly AreaModule[], startFaults: readonly ServiceFault[] = []): Store {
-  const core: ServiceCore = { directory: createDirectory(world), clock: createClock(world.clock.start), faults: createFaults(startFaults) };
+  const clock = createClock(world.clock.start);
+  const core: ServiceCore = {
+    directory: createDirectory(world),
+    clock,
+    faults: createFaults(startFaults),
+    downloads: createDownloads(clock),
+  };
   const areas = areaModules.map((area) => area.create(core));
   return {
     ...core,
@@ -22,6 +29,7 @@ export function createStore(world: World, areaModules: readonly AreaModule[], st
       core.faults.reset();
       // The clock first: the world's state expires relative to its start.
       core.clock.reset();
+      core.downloads.reset();
       for (const area of areas) area.reset();
     },
   };
