@@ -73,7 +73,11 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
     targetOrigin,
     forward(req, res, onResponse, body) {
       (req as Routed)[ON_RESPONSE] = onResponse;
-      proxy.web(req, res, body ? { buffer: new BufferedBody(body) as unknown as Stream } : {}, upstreamError);
+      // The target sees its own Host (changeOrigin) and, as behind any reverse proxy, where the
+      // client really is: a target that builds URLs on X-Forwarded-Host links back through the
+      // proxy, so a client following a URL from a body (download_url) is recorded too.
+      const headers: Record<string, string> = req.headers.host ? { 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' } : {};
+      proxy.web(req, res, { headers, ...(body && { buffer: new BufferedBody(body) as unknown as Stream }) }, upstreamError);
     },
     liveHeaders(upstream, proxyOrigin) {
       return headerPairs(upstream.rawHeaders).map(([name, value]) =>

@@ -77,6 +77,15 @@ test('link URLs keep the other query parameters and are absolute on the request 
   expect(link.next.searchParams.get('sort')).toBe('x');
 });
 
+test('behind a proxy, links are on the host the client reached (X-Forwarded-Host); a malformed one is ignored', async ({ api }) => {
+  const forwarded = await api.get(`${CROWD}?per_page=50`, {
+    headers: { host: 'internal:3000', 'x-forwarded-host': 'proxy.test:8080, other' },
+  });
+  expect(parseLink(forwarded.headers.link).next.origin).toBe('http://proxy.test:8080');
+  const malformed = await api.get(`${CROWD}?per_page=50`, { headers: { host: 'internal:3000', 'x-forwarded-host': 'evil.test/path' } });
+  expect(parseLink(malformed.headers.link).next.origin).toBe('http://internal:3000');
+});
+
 test('walking next links visits every assignee once, in id order', async ({ api }) => {
   const seen: number[] = [];
   let url: string | undefined = `${CROWD}?per_page=25`;

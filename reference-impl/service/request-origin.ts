@@ -1,5 +1,6 @@
 // The origin every absolute URL of a response is built on: the request's own, so a
-// service behind a proxy or on a random port still links to itself.
+// service behind a proxy (X-Forwarded-Host, X-Forwarded-Proto) or on a random port still
+// links to where its client reached it.
 import type { FastifyRequest } from 'fastify';
 
 // A Host header is client input; anything that is not a plain host[:port] is ignored
@@ -12,7 +13,11 @@ export function requestOrigin(request: FastifyRequest): string {
     .trim()
     .toLowerCase();
   const scheme = forwarded === 'https' ? 'https' : 'http';
-  const host = request.headers.host;
+  // Behind a proxy (touchstone's recording proxy among them) the client's host is X-Forwarded-Host.
+  const forwardedHost = String(request.headers['x-forwarded-host'] ?? '')
+    .split(',')[0]
+    .trim();
+  const host = HOST.test(forwardedHost) ? forwardedHost : request.headers.host;
   if (host === undefined || !HOST.test(host)) return `${scheme}://localhost`;
   try {
     // Through URL so a default port is dropped the same way in every link (http://h:80 → http://h).
