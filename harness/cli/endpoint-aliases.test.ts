@@ -1,7 +1,7 @@
 // The endpoints the suites name (suites/endpoints/*.yaml) are the reference's, as its
 // definitions declare them: same ids, spec numbers, methods and paths.
 import { expect, test } from '@playwright/test';
-import { allEndpoints } from '../../reference-impl/service/generated-files.js';
+import { allEndpoints, specPath } from '../../reference-impl/service/generated-files.js';
 import { loadEndpointAliases } from '../suite/endpoint-aliases.js';
 
 test('suites/endpoints lists exactly the endpoints the reference service defines', () => {
@@ -9,7 +9,7 @@ test('suites/endpoints lists exactly the endpoints the reference service defines
     id,
     spec: `${spec.document}.${spec.number}`,
     method,
-    path: path.replace(/:(\w+)/g, '{$1}'),
+    path: specPath(path),
   }));
   const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
   expect([...loadEndpointAliases().values()].sort(byId)).toEqual(reference.sort(byId));

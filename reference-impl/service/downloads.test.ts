@@ -3,11 +3,12 @@ import { expect, test } from '@playwright/test';
 import Fastify from 'fastify';
 import { createClock } from './clock.js';
 import { createDownloads, registerDownloadRoute } from './downloads.js';
+import { createFaults } from './faults.js';
 import { registerErrorHandling } from './error-handler.js';
 
 function setup() {
   const clock = createClock('2026-06-01T12:00:00Z');
-  const downloads = createDownloads(clock);
+  const downloads = createDownloads(clock, createFaults());
   const app = Fastify();
   registerErrorHandling(app);
   registerDownloadRoute(app, downloads);

@@ -12,6 +12,7 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
+import type { Faults } from './faults.js';
 import { notFound } from './errors.js';
 
 export const DOWNLOAD_PREFIX = '/_downloads/';
@@ -32,7 +33,7 @@ export interface Downloads {
   reset(): void;
 }
 
-export function createDownloads(clock: Clock): Downloads {
+export function createDownloads(clock: Clock, faults: Faults): Downloads {
   let links = new Map<string, { file: DownloadFile; expiresAt: number }>();
   let issued = 0;
   return {
@@ -44,7 +45,7 @@ export function createDownloads(clock: Clock): Downloads {
     },
     take(token) {
       const link = links.get(token);
-      links.delete(token);
+      if (!faults.on('downloads.reusable')) links.delete(token);
       return link && clock.now() <= link.expiresAt ? link.file : undefined;
     },
     reset() {

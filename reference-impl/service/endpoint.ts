@@ -21,8 +21,13 @@ type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${i
     ? Name
     : never;
 
-/** The path parameters of a Fastify path, as strings (they are validated by the handler that reads them). */
-export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+/**
+ * The path parameters of a Fastify path, as strings (they are validated by the handler that
+ * reads them); a path ending in `*` (the rest of the URL, slashes included) has `'*'` too.
+ */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string } & (Path extends `${string}*`
+  ? { '*': string }
+  : unknown);
 
 type TargetOf<Access extends EndpointAccess> = Access['target'];
 export type GrantOf<Target extends EndpointAccess['target']> = Extract<Grant, { target: Target }>;

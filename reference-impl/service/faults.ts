@@ -29,6 +29,8 @@ const CORE_FAULTS = [
   'auth.org-ownership-not-required',
   'names.case-sensitive',
   'repos.unknown-repository-empty',
+  // download links (downloads.ts)
+  'downloads.reusable',
   // request conventions (conventions.ts)
   'user-agent.not-required',
   'user-agent.missing-400',

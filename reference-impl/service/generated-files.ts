@@ -24,6 +24,12 @@ const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
   'organization-owner': 'organization owner (403 otherwise)',
 };
 
+/**
+ * A definition's Fastify path as the spec writes it: `:name` → `{name}`, and a trailing `*`
+ * (the rest of the URL, the contents endpoints' optional path) → `/{path}`.
+ */
+export const specPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '/{path}');
+
 const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(' or ');
 
 function scopesText({ scopes }: EndpointAccess): string {
@@ -42,7 +48,7 @@ export function renderEndpointTable(endpoints: readonly Endpoint[]): string {
   const rows = endpoints.map(({ spec, id, method, path, access }) =>
     [
       `${spec.document}.${spec.number}`,
-      `\`${method} ${path.replace(/:(\w+)/g, '{$1}')}\``,
+      `\`${method} ${specPath(path)}\``,
       `\`${id}\``,
       access.anonymous ? 'public repositories' : 'no (401)',
       scopesText(access),

@@ -17,9 +17,14 @@ export const test = base.extend<{ octokit: OctokitFor }>({
       const token = role === 'anonymous' ? undefined : world.tokens.find((t) => t.role === role)?.value;
       if (role !== 'anonymous' && token === undefined) throw new Error(`no token role ${role} in the world`);
       const octokit = new Octokit({ baseUrl, auth: token, userAgent: 'touchstone-octokit-check' });
-      // Octokit asks for its own vendor media type; a client of this service asks for the service's.
+      // Octokit builds its vendor's media type from mediaType.format (raw → application/vnd.github.v3.raw)
+      // after this hook; a client of this service asks for the service's (application/vnd.service.raw+json).
       octokit.hook.before('request', (options) => {
-        options.headers.accept = 'application/vnd.service+json';
+        const format = options.mediaType?.format;
+        if (String(options.headers.accept ?? '').startsWith('application/vnd.github')) {
+          options.headers.accept = `application/vnd.service${format ? `.${format}` : ''}+json`;
+          if (options.mediaType) options.mediaType.format = '';
+        }
         options.headers['x-service-api-version'] = '2022-11-28';
       });
       return octokit;

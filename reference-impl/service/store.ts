@@ -15,12 +15,8 @@ export interface Store extends ServiceCore {
 
 export function createStore(world: World, areaModules: readonly AreaModule[], startFaults: readonly ServiceFault[] = []): Store {
   const clock = createClock(world.clock.start);
-  const core: ServiceCore = {
-    directory: createDirectory(world),
-    clock,
-    faults: createFaults(startFaults),
-    downloads: createDownloads(clock),
-  };
+  const faults = createFaults(startFaults);
+  const core: ServiceCore = { directory: createDirectory(world), clock, faults, downloads: createDownloads(clock, faults) };
   const areas = areaModules.map((area) => area.create(core));
   return {
     ...core,

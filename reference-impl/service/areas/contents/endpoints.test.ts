@@ -75,3 +75,97 @@ test('a reset forgets the blobs written since; the world keeps its own', async (
   await api.call('POST', '/_conformance/reset');
   expect((await api.get(`${BLOBS}/${sha}`)).statusCode).toBe(404);
 });
+
+test.describe('contents', () => {
+  const CONTENTS = '/repos/octo-org/widgets/contents';
+  const OBJECT = { accept: 'application/vnd.service.object+json' };
+  type Entry = { type: string; name: string; path: string; sha: string; size: number; content?: string; [key: string]: unknown };
+
+  test('the root lists every entry with its type; a submodule in a listing is typed file', async ({ api }) => {
+    const root = await api.get(CONTENTS);
+    expect(root.statusCode).toBe(200);
+    const entries = root.json() as Entry[];
+    expect(entries.map((e) => `${e.type} ${e.path}`)).toEqual([
+      'dir .github',
+      'file .gitmodules',
+      'file README.md',
+      'dir docs',
+      'symlink link-to-readme',
+      'file logo.png',
+      'symlink outside-link',
+      'dir scripts',
+      'dir src',
+      'dir vendor',
+    ]);
+    expect(entries.every((e) => e.content === undefined)).toBe(true);
+    const vendor = (await api.get(`${CONTENTS}/vendor`)).json() as Entry[];
+    expect(vendor.map((e) => `${e.type} ${e.path}`)).toEqual(['file vendor/leftpad']);
+  });
+
+  test('a file: Base64 content, size, and the sha git gives its bytes; raw gives the bytes', async ({ api }) => {
+    const readme = '# Widgets\n\nWidgets that do not wobble.\n\n## Build\n\nRun `scripts/build.sh`.\n';
+    const file = (await api.get(`${CONTENTS}/README.md`)).json() as Entry;
+    expect(file).toMatchObject({
+      type: 'file',
+      encoding: 'base64',
+      name: 'README.md',
+      path: 'README.md',
+      size: readme.length,
+      sha: gitHash(readme),
+    });
+    expect(Buffer.from(file.content ?? '', 'base64').toString()).toBe(readme);
+    expect(file.url).toBe('http://localhost/repos/octo-org/widgets/contents/README.md?ref=main');
+    expect((await api.get(`${CONTENTS}/README.md`, { headers: RAW })).body).toBe(readme);
+    expect((await api.get(`${CONTENTS}/docs/guide.md`)).json()).toMatchObject({ path: 'docs/guide.md', name: 'guide.md' });
+  });
+
+  test('ref selects a tag, a branch or a commit; an unknown ref is 404', async ({ api, world }) => {
+    const atTag = (await api.get(`${CONTENTS}/README.md?ref=v1.0`)).json() as Entry;
+    expect(Buffer.from(atTag.content ?? '', 'base64').toString()).toBe('# Widgets\n\nWidgets that do not wobble.\n');
+    expect((await api.get(`${CONTENTS}/src/damper.ts?ref=experiment`)).statusCode).toBe(200);
+    expect((await api.get(`${CONTENTS}/src/damper.ts`)).statusCode).toBe(404);
+    const first = (await worldRepository(world, world.repositories.find((r) => r.name === 'widgets')!))!.commits.get('first')!;
+    expect((await api.get(`${CONTENTS}/link-to-readme?ref=${first}`)).statusCode).toBe(404);
+    expectErrorBody(await api.get(`${CONTENTS}/README.md?ref=nowhere`), 404, 'No commit found for the ref nowhere');
+  });
+
+  test('a symlink to a file yields the file; one leaving the repository is described; a submodule names its URL', async ({ api }) => {
+    expect((await api.get(`${CONTENTS}/link-to-readme`)).json()).toMatchObject({ type: 'file', path: 'README.md' });
+    const outside = (await api.get(`${CONTENTS}/outside-link`)).json() as Entry;
+    expect(outside).toMatchObject({ type: 'symlink', target: '../../etc/passwd', path: 'outside-link', size: 16 });
+    const submodule = (await api.get(`${CONTENTS}/vendor/leftpad`)).json() as Entry;
+    expect(submodule).toMatchObject({
+      type: 'submodule',
+      submodule_git_url: 'https://example.com/left/pad.git',
+      sha: '1e3b4c0d5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c',
+      git_url: null,
+      html_url: null,
+      download_url: null,
+    });
+    expect(submodule._links).toEqual({ self: submodule.url, git: null, html: null });
+  });
+
+  test('the object media type wraps a listing in the directory entry', async ({ api }) => {
+    const docs = (await api.get(`${CONTENTS}/docs`, { headers: OBJECT })).json() as Entry & { entries: Entry[] };
+    expect(docs).toMatchObject({ type: 'dir', path: 'docs', name: 'docs' });
+    expect(docs.entries.map((e) => e.path)).toEqual(['docs/README.md', 'docs/guide.md']);
+  });
+
+  test('download_url serves the bytes once, without credentials or API headers', async ({ api }) => {
+    const file = (await api.get(`${CONTENTS}/logo.png`)).json() as Entry;
+    const link = new URL(String(file.download_url)).pathname;
+    const download = await api.get(link, { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.toString('base64')).toBe(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    );
+    expect((await api.get(link)).statusCode).toBe(404);
+  });
+
+  test('nothing there, an empty repository, and paths that only look like the endpoint are 404', async ({ api }) => {
+    expectErrorBody(await api.get(`${CONTENTS}/no/such/file`), 404);
+    expectErrorBody(await api.get(`${CONTENTS}/README.md/deeper`), 404);
+    expectErrorBody(await api.get('/repos/octo-org/empty/contents', { as: 'repo-admin' }), 404, 'This repository is empty.');
+    expectErrorBody(await api.get('/repos/octo-org/widgets/contentsX'), 404);
+  });
+});

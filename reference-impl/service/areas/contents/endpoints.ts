@@ -16,6 +16,8 @@ import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { representerFor } from '../../representations.js';
 import { blobUrl, representBlob } from './blob-representation.js';
+import { representEntry } from './content-representation.js';
+import { linkTarget, locate, resolveRef } from './tree-reader.js';
 import { createGitState, type RepositoryGit } from './git-state.js';
 
 const BLOB_BODY = Type.Object(
@@ -28,6 +30,14 @@ const CONTENTS_WRITE = onRepository({ anonymous: false, scopes: REPOSITORY_WRITE
 
 /** Built-in faults of this area (suites/faults/contents.yaml says what each does and breaks). */
 const CONTENTS_FAULTS = [
+  'contents.content-plain',
+  'contents.listing-as-object',
+  'contents.ref-ignored',
+  'contents.raw-ignored',
+  'contents.object-ignored',
+  'contents.symlink-not-followed',
+  'contents.submodule-typed-submodule',
+  'contents.sha-without-header',
   'git.blob-sha-without-header',
   'git.blob-content-plain',
   'git.blob-raw-as-json',
@@ -39,13 +49,75 @@ const CONTENTS_FAULTS = [
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ directory, faults }) => {
+/** A query parameter's value (the first, when repeated). */
+function queryValue(query: unknown, name: string): string | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+}
+
+/** A directory lists at most this many entries (spec 1, rule 4 of the contents endpoints). */
+const LISTING_MAX = 1000;
+
+const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ directory, faults, downloads }) => {
   const git = createGitState(directory);
   const refuseEmpty = (state: RepositoryGit, fault?: 'git.blob-empty-repository-accepted') => {
     if (state.empty && !(fault && faults.on(fault))) throw new ApiError(409, 'CONFLICT', 'Git Repository is empty.');
   };
 
   const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 15 },
+      id: 'contents.get',
+      summary: 'Get repository content',
+      method: 'GET',
+      path: '/repos/:owner/:repo/contents*',
+      access: CONTENTS_READ,
+      representations: ['raw', 'object'],
+      handler: async (request, reply, { repository }) => {
+        const rest = request.params['*'];
+        // `contents*` also matches /contentsX: only the bare path and /contents/… are this endpoint.
+        if (rest !== '' && !rest.startsWith('/')) throw notFound();
+        const path = rest.replace(/^\/+|\/+$/g, '');
+        const state = await git.of(repository);
+        if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
+        const ref = queryValue(request.query, 'ref');
+        const commit = await resolveRef(state, faults.on('contents.ref-ignored') ? undefined : ref);
+        if (!commit) throw new ApiError(404, 'NOT_FOUND', `No commit found for the ref ${ref}`);
+        let item = await locate(state, commit, path);
+        if (!item) throw notFound();
+        if (item.kind === 'symlink' && !faults.on('contents.symlink-not-followed')) {
+          // A link to a normal file of the repository yields that file.
+          const targetPath = linkTarget(item.path, item.target);
+          const target = targetPath === undefined ? undefined : await locate(state, commit, targetPath);
+          if (target?.kind === 'file') item = target;
+        }
+        const context = { base: representerFor(request, directory), faults, repository, ref: ref ?? state.refs.defaultBranch, downloads };
+        if (item.kind === 'dir') {
+          const children = await Promise.all(
+            item.entries.slice(0, LISTING_MAX).map((entry) => locate(state, commit, path === '' ? entry.path : `${path}/${entry.path}`)),
+          );
+          // A submodule is typed file in a listing, for backwards compatibility (spec 1, Content entry).
+          const listing = children.flatMap((child) =>
+            child
+              ? [
+                  {
+                    ...representEntry(context, child),
+                    ...(child.kind === 'submodule' && !faults.on('contents.submodule-typed-submodule') && { type: 'file' }),
+                  },
+                ]
+              : [],
+          );
+          const asObject =
+            request.representation === 'object' ? !faults.on('contents.object-ignored') : faults.on('contents.listing-as-object');
+          return asObject ? { ...representEntry(context, item), entries: listing } : listing;
+        }
+        if (request.representation === 'raw' && !faults.on('contents.raw-ignored') && (item.kind === 'file' || item.kind === 'symlink')) {
+          reply.header('content-type', 'application/vnd.service.raw');
+          return Buffer.from(item.kind === 'file' ? item.bytes : item.target);
+        }
+        return representEntry(context, item, true);
+      },
+    }),
     defineEndpoint({
       spec: { document: 1, number: 21 },
       id: 'git.create-blob',

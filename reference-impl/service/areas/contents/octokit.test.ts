@@ -17,3 +17,16 @@ test('createBlob then getBlob round-trips the bytes; an empty repository is a Re
   const admin = octokit('repo-admin');
   await expect(admin.rest.git.createBlob({ owner: 'octo-org', repo: 'empty', content: 'x' })).rejects.toMatchObject({ status: 409 });
 });
+
+test('getContent reads a file, a directory listing, and the raw bytes with its raw media type', async ({ octokit }) => {
+  const client = octokit('anonymous');
+  const file = await client.rest.repos.getContent({ ...widgets, path: 'docs/guide.md' });
+  expect(Array.isArray(file.data) ? 'listing' : file.data.type).toBe('file');
+  if (!Array.isArray(file.data) && file.data.type === 'file')
+    expect(Buffer.from(file.data.content, 'base64').toString()).toBe('## Guide\n\nHold the widget level.\n');
+  const listing = await client.rest.repos.getContent({ ...widgets, path: 'docs', ref: 'v1.0' });
+  expect(Array.isArray(listing.data) && listing.data.map((entry) => entry.name)).toEqual(['README.md', 'guide.md']);
+  const raw = await client.rest.repos.getContent({ ...widgets, path: 'src/widget.ts', mediaType: { format: 'raw' } });
+  // The raw representation is bytes (application/vnd.service.raw): Octokit hands them over as an ArrayBuffer.
+  expect(Buffer.from(raw.data as unknown as ArrayBuffer).toString()).toBe("export const widget = () => 'steady';\n");
+});
