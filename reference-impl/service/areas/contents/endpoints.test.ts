@@ -169,3 +169,29 @@ test.describe('contents', () => {
     expectErrorBody(await api.get('/repos/octo-org/widgets/contentsX'), 404);
   });
 });
+
+test.describe('readme', () => {
+  const README = '/repos/octo-org/widgets/readme';
+  const HTML = { accept: 'application/vnd.service.html+json' };
+
+  test("the root's README as a Content entry, its raw bytes, and its HTML rendering", async ({ api }) => {
+    const entry = (await api.get(README)).json();
+    expect(entry).toMatchObject({ type: 'file', path: 'README.md', encoding: 'base64' });
+    expect((await api.get(README, { headers: RAW })).body).toContain('Widgets that do not wobble.');
+    const html = await api.get(README, { headers: HTML });
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain('<h1>Widgets</h1>');
+    expect(html.body).toContain('<code>scripts/build.sh</code>');
+    expect(html.body).toMatch(/^<div id="readme"><article class="markdown-body">/);
+  });
+
+  test('a directory README, at a ref; a directory without one is 404, a file given as dir 422', async ({ api }) => {
+    expect((await api.get(`${README}/docs`)).json()).toMatchObject({ path: 'docs/README.md' });
+    expect((await api.get(`${README}/docs`, { headers: HTML })).body).toContain('<a href="guide.md">the guide</a>');
+    expect((await api.get(`${README}?ref=v1.0`, { headers: RAW })).body).toBe('# Widgets\n\nWidgets that do not wobble.\n');
+    expectErrorBody(await api.get(`${README}/src`), 404);
+    expectErrorBody(await api.get(`${README}/no-such-dir`), 404);
+    expectErrorBody(await api.get(`${README}/logo.png`), 422);
+    expectErrorBody(await api.get('/repos/octo-org/empty/readme', { as: 'repo-admin' }), 404);
+  });
+});

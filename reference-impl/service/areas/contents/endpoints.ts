@@ -9,6 +9,7 @@
 //   does not hold as a blob is 404.
 // - The raw representation is the blob's bytes, `Content-Type: application/vnd.service.raw`.
 import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AreaModule } from '../../area.js';
 import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
@@ -17,8 +18,10 @@ import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { representerFor } from '../../representations.js';
 import { blobUrl, representBlob } from './blob-representation.js';
 import { representEntry } from './content-representation.js';
+import { readmeEntry, renderReadme } from './readme.js';
 import { linkTarget, locate, resolveRef } from './tree-reader.js';
 import { createGitState, type RepositoryGit } from './git-state.js';
+import type { WorldRepository } from '../../world-model.js';
 
 const BLOB_BODY = Type.Object(
   { content: Type.String(), encoding: Type.Optional(Type.Enum(['utf-8', 'base64'])) },
@@ -38,6 +41,9 @@ const CONTENTS_FAULTS = [
   'contents.symlink-not-followed',
   'contents.submodule-typed-submodule',
   'contents.sha-without-header',
+  'readme.subdirectory-ignored',
+  'readme.html-as-raw',
+  'readme.case-sensitive',
   'git.blob-sha-without-header',
   'git.blob-content-plain',
   'git.blob-raw-as-json',
@@ -64,7 +70,53 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
     if (state.empty && !(fault && faults.on(fault))) throw new ApiError(409, 'CONFLICT', 'Git Repository is empty.');
   };
 
+  /** The README of `dir` ('' for the root) at the request's ref, as the request's representation asks. */
+  const readme = async (request: FastifyRequest, reply: FastifyReply, repository: WorldRepository, dir: string) => {
+    const state = await git.of(repository);
+    if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
+    const ref = queryValue(request.query, 'ref');
+    const commit = await resolveRef(state, ref);
+    if (!commit) throw new ApiError(404, 'NOT_FOUND', `No commit found for the ref ${ref}`);
+    const folder = await locate(state, commit, faults.on('readme.subdirectory-ignored') ? '' : dir);
+    if (folder === undefined) throw notFound();
+    if (folder.kind !== 'dir') throw validationFailed([{ resource: 'Readme', field: 'dir', code: 'invalid' }]);
+    const entry = readmeEntry(folder.entries, faults.on('readme.case-sensitive'));
+    if (!entry) throw new ApiError(404, 'NOT_FOUND', 'Not Found');
+    const file = await locate(state, commit, folder.path === '' ? entry.path : `${folder.path}/${entry.path}`);
+    if (file?.kind !== 'file') throw notFound();
+    if (request.representation === 'html' && !faults.on('readme.html-as-raw')) {
+      reply.header('content-type', 'text/html; charset=utf-8');
+      return renderReadme(entry.path, Buffer.from(file.bytes).toString('utf8'));
+    }
+    if (request.representation === 'raw' || request.representation === 'html') {
+      reply.header('content-type', 'application/vnd.service.raw');
+      return Buffer.from(file.bytes);
+    }
+    const context = { base: representerFor(request, directory), faults, repository, ref: ref ?? state.refs.defaultBranch, downloads };
+    return representEntry(context, file, true);
+  };
+
   const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 18 },
+      id: 'readme.get',
+      summary: 'Get a repository README',
+      method: 'GET',
+      path: '/repos/:owner/:repo/readme',
+      access: CONTENTS_READ,
+      representations: ['raw', 'html'],
+      handler: (request, reply, { repository }) => readme(request, reply, repository, ''),
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 19 },
+      id: 'readme.get-in-directory',
+      summary: 'Get a repository README for a directory',
+      method: 'GET',
+      path: '/repos/:owner/:repo/readme/:dir',
+      access: CONTENTS_READ,
+      representations: ['raw', 'html'],
+      handler: (request, reply, { repository }) => readme(request, reply, repository, request.params.dir.replace(/^\/+|\/+$/g, '')),
+    }),
     defineEndpoint({
       spec: { document: 1, number: 15 },
       id: 'contents.get',

@@ -30,3 +30,14 @@ test('getContent reads a file, a directory listing, and the raw bytes with its r
   // The raw representation is bytes (application/vnd.service.raw): Octokit hands them over as an ArrayBuffer.
   expect(Buffer.from(raw.data as unknown as ArrayBuffer).toString()).toBe("export const widget = () => 'steady';\n");
 });
+
+test('getReadme and getReadmeInDirectory return the Content entry; the html media type the rendering', async ({ octokit }) => {
+  const client = octokit('repo-reader');
+  const root = await client.rest.repos.getReadme(widgets);
+  expect(root.data.path).toBe('README.md');
+  expect(Buffer.from(root.data.content, 'base64').toString()).toContain('## Build');
+  const docs = await client.rest.repos.getReadmeInDirectory({ ...widgets, dir: 'docs' });
+  expect(docs.data.path).toBe('docs/README.md');
+  const html = await client.rest.repos.getReadme({ ...widgets, mediaType: { format: 'html' } });
+  expect(String(html.data)).toContain('<h1>Widgets</h1>');
+});
