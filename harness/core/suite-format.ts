@@ -62,6 +62,8 @@ export interface BytesExpectation {
   matches?: string;
   archive?: {
     format: 'zip' | 'tar.gz';
+    /** Leading path segments removed before matching, like `tar --strip-components` (a top folder named after a commit). */
+    strip?: number;
     /** Exact number of entries (files, directories, links). */
     count?: number;
     /** Entries that must be present, each with what is given of it. */

@@ -109,6 +109,12 @@ test('tar.gz entries (as git archive writes them) include symlinks with their ta
     { path: 'repo-abc/link', type: 'symlink' as const, target: 'README.md' },
   ];
   expect(await failureOf(body, { archive: { format: 'tar.gz', count: 5, entries } })).toBeUndefined();
+  // strip: 1 matches below a top folder whose name the suite does not know (it holds a commit id).
+  const stripped = [
+    { path: 'docs/guide.md', size: 6 },
+    { path: 'link', type: 'symlink' as const },
+  ];
+  expect(await failureOf(body, { archive: { format: 'tar.gz', strip: 1, count: 4, entries: stripped } })).toBeUndefined();
   expect(await failureOf(body, { archive: { format: 'tar.gz', entries: [{ path: 'repo-abc/link', target: 'elsewhere' }] } })).toBe(
     'archive entry repo-abc/link pointing to elsewhere | archive entry repo-abc/link pointing to README.md',
   );

@@ -77,6 +77,13 @@ export async function checkBytes(body: Buffer, expect: BytesExpectation, require
   } catch (error) {
     return fail(`a ${archive.format} archive`, `${body.length} bytes that do not open as ${archive.format}: ${(error as Error).message}`);
   }
+  // `strip` leading folders (a top folder whose name holds a commit id): entries not below them are dropped.
+  const strip = archive.strip ?? 0;
+  if (strip > 0)
+    entries = entries.flatMap((e) => {
+      const rest = e.path.split('/').slice(strip).join('/');
+      return rest === '' ? [] : [{ ...e, path: rest }];
+    });
   const listed = summarize(entries.map((e) => e.path));
   if (archive.count !== undefined && entries.length !== archive.count)
     fail(`an archive of ${archive.count} entries`, `an archive of ${entries.length} entries (${listed})`);

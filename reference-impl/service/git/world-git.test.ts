@@ -78,7 +78,7 @@ test('trees hold what the world declares, with the modes git gives files, execut
 test('an empty repository has its default branch and no commits; a repository without git content has none', async () => {
   const empty = (await worldRepository(world, world.repositories.find((r) => r.name === 'empty')!))!;
   expect(empty.refs).toEqual({ defaultBranch: 'main', branches: {}, tags: {} });
-  expect(worldRepository(world, world.repositories.find((r) => r.name === 'vault')!)).toBeUndefined();
+  expect(worldRepository(world, world.repositories.find((r) => r.name === 'crowd')!)).toBeUndefined();
 });
 
 test('generated files: the size asked for, the same bytes for a seed, other bytes for another', () => {

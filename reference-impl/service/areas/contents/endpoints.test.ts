@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { worldRepository } from '../../git/world-git.js';
 import { expect, expectErrorBody, test } from '../../service.fixture.js';
 
@@ -193,5 +196,60 @@ test.describe('readme', () => {
     expectErrorBody(await api.get(`${README}/no-such-dir`), 404);
     expectErrorBody(await api.get(`${README}/logo.png`), 422);
     expectErrorBody(await api.get('/repos/octo-org/empty/readme', { as: 'repo-admin' }), 404);
+  });
+});
+
+test.describe('tarball', () => {
+  const TARBALL = '/repos/octo-org/widgets/tarball';
+
+  test('git is the judge: every file of the unpacked archive hashes, by git hash-object, to its sha in the contents and blobs APIs', async ({
+    api,
+  }) => {
+    const redirect = await api.get(`${TARBALL}/main`);
+    expect(redirect.statusCode).toBe(302);
+    const location = new URL(String(redirect.headers.location));
+    const archive = await api.get(location.pathname, { headers: { 'user-agent': undefined, accept: undefined } });
+    expect(archive.statusCode).toBe(200);
+    expect(archive.headers['content-type']).toBe('application/x-gzip');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-tarball-'));
+    try {
+      execFileSync('tar', ['-xzf', '-', '-C', dir], { input: archive.rawPayload });
+      const [top] = readdirSync(dir);
+      expect(top).toMatch(/^octo-org-widgets-[0-9a-f]{7}$/);
+      const files = execFileSync('find', ['.', '-type', 'f'], { cwd: path.join(dir, top), encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((f) => f.slice(2))
+        .sort();
+      expect(files).toEqual([
+        '.github/workflows/ci.yml',
+        '.gitmodules',
+        'README.md',
+        'docs/README.md',
+        'docs/guide.md',
+        'logo.png',
+        'scripts/build.sh',
+        'src/widget.ts',
+      ]);
+      for (const file of files) {
+        const sha = execFileSync('git', ['hash-object', file], { cwd: path.join(dir, top), encoding: 'utf8' }).trim();
+        expect((await api.get(`/repos/octo-org/widgets/contents/${file}`)).json().sha, file).toBe(sha);
+        expect((await api.get(`${BLOBS}/${sha}`)).statusCode, file).toBe(200);
+      }
+      expect(readlinkSync(path.join(dir, top, 'link-to-readme'))).toBe('README.md');
+      expect(statSync(path.join(dir, top, 'scripts/build.sh')).mode & 0o111).not.toBe(0);
+      expect(readdirSync(path.join(dir, top, 'vendor/leftpad'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await api.get(location.pathname)).statusCode).toBe(404);
+  });
+
+  test('links of a private repository expire after five minutes of the clock; an unknown ref is 404', async ({ api }) => {
+    const redirect = await api.get('/repos/octo-org/vault/tarball/main', { as: 'repo-admin' });
+    expect(redirect.statusCode).toBe(302);
+    await api.advance(5 * 60 + 1);
+    expect((await api.get(new URL(String(redirect.headers.location)).pathname)).statusCode).toBe(404);
+    expectErrorBody(await api.get(`${TARBALL}/nowhere`), 404);
   });
 });

@@ -19,6 +19,7 @@ import { representerFor } from '../../representations.js';
 import { blobUrl, representBlob } from './blob-representation.js';
 import { representEntry } from './content-representation.js';
 import { readmeEntry, renderReadme } from './readme.js';
+import { tarball } from './tarball.js';
 import { linkTarget, locate, resolveRef } from './tree-reader.js';
 import { createGitState, type RepositoryGit } from './git-state.js';
 import type { WorldRepository } from '../../world-model.js';
@@ -44,6 +45,9 @@ const CONTENTS_FAULTS = [
   'readme.subdirectory-ignored',
   'readme.html-as-raw',
   'readme.case-sensitive',
+  'archive.private-link-never-expires',
+  'archive.served-without-redirect',
+  'archive.ref-ignored',
   'git.blob-sha-without-header',
   'git.blob-content-plain',
   'git.blob-raw-as-json',
@@ -60,6 +64,10 @@ function queryValue(query: unknown, name: string): string | undefined {
   const value = (query as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
 }
+
+/** Archive links: five minutes for private repositories (spec 1, Limits); an hour for public ones (a documented choice). */
+const PRIVATE_ARCHIVE_TTL_MS = 5 * 60 * 1000;
+const PUBLIC_ARCHIVE_TTL_MS = 60 * 60 * 1000;
 
 /** A directory lists at most this many entries (spec 1, rule 4 of the contents endpoints). */
 const LISTING_MAX = 1000;
@@ -97,6 +105,28 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
   };
 
   const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 20 },
+      id: 'archive.tarball',
+      summary: 'Download a tar archive of a repository',
+      method: 'GET',
+      path: '/repos/:owner/:repo/tarball/:ref',
+      access: CONTENTS_READ,
+      handler: async (request, reply, { repository }) => {
+        const state = await git.of(repository);
+        if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
+        const commit = await resolveRef(state, faults.on('archive.ref-ignored') ? undefined : request.params.ref);
+        if (!commit) throw notFound();
+        const folder = `${repository.owner}-${repository.name}-${commit.slice(0, 7)}`;
+        const file = { body: () => tarball(state, commit, folder), contentType: 'application/x-gzip', filename: `${folder}.tar.gz` };
+        if (faults.on('archive.served-without-redirect')) return reply.header('content-type', file.contentType).send(await file.body());
+        const ttl = repository.private && !faults.on('archive.private-link-never-expires') ? PRIVATE_ARCHIVE_TTL_MS : PUBLIC_ARCHIVE_TTL_MS;
+        return reply
+          .code(302)
+          .header('location', `${representerFor(request, directory).origin}${downloads.issue(file, ttl)}`)
+          .send();
+      },
+    }),
     defineEndpoint({
       spec: { document: 1, number: 18 },
       id: 'readme.get',

@@ -41,3 +41,10 @@ test('getReadme and getReadmeInDirectory return the Content entry; the html medi
   const html = await client.rest.repos.getReadme({ ...widgets, mediaType: { format: 'html' } });
   expect(String(html.data)).toContain('<h1>Widgets</h1>');
 });
+
+test('downloadTarballArchive follows the redirect to a real tar.gz', async ({ octokit }) => {
+  const archive = await octokit('anonymous').rest.repos.downloadTarballArchive({ ...widgets, ref: 'main' });
+  expect(archive.status).toBe(200);
+  const bytes = Buffer.from(archive.data as ArrayBuffer);
+  expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+});
