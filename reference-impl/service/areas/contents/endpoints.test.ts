@@ -165,6 +165,16 @@ test.describe('contents', () => {
     expect((await api.get(link)).statusCode).toBe(404);
   });
 
+  test('the ETag is the same at each read although each read gets a fresh download link; If-None-Match gets 304', async ({ api }) => {
+    const first = await api.get(`${CONTENTS}/README.md`);
+    const second = await api.get(`${CONTENTS}/README.md`);
+    expect(second.json().download_url).not.toBe(first.json().download_url);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const again = await api.get(`${CONTENTS}/README.md`, { headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect((await api.get(`${CONTENTS}/README.md?ref=v1.0`)).headers.etag).not.toBe(first.headers.etag);
+  });
+
   test('nothing there, an empty repository, and paths that only look like the endpoint are 404', async ({ api }) => {
     expectErrorBody(await api.get(`${CONTENTS}/no/such/file`), 404);
     expectErrorBody(await api.get(`${CONTENTS}/README.md/deeper`), 404);
