@@ -148,6 +148,16 @@ test.describe('contents', () => {
     expect(submodule._links).toEqual({ self: submodule.url, git: null, html: null });
   });
 
+  test('the html media type renders Markdown, and escapes other files', async ({ api }) => {
+    const html = { accept: 'application/vnd.service.html+json' };
+    const guide = await api.get(`${CONTENTS}/docs/guide.md`, { headers: html });
+    expect(guide.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(guide.body).toContain('<h2>Guide</h2>');
+    expect((await api.get(`${CONTENTS}/src/widget.ts`, { headers: html })).body).toContain(
+      '<pre>export const widget = () =&#62; &#39;steady&#39;;',
+    );
+  });
+
   test('the object media type wraps a listing in the directory entry', async ({ api }) => {
     const docs = (await api.get(`${CONTENTS}/docs`, { headers: OBJECT })).json() as Entry & { entries: Entry[] };
     expect(docs).toMatchObject({ type: 'dir', path: 'docs', name: 'docs' });

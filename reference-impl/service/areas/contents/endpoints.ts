@@ -42,6 +42,7 @@ const CONTENTS_FAULTS = [
   'contents.symlink-not-followed',
   'contents.submodule-typed-submodule',
   'contents.sha-without-header',
+  'contents.html-as-raw',
   'readme.subdirectory-ignored',
   'readme.html-as-raw',
   'readme.case-sensitive',
@@ -154,7 +155,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
       method: 'GET',
       path: '/repos/:owner/:repo/contents*',
       access: CONTENTS_READ,
-      representations: ['raw', 'object'],
+      representations: ['raw', 'object', 'html'],
       handler: async (request, reply, { repository }) => {
         const rest = request.params['*'];
         // `contents*` also matches /contentsX: only the bare path and /contents/… are this endpoint.
@@ -193,7 +194,12 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
             request.representation === 'object' ? !faults.on('contents.object-ignored') : faults.on('contents.listing-as-object');
           return asObject ? { ...representEntry(context, item), entries: listing } : listing;
         }
-        if (request.representation === 'raw' && !faults.on('contents.raw-ignored') && (item.kind === 'file' || item.kind === 'symlink')) {
+        if (request.representation === 'html' && item.kind === 'file' && !faults.on('contents.html-as-raw')) {
+          reply.header('content-type', 'text/html; charset=utf-8');
+          return renderReadme(item.path, Buffer.from(item.bytes).toString('utf8'));
+        }
+        const asRaw = request.representation === 'raw' || (request.representation === 'html' && faults.on('contents.html-as-raw'));
+        if (asRaw && !faults.on('contents.raw-ignored') && (item.kind === 'file' || item.kind === 'symlink')) {
           reply.header('content-type', 'application/vnd.service.raw');
           return Buffer.from(item.kind === 'file' ? item.bytes : item.target);
         }

@@ -1,4 +1,4 @@
-// The README of a directory, and its HTML rendering.
+// The README of a directory, and the HTML rendering of it or of any file (the html media type).
 //
 // Decisions where the spec is silent (README "README"):
 // - A directory's README is its first entry, in tree order, named README or README.<ext>
