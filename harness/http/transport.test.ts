@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
-import { createHttpTransport, headerValue } from './transport.js';
+import { createHttpTransport, headerValue, type HttpTransport } from './transport.js';
 
 interface Seen {
   method: string;
@@ -13,10 +13,14 @@ interface Seen {
   body: Buffer;
 }
 
-/** Runs `use` against a server on 127.0.0.1 that answers with `handler`; closes transport-side and server-side afterwards. */
+/**
+ * Runs `use` with a transport (made with `options`) against a server on 127.0.0.1 that answers
+ * with `handler`; closes both afterwards.
+ */
 async function withServer(
   handler: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void,
-  use: (base: string, seen: Seen[]) => Promise<void>,
+  use: (base: string, seen: Seen[], transport: HttpTransport) => Promise<void>,
+  options: { timeoutMs?: number } = {},
 ): Promise<void> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
@@ -29,9 +33,11 @@ async function withServer(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const transport = createHttpTransport(options);
   try {
-    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen);
+    await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, transport);
   } finally {
+    transport.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
@@ -51,170 +57,139 @@ async function failure(call: Promise<unknown>): Promise<HarnessError> {
 }
 
 test('exactly the given headers go out, in order and spelling, with Host added first and no User-Agent or Accept', async () => {
-  const transport = createHttpTransport();
-  try {
-    await withServer(
-      (_req, res) => res.end(),
-      async (base, seen) => {
-        await transport.send({
-          method: 'GET',
-          url: `${base}/repos/o/r?per_page=2&q=a%20b`,
-          headers: [
-            ['x-Odd-Case', 'v 1'],
-            ['X-Two', 'a'],
-            ['X-Two', 'b'],
-          ],
-        });
-        expect(seen[0].method).toBe('GET');
-        expect(seen[0].url).toBe('/repos/o/r?per_page=2&q=a%20b');
-        const sent = pairsOf(seen[0].rawHeaders);
-        // The keep-alive agent's Connection header is the only one node:http adds.
-        expect(sent.filter(([k]) => k.toLowerCase() !== 'connection')).toEqual([
-          ['Host', base.slice('http://'.length)],
+  await withServer(
+    (_req, res) => res.end(),
+    async (base, seen, transport) => {
+      await transport.send({
+        method: 'GET',
+        url: `${base}/repos/o/r?per_page=2&q=a%20b`,
+        headers: [
           ['x-Odd-Case', 'v 1'],
           ['X-Two', 'a'],
           ['X-Two', 'b'],
-        ]);
-        expect(sent.some(([k]) => /^(user-agent|accept)$/i.test(k))).toBe(false);
-      },
-    );
-  } finally {
-    transport.close();
-  }
+        ],
+      });
+      expect(seen[0].method).toBe('GET');
+      expect(seen[0].url).toBe('/repos/o/r?per_page=2&q=a%20b');
+      const sent = pairsOf(seen[0].rawHeaders);
+      // The keep-alive agent's Connection header is the only one node:http adds.
+      expect(sent.filter(([k]) => k.toLowerCase() !== 'connection')).toEqual([
+        ['Host', base.slice('http://'.length)],
+        ['x-Odd-Case', 'v 1'],
+        ['X-Two', 'a'],
+        ['X-Two', 'b'],
+      ]);
+      expect(sent.some(([k]) => /^(user-agent|accept)$/i.test(k))).toBe(false);
+    },
+  );
 });
 
 test('a Host the case gives is sent as given and not doubled', async () => {
-  const transport = createHttpTransport();
-  try {
-    await withServer(
-      (_req, res) => res.end(),
-      async (base, seen) => {
-        await transport.send({
-          method: 'GET',
-          url: `${base}/`,
-          headers: [
-            ['X-First', '1'],
-            ['host', 'api.example.test'],
-          ],
-        });
-        const hosts = pairsOf(seen[0].rawHeaders).filter(([k]) => k.toLowerCase() === 'host');
-        expect(hosts).toEqual([['host', 'api.example.test']]);
-        expect(pairsOf(seen[0].rawHeaders)[0]).toEqual(['X-First', '1']);
-      },
-    );
-  } finally {
-    transport.close();
-  }
+  await withServer(
+    (_req, res) => res.end(),
+    async (base, seen, transport) => {
+      await transport.send({
+        method: 'GET',
+        url: `${base}/`,
+        headers: [
+          ['X-First', '1'],
+          ['host', 'api.example.test'],
+        ],
+      });
+      const hosts = pairsOf(seen[0].rawHeaders).filter(([k]) => k.toLowerCase() === 'host');
+      expect(hosts).toEqual([['host', 'api.example.test']]);
+      expect(pairsOf(seen[0].rawHeaders)[0]).toEqual(['X-First', '1']);
+    },
+  );
 });
 
 test('a body goes out byte for byte with its Content-Length; without a body there is none', async () => {
-  const transport = createHttpTransport();
   const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-  try {
-    await withServer(
-      (_req, res) => res.end(),
-      async (base, seen) => {
-        await transport.send({ method: 'PUT', url: `${base}/blob`, headers: [['Content-Type', 'application/octet-stream']], body: bytes });
-        await transport.send({ method: 'DELETE', url: `${base}/blob`, headers: [] });
-        expect(seen[0].method).toBe('PUT');
-        expect(seen[0].body.equals(bytes)).toBe(true);
-        expect(pairsOf(seen[0].rawHeaders)).toContainEqual(['Content-Length', '256']);
-        expect(seen[1].method).toBe('DELETE');
-        expect(seen[1].body.length).toBe(0);
-        expect(pairsOf(seen[1].rawHeaders).some(([k]) => /^(content-length|transfer-encoding)$/i.test(k))).toBe(false);
-      },
-    );
-  } finally {
-    transport.close();
-  }
+  await withServer(
+    (_req, res) => res.end(),
+    async (base, seen, transport) => {
+      await transport.send({ method: 'PUT', url: `${base}/blob`, headers: [['Content-Type', 'application/octet-stream']], body: bytes });
+      await transport.send({ method: 'DELETE', url: `${base}/blob`, headers: [] });
+      expect(seen[0].method).toBe('PUT');
+      expect(seen[0].body.equals(bytes)).toBe(true);
+      expect(pairsOf(seen[0].rawHeaders)).toContainEqual(['Content-Length', '256']);
+      expect(seen[1].method).toBe('DELETE');
+      expect(seen[1].body.length).toBe(0);
+      expect(pairsOf(seen[1].rawHeaders).some(([k]) => /^(content-length|transfer-encoding)$/i.test(k))).toBe(false);
+    },
+  );
 });
 
 test('the answer comes back raw: status, header pairs in order with repeats kept, and the body bytes unchanged', async () => {
-  const transport = createHttpTransport();
   const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-  try {
-    await withServer(
-      (_req, res) => {
-        res.writeHead(418, [
-          'X-Zeta',
-          'last-alphabetically',
-          'Set-Cookie',
-          'a=1; Path=/',
-          'set-cookie',
-          'b=2',
-          'Content-Type',
-          'application/octet-stream',
-        ]);
-        res.end(bytes);
-      },
-      async (base) => {
-        const response = await transport.send({ method: 'GET', url: `${base}/teapot`, headers: [] });
-        expect(response.status).toBe(418);
-        expect(response.headers.slice(0, 4)).toEqual([
-          ['X-Zeta', 'last-alphabetically'],
-          ['Set-Cookie', 'a=1; Path=/'],
-          ['set-cookie', 'b=2'],
-          ['Content-Type', 'application/octet-stream'],
-        ]);
-        expect(Buffer.isBuffer(response.body)).toBe(true);
-        expect(response.body.equals(bytes)).toBe(true);
-        expect(headerValue(response.headers, 'SET-COOKIE')).toBe('a=1; Path=/, b=2');
-      },
-    );
-  } finally {
-    transport.close();
-  }
+  await withServer(
+    (_req, res) => {
+      res.writeHead(418, [
+        'X-Zeta',
+        'last-alphabetically',
+        'Set-Cookie',
+        'a=1; Path=/',
+        'set-cookie',
+        'b=2',
+        'Content-Type',
+        'application/octet-stream',
+      ]);
+      res.end(bytes);
+    },
+    async (base, _seen, transport) => {
+      const response = await transport.send({ method: 'GET', url: `${base}/teapot`, headers: [] });
+      expect(response.status).toBe(418);
+      expect(response.headers.slice(0, 4)).toEqual([
+        ['X-Zeta', 'last-alphabetically'],
+        ['Set-Cookie', 'a=1; Path=/'],
+        ['set-cookie', 'b=2'],
+        ['Content-Type', 'application/octet-stream'],
+      ]);
+      expect(Buffer.isBuffer(response.body)).toBe(true);
+      expect(response.body.equals(bytes)).toBe(true);
+      expect(headerValue(response.headers, 'SET-COOKIE')).toBe('a=1; Path=/, b=2');
+    },
+  );
 });
 
 test('one transport sends several requests over its one kept-alive connection', async () => {
-  const transport = createHttpTransport();
-  try {
-    await withServer(
-      (req, res) => res.end(`${req.url} ${req.socket.remotePort}`),
-      async (base) => {
-        const answers: string[] = [];
-        for (const n of [1, 2, 3])
-          answers.push((await transport.send({ method: 'GET', url: `${base}/${n}`, headers: [] })).body.toString());
-        expect(answers.map((a) => a.split(' ')[0])).toEqual(['/1', '/2', '/3']);
-        expect(new Set(answers.map((a) => a.split(' ')[1])).size).toBe(1);
-      },
-    );
-  } finally {
-    transport.close();
-  }
+  await withServer(
+    (req, res) => res.end(`${req.url} ${req.socket.remotePort}`),
+    async (base, _seen, transport) => {
+      const answers: string[] = [];
+      for (const n of [1, 2, 3]) answers.push((await transport.send({ method: 'GET', url: `${base}/${n}`, headers: [] })).body.toString());
+      expect(answers.map((a) => a.split(' ')[0])).toEqual(['/1', '/2', '/3']);
+      expect(new Set(answers.map((a) => a.split(' ')[1])).size).toBe(1);
+    },
+  );
 });
 
 test('a response body over 32 MiB is refused as a TARGET_IO error', async () => {
-  const transport = createHttpTransport();
   const chunk = Buffer.alloc(1024 * 1024, 0x61);
-  try {
-    await withServer(
-      (_req, res) => {
-        // Streams 40 MiB of the same chunk, following backpressure, until done or the client hangs up.
-        let left = 40;
-        let gone = false;
-        res.on('close', () => {
-          gone = true;
-        });
-        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(left * chunk.length) });
-        const pump = () => {
-          while (!gone && left > 0) {
-            left--;
-            if (!res.write(chunk)) return void res.once('drain', pump);
-          }
-          if (!gone) res.end();
-        };
-        pump();
-      },
-      async (base) => {
-        const error = await failure(transport.send({ method: 'GET', url: `${base}/huge`, headers: [] }));
-        expect(error.code).toBe('TARGET_IO');
-        expect(error.message).toBe(`response body over ${32 * 1024 * 1024} bytes`);
-      },
-    );
-  } finally {
-    transport.close();
-  }
+  await withServer(
+    (_req, res) => {
+      // Streams 40 MiB of the same chunk, following backpressure, until done or the client hangs up.
+      let left = 40;
+      let gone = false;
+      res.on('close', () => {
+        gone = true;
+      });
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(left * chunk.length) });
+      const pump = () => {
+        while (!gone && left > 0) {
+          left--;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!gone) res.end();
+      };
+      pump();
+    },
+    async (base, _seen, transport) => {
+      const error = await failure(transport.send({ method: 'GET', url: `${base}/huge`, headers: [] }));
+      expect(error.code).toBe('TARGET_IO');
+      expect(error.message).toBe(`response body over ${32 * 1024 * 1024} bytes`);
+    },
+  );
 });
 
 const stalls: [title: string, handler: http.RequestListener][] = [
@@ -230,16 +205,15 @@ const stalls: [title: string, handler: http.RequestListener][] = [
 
 for (const [title, handler] of stalls) {
   test(`${title} is a TARGET_IO error once the timeout passes, saying so`, async () => {
-    const transport = createHttpTransport({ timeoutMs: 200 });
-    try {
-      await withServer(handler, async (base) => {
+    await withServer(
+      handler,
+      async (base, _seen, transport) => {
         const error = await failure(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
         expect(error.code).toBe('TARGET_IO');
         expect(error.message).toBe('no answer within 200 ms');
-      });
-    } finally {
-      transport.close();
-    }
+      },
+      { timeoutMs: 200 },
+    );
   });
 }
 
