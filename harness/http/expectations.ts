@@ -113,11 +113,12 @@ export async function checkExpectation(
   for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, assertion.requirement ?? requirement);
 
   const captures: Record<string, string | number> = {};
+  let facts: Record<string, string | number> | undefined; // hashed once, however many bytes.* captures
   for (const [name, source] of Object.entries(expect.capture ?? {})) {
     const value = source.startsWith('header.')
       ? headerValue(response.headers, source.slice('header.'.length))
       : source.startsWith('bytes.')
-        ? byteFacts(response.body)[source.slice('bytes.'.length)]
+        ? (facts ??= byteFacts(response.body))[source.slice('bytes.'.length)]
         : selectPath(body, source.replace(/^body\.?/, '$.'));
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${show(value)}`);

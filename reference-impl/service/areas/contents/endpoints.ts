@@ -20,8 +20,8 @@ import { blobUrl, representBlob } from './blob-representation.js';
 import { representEntry } from './content-representation.js';
 import { readmeEntry, renderReadme } from './readme.js';
 import { tarball } from './tarball.js';
-import { linkTarget, locate, resolveRef } from './tree-reader.js';
-import { createGitState, type RepositoryGit } from './git-state.js';
+import { describeEntries, linkTarget, locate, resolveRef, type Located } from './tree-reader.js';
+import { createGitState, isEmpty, type RepositoryGit } from './git-state.js';
 import type { WorldRepository } from '../../world-model.js';
 
 const BLOB_BODY = Type.Object(
@@ -70,37 +70,49 @@ function queryValue(query: unknown, name: string): string | undefined {
 const PRIVATE_ARCHIVE_TTL_MS = 5 * 60 * 1000;
 const PUBLIC_ARCHIVE_TTL_MS = 60 * 60 * 1000;
 
+/** The raw representation: the bytes themselves. */
+function raw(reply: FastifyReply, bytes: Uint8Array): Buffer {
+  reply.header('content-type', 'application/vnd.service.raw');
+  return Buffer.from(bytes);
+}
+
+/** The html representation of a file: Markdown rendered, anything else escaped (readme.ts). */
+function html(reply: FastifyReply, file: Extract<Located, { kind: 'file' }>): string {
+  reply.header('content-type', 'text/html; charset=utf-8');
+  return renderReadme(file.path, Buffer.from(file.bytes).toString('utf8'));
+}
+
 /** A directory lists at most this many entries (spec 1, rule 4 of the contents endpoints). */
 const LISTING_MAX = 1000;
 
 const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ directory, faults, downloads }) => {
   const git = createGitState(directory);
   const refuseEmpty = (state: RepositoryGit, fault?: 'git.blob-empty-repository-accepted') => {
-    if (state.empty && !(fault && faults.on(fault))) throw new ApiError(409, 'CONFLICT', 'Git Repository is empty.');
+    if (isEmpty(state) && !(fault && faults.on(fault))) throw new ApiError(409, 'CONFLICT', 'Git Repository is empty.');
   };
+  /** The repository's Git state and the commit `ref` names (the default branch without one); 404 for an empty repository. */
+  const checkout = async (repository: WorldRepository, ref: string | undefined, refError: (ref: string | undefined) => ApiError) => {
+    const state = await git.of(repository);
+    if (isEmpty(state)) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
+    const commit = await resolveRef(state, ref);
+    if (!commit) throw refError(ref);
+    return { state, commit };
+  };
+  const noCommitFor = (ref: string | undefined) => new ApiError(404, 'NOT_FOUND', `No commit found for the ref ${ref}`);
 
   /** The README of `dir` ('' for the root) at the request's ref, as the request's representation asks. */
   const readme = async (request: FastifyRequest, reply: FastifyReply, repository: WorldRepository, dir: string) => {
-    const state = await git.of(repository);
-    if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
     const ref = queryValue(request.query, 'ref');
-    const commit = await resolveRef(state, ref);
-    if (!commit) throw new ApiError(404, 'NOT_FOUND', `No commit found for the ref ${ref}`);
+    const { state, commit } = await checkout(repository, ref, noCommitFor);
     const folder = await locate(state, commit, faults.on('readme.subdirectory-ignored') ? '' : dir);
     if (folder === undefined) throw notFound();
     if (folder.kind !== 'dir') throw validationFailed([{ resource: 'Readme', field: 'dir', code: 'invalid' }]);
     const entry = readmeEntry(folder.entries, faults.on('readme.case-sensitive'));
     if (!entry) throw new ApiError(404, 'NOT_FOUND', 'Not Found');
-    const file = await locate(state, commit, folder.path === '' ? entry.path : `${folder.path}/${entry.path}`);
-    if (file?.kind !== 'file') throw notFound();
-    if (request.representation === 'html' && !faults.on('readme.html-as-raw')) {
-      reply.header('content-type', 'text/html; charset=utf-8');
-      return renderReadme(entry.path, Buffer.from(file.bytes).toString('utf8'));
-    }
-    if (request.representation === 'raw' || request.representation === 'html') {
-      reply.header('content-type', 'application/vnd.service.raw');
-      return Buffer.from(file.bytes);
-    }
+    const [file] = await describeEntries(state, commit, folder, [entry]);
+    if (file.kind !== 'file') throw notFound();
+    if (request.representation === 'html' && !faults.on('readme.html-as-raw')) return html(reply, file);
+    if (request.representation === 'raw' || request.representation === 'html') return raw(reply, file.bytes);
     const context = { base: representerFor(request, directory), faults, repository, ref: ref ?? state.refs.defaultBranch, downloads };
     return representEntry(context, file, true);
   };
@@ -114,10 +126,8 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/tarball/:ref',
       access: CONTENTS_READ,
       handler: async (request, reply, { repository }) => {
-        const state = await git.of(repository);
-        if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
-        const commit = await resolveRef(state, faults.on('archive.ref-ignored') ? undefined : request.params.ref);
-        if (!commit) throw notFound();
+        const ref = faults.on('archive.ref-ignored') ? undefined : request.params.ref;
+        const { state, commit } = await checkout(repository, ref, notFound);
         const folder = `${repository.owner}-${repository.name}-${commit.slice(0, 7)}`;
         const file = { body: () => tarball(state, commit, folder), contentType: 'application/x-gzip', filename: `${folder}.tar.gz` };
         if (faults.on('archive.served-without-redirect')) return reply.header('content-type', file.contentType).send(await file.body());
@@ -161,11 +171,8 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
         // `contents*` also matches /contentsX: only the bare path and /contents/… are this endpoint.
         if (rest !== '' && !rest.startsWith('/')) throw notFound();
         const path = rest.replace(/^\/+|\/+$/g, '');
-        const state = await git.of(repository);
-        if (state.empty) throw new ApiError(404, 'NOT_FOUND', 'This repository is empty.');
         const ref = queryValue(request.query, 'ref');
-        const commit = await resolveRef(state, faults.on('contents.ref-ignored') ? undefined : ref);
-        if (!commit) throw new ApiError(404, 'NOT_FOUND', `No commit found for the ref ${ref}`);
+        const { state, commit } = await checkout(repository, faults.on('contents.ref-ignored') ? undefined : ref, () => noCommitFor(ref));
         let item = await locate(state, commit, path);
         if (!item) throw notFound();
         if (item.kind === 'symlink' && !faults.on('contents.symlink-not-followed')) {
@@ -176,33 +183,20 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
         }
         const context = { base: representerFor(request, directory), faults, repository, ref: ref ?? state.refs.defaultBranch, downloads };
         if (item.kind === 'dir') {
-          const children = await Promise.all(
-            item.entries.slice(0, LISTING_MAX).map((entry) => locate(state, commit, path === '' ? entry.path : `${path}/${entry.path}`)),
-          );
+          const children = await describeEntries(state, commit, item, item.entries.slice(0, LISTING_MAX));
           // A submodule is typed file in a listing, for backwards compatibility (spec 1, Content entry).
-          const listing = children.flatMap((child) =>
-            child
-              ? [
-                  {
-                    ...representEntry(context, child),
-                    ...(child.kind === 'submodule' && !faults.on('contents.submodule-typed-submodule') && { type: 'file' }),
-                  },
-                ]
-              : [],
-          );
+          const listing = children.map((child) => ({
+            ...representEntry(context, child),
+            ...(child.kind === 'submodule' && !faults.on('contents.submodule-typed-submodule') && { type: 'file' }),
+          }));
           const asObject =
             request.representation === 'object' ? !faults.on('contents.object-ignored') : faults.on('contents.listing-as-object');
           return asObject ? { ...representEntry(context, item), entries: listing } : listing;
         }
-        if (request.representation === 'html' && item.kind === 'file' && !faults.on('contents.html-as-raw')) {
-          reply.header('content-type', 'text/html; charset=utf-8');
-          return renderReadme(item.path, Buffer.from(item.bytes).toString('utf8'));
-        }
+        if (request.representation === 'html' && item.kind === 'file' && !faults.on('contents.html-as-raw')) return html(reply, item);
         const asRaw = request.representation === 'raw' || (request.representation === 'html' && faults.on('contents.html-as-raw'));
-        if (asRaw && !faults.on('contents.raw-ignored') && (item.kind === 'file' || item.kind === 'symlink')) {
-          reply.header('content-type', 'application/vnd.service.raw');
-          return Buffer.from(item.kind === 'file' ? item.bytes : item.target);
-        }
+        if (asRaw && !faults.on('contents.raw-ignored') && (item.kind === 'file' || item.kind === 'symlink'))
+          return raw(reply, item.kind === 'file' ? item.bytes : Buffer.from(item.target));
         return representEntry(context, item, true);
       },
     }),
@@ -246,10 +240,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
         const held = state.objects.has(sha) && (await state.store.typeOf(sha)) === 'blob';
         if (!held && !faults.on('git.blob-unknown-empty')) throw notFound();
         const bytes = held ? await state.store.readBlob(sha) : new Uint8Array();
-        if (request.representation === 'raw' && !faults.on('git.blob-raw-as-json')) {
-          reply.header('content-type', 'application/vnd.service.raw');
-          return Buffer.from(bytes);
-        }
+        if (request.representation === 'raw' && !faults.on('git.blob-raw-as-json')) return raw(reply, bytes);
         return representBlob(representerFor(request, directory), faults, repository, sha, bytes);
       },
     }),

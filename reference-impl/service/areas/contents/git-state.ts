@@ -13,9 +13,10 @@ export interface RepositoryGit {
   refs: GitRefs;
   /** The repository's objects: the world's, and those written through the API since the last reset. */
   objects: Set<string>;
-  /** No commit on any branch yet. */
-  empty: boolean;
 }
+
+/** No commit on any branch yet. */
+export const isEmpty = (git: RepositoryGit) => Object.keys(git.refs.branches).length === 0;
 
 export interface GitState {
   of(repository: WorldRepository): Promise<RepositoryGit>;
@@ -31,10 +32,9 @@ export function createGitState(directory: Directory): GitState {
         store: await processObjectStore(),
         refs: { defaultBranch: 'main', branches: {}, tags: {} },
         objects: new Set(),
-        empty: true,
       };
     const refs = structuredClone(built.refs);
-    return { store: built.store, refs, objects: new Set(built.objects), empty: Object.keys(refs.branches).length === 0 };
+    return { store: built.store, refs, objects: new Set(built.objects) };
   };
   return {
     of(repository) {

@@ -31,8 +31,24 @@ export async function locate(git: RepositoryGit, commit: string, path: string): 
     entry = found;
     if (found.type !== 'tree' && i < segments.length - 1) return undefined;
   }
+  return describe(git, tree, entry, path);
+}
+
+/** Entries of a directory `locate` found in the commit, each described without walking from the root again. */
+export async function describeEntries(
+  git: RepositoryGit,
+  commit: string,
+  dir: Extract<Located, { kind: 'dir' }>,
+  entries: readonly TreeEntry[],
+): Promise<Located[]> {
+  const { tree } = await git.store.readCommit(commit);
+  return Promise.all(entries.map((entry) => describe(git, tree, entry, dir.path === '' ? entry.path : `${dir.path}/${entry.path}`)));
+}
+
+/** What one tree entry at `path` is; `commitTree` (the commit's root tree) holds `.gitmodules`. */
+async function describe(git: RepositoryGit, commitTree: string, entry: TreeEntry, path: string): Promise<Located> {
   if (entry.type === 'tree') return { kind: 'dir', path, sha: entry.oid, entries: await git.store.readTree(entry.oid) };
-  if (entry.type === 'commit') return { kind: 'submodule', path, sha: entry.oid, url: await submoduleUrl(git, tree, path) };
+  if (entry.type === 'commit') return { kind: 'submodule', path, sha: entry.oid, url: await submoduleUrl(git, commitTree, path) };
   const bytes = await git.store.readBlob(entry.oid);
   if (entry.mode === '120000') return { kind: 'symlink', path, sha: entry.oid, target: Buffer.from(bytes).toString('utf8') };
   return { kind: 'file', path, sha: entry.oid, executable: entry.mode === '100755', bytes };
