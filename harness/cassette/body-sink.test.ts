@@ -113,6 +113,22 @@ test('a big compressed body is decoded to a sidecar and its re-encoding checked 
   expect(blobFiles().filter((f) => f.startsWith('.tmp'))).toEqual([]);
 });
 
+test('a body with thousands of secrets, overlapping ones included, has every one replaced, leftmost and longest first', async () => {
+  const replacements = compileReplacements([
+    ['http://127.0.0.1:4321', '<origin>'],
+    ['127.0.0.1', '<host>'],
+    ['token-abc', '<token>'],
+  ]);
+  const unit = '{"url":"http://127.0.0.1:4321/x","host":"127.0.0.1","t":"token-abc"},';
+  const text = `[${unit.repeat(5000)}]`;
+  const expected = text
+    .replaceAll('http://127.0.0.1:4321', '<origin>')
+    .replaceAll('127.0.0.1', '<host>')
+    .replaceAll('token-abc', '<token>');
+  for (const chunk of [text.length, 4093])
+    expect(readBodyBytes((await capture(Buffer.from(text), { replacements }, chunk))!, dir).toString()).toBe(expected);
+});
+
 test('a corrupt or truncated compressed stream is recorded as raw bytes with no coding', async () => {
   const garbage = Buffer.from('this is not gzip at all');
   expect(await capture(garbage, { contentEncoding: 'gzip' }, 4)).toEqual({ text: garbage.toString() });

@@ -362,10 +362,15 @@ function createReplacer({ rules, holdBack }: Replacements, emit: (bytes: Buffer)
   const scan = (buffer: Buffer, final: boolean): void => {
     const safe = final ? buffer.length : buffer.length - holdBack;
     let pos = 0;
+    // Each rule's next occurrence at or after pos (-1: none left), searched again only once
+    // pos has passed it: a body with thousands of matches is scanned once per rule, not once
+    // per rule per match.
+    const next = rules.map(() => -2);
     for (;;) {
       let best: { at: number; rule: (typeof rules)[number] } | undefined;
-      for (const rule of rules) {
-        const at = buffer.indexOf(rule.secret, pos);
+      for (const [i, rule] of rules.entries()) {
+        if (next[i] !== -1 && next[i] < pos) next[i] = buffer.indexOf(rule.secret, pos);
+        const at = next[i];
         if (at === -1 || at >= safe) continue;
         if (!best || at < best.at || (at === best.at && rule.secret.length > best.rule.secret.length)) best = { at, rule };
       }
