@@ -74,3 +74,20 @@ test('an assertion may cite its own requirement, and a failed one shows the valu
     actual: 'xs = [3,1,2]',
   });
 });
+
+test('a truncated body (over the transport bound): status and headers are still judged, a check of the body is a harness error', async () => {
+  const huge: WireResponse = { ...response(200, 'aaaa', [['Content-Type', 'text/plain']]), truncated: true };
+  // The target served what it should have refused: a conformance failure, by its status.
+  expect(await failure(huge, { status: 403 })).toEqual({ requirement: 'test.must', expected: 'status 403', actual: 'status 200' });
+  expect(
+    await checkExpectation(
+      huge,
+      { status: 200, headers: { 'content-type': 'text/plain' }, capture: { type: 'header.content-type' } },
+      context,
+    ),
+  ).toEqual({
+    type: 'text/plain',
+  });
+  for (const e of [{ bytes: { size: 4 } }, { json: {} }, { empty: true }, { capture: { size: 'bytes.size' } }] as Expectation[])
+    await expect(checkExpectation(huge, { status: 200, ...e }, context)).rejects.toThrow(/response body is over 33554432 bytes/);
+});

@@ -1,12 +1,12 @@
 // Checks one response against a declarative expectation, in a fixed order (status,
 // headers, emptiness, bytes, schema, JSON subset, assertions) so the first failure
 // reported is the most basic one. Returns the values the step captures for later steps.
-import { ConformanceFailure } from '../core/errors.js';
+import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import type { Expectation, StatusRule } from '../core/suite-format.js';
 import { byteFacts, checkBytes } from './body-bytes.js';
 import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
 import type { SchemaRegistry } from './schema-registry.js';
-import { headerValue, type WireResponse } from './transport.js';
+import { headerValue, MAX_BODY_BYTES, type WireResponse } from './transport.js';
 
 const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
 
@@ -76,6 +76,15 @@ export async function checkExpectation(
   }
 
   const captureSources = Object.values(expect.capture ?? {});
+  const readsBody =
+    expect.empty ||
+    expect.bytes ||
+    expect.schema ||
+    expect.json !== undefined ||
+    expect.assert ||
+    captureSources.some((s) => !s.startsWith('header'));
+  if (readsBody && response.truncated)
+    throw new HarnessError('TARGET_IO', `the response body is over ${MAX_BODY_BYTES} bytes, more than the checks of its body may read`);
   const needsJson =
     expect.schema !== undefined ||
     expect.json !== undefined ||

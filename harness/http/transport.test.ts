@@ -164,7 +164,7 @@ test('one transport sends several requests over its one kept-alive connection', 
   );
 });
 
-test('a response body over 32 MiB is refused as a TARGET_IO error', async () => {
+test('a response body over 32 MiB keeps its status and headers, and is marked truncated at 32 MiB', async () => {
   const chunk = Buffer.alloc(1024 * 1024, 0x61);
   await withServer(
     (_req, res) => {
@@ -185,9 +185,13 @@ test('a response body over 32 MiB is refused as a TARGET_IO error', async () => 
       pump();
     },
     async (base, _seen, transport) => {
-      const error = await failure(transport.send({ method: 'GET', url: `${base}/huge`, headers: [] }));
-      expect(error.code).toBe('TARGET_IO');
-      expect(error.message).toBe(`response body over ${32 * 1024 * 1024} bytes`);
+      const response = await transport.send({ method: 'GET', url: `${base}/huge`, headers: [] });
+      expect(response.status).toBe(200);
+      expect(response.truncated).toBe(true);
+      expect(response.body.length).toBe(32 * 1024 * 1024);
+      expect(response.headers).toContainEqual(['Content-Length', String(40 * chunk.length)]);
+      // The connection is not reused for the next request: it answers in full.
+      expect((await transport.send({ method: 'GET', url: `${base}/again`, headers: [] })).truncated).toBe(true);
     },
   );
 });

@@ -16,6 +16,8 @@ export interface WireResponse {
   status: number;
   headers: HeaderPairs;
   body: Buffer;
+  /** The body went past the transport's bound: `body` holds its start only (checks of the body cannot run). */
+  truncated?: boolean;
 }
 
 /** The one seam between checks and the network: negative controls pass a fake. */
@@ -26,7 +28,11 @@ export interface HttpTransport {
   close(): void;
 }
 
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * Bodies are kept up to this size. A larger answer keeps its status and headers, so a target
+ * that serves a file it should refuse is judged by its status; the rest is not read.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -54,17 +60,26 @@ export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport 
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) req.destroy(new HarnessError('TARGET_IO', `response body over ${MAX_BODY_BYTES} bytes`));
-          else chunks.push(chunk);
-        });
-        res.on('error', reject);
-        res.on('end', () => {
+        const answer = (truncated: boolean) => {
           const pairs: HeaderPairs = [];
           for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-          resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+          resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ...(truncated && { truncated }) });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size > MAX_BODY_BYTES) return;
+          if (size + chunk.length > MAX_BODY_BYTES) {
+            chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
+            size = MAX_BODY_BYTES + 1;
+            answer(true);
+            // The connection is not reused: the rest of the body is never read.
+            req.destroy();
+            return;
+          }
+          size += chunk.length;
+          chunks.push(chunk);
         });
+        res.on('error', reject);
+        res.on('end', () => answer(false));
       });
       req.end(request.body);
     });
