@@ -255,6 +255,9 @@ test.describe('a target that breaks two rules', () => {
     expect(failed).toEqual({
       'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
       'assignees/list-small-repository': 'pagination.link-relations',
+      // 409 turned into 200: concurrent and stale writes look accepted.
+      'contents/write-concurrent': 'contents.write-concurrent',
+      'contents/write-sha-rules': 'contents.write-stale-sha',
       'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
     });

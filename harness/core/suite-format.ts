@@ -118,7 +118,27 @@ export interface ClockStep {
   clock: { advance_seconds?: number; set?: string };
 }
 
-export type Step = RequestStep | ClockStep;
+/** Failures the target injects into its own operations (capability control.failures): `{storage: 1}`. */
+export interface InjectStep {
+  inject: { storage?: number };
+}
+
+/**
+ * The same request sent `count` times at once (`${i}` is each copy's number, 1…count):
+ * exactly one must get status `one`, every other one of `rest`.
+ */
+export interface ParallelStep {
+  parallel: {
+    count: number;
+    request: RequestSpec;
+    expect: { one: number; rest: number | number[] };
+    /** Binds this name to the number `i` of the copy that got `one`. */
+    capture?: string;
+  };
+  requirement?: string;
+}
+
+export type Step = RequestStep | ClockStep | InjectStep | ParallelStep;
 
 interface CaseBase {
   id: string;
@@ -140,6 +160,7 @@ export interface StepsCase extends CaseBase {
 
 export interface AuthMatrixCase extends CaseBase {
   kind: 'auth-matrix';
+  /** Sent once per row; `${role}` is the row's role (a resource of its own for a creating request). */
   request: RequestSpec;
   /** role -> expected status */
   expect_by_role: Record<string, StatusRule | StatusRule[]>;

@@ -1,5 +1,5 @@
 // The optional control API of a target (/_conformance/*): capabilities, reset, clock,
-// and the built-in faults of the reference (what the kill matrix switches).
+// injected failures, and the built-in faults of the reference (what the kill matrix switches).
 // A target without it simply has no capabilities; cases that need one are SKIP.
 import { HarnessError } from '../core/errors.js';
 import type { Transport } from './transport.js';
@@ -10,6 +10,8 @@ export interface TargetControl {
   clock(move: { advance_seconds?: number; set?: string }): Promise<void>;
   /** Switches exactly these built-in faults on (capability control.faults); a reset switches them off. */
   faults(ids: string[]): Promise<void>;
+  /** Makes the target's next operations of each kind fail (capability control.failures): `{storage: 1}`. */
+  inject(failures: { storage?: number }): Promise<void>;
 }
 
 export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {
@@ -54,6 +56,9 @@ export function createTargetControl(baseUrl: string, transport: Transport, userA
     },
     async faults(ids) {
       expectOk('faults', await call('POST', '/_conformance/faults', { faults: ids }));
+    },
+    async inject(failures) {
+      expectOk('failures', await call('POST', '/_conformance/failures', failures));
     },
   };
 }

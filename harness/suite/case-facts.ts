@@ -4,9 +4,17 @@
 import { ANONYMOUS } from '../http/target-client.js';
 import type { Aspect, CaseFacts, Level } from '../core/results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
+import type { Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
+export const isParallelStep = (step: Step): step is ParallelStep => 'parallel' in step;
+
+/** The control capability a step needs of the target, if any. */
+export function stepCapability(step: Step): string | undefined {
+  if ('clock' in step) return 'control.clock';
+  if ('inject' in step) return 'control.failures';
+  return undefined;
+}
 export const isStepsCase = (c: Case): c is StepsCase => c.kind === undefined || c.kind === 'steps';
 
 const LEVEL_ORDER: Level[] = ['MAY', 'SHOULD', 'MUST'];
@@ -25,6 +33,7 @@ export function caseRequirements(testCase: Case): string[] {
     if (step.requirement) ids.push(step.requirement);
     for (const assertion of step.expect.assert ?? []) if (assertion.requirement) ids.push(assertion.requirement);
   }
+  if (isStepsCase(testCase)) for (const step of testCase.steps) if (isParallelStep(step) && step.requirement) ids.push(step.requirement);
   if (testCase.kind === 'pagination') {
     if (testCase.per_page.default_requirement) ids.push(testCase.per_page.default_requirement);
     if (testCase.per_page.max_requirement) ids.push(testCase.per_page.max_requirement);
@@ -44,7 +53,8 @@ export function strongestLevel(requirementIds: string[], registry: RequirementRe
 
 /** The requests a case makes, cleanup excluded. */
 function caseRequests(testCase: Case): RequestSpec[] {
-  if (isStepsCase(testCase)) return testCase.steps.filter(isRequestStep).map((s) => s.request);
+  if (isStepsCase(testCase))
+    return testCase.steps.flatMap((s) => (isRequestStep(s) ? [s.request] : isParallelStep(s) ? [s.parallel.request] : []));
   if (testCase.kind === 'limits') return [testCase.request, ...(testCase.verify ?? []).map((s) => s.request)];
   return [testCase.request];
 }

@@ -46,6 +46,7 @@ function context(route: Route, options: { capabilities?: string[]; strict?: bool
       reset: async () => {},
       clock: async () => {},
       faults: async () => {},
+      inject: async () => {},
       ...options.control,
     },
     capabilities: new Set(options.capabilities ?? []),
@@ -182,6 +183,60 @@ test('captures flow into later requests and expectations', async () => {
   expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
   expect(sent[1].url).toBe('http://target.test/b/9');
   expect(sent[1].headers).toContainEqual(['If-None-Match', '"v1"']);
+});
+
+test('parallel: the copies go out at once; exactly one winner passes and is captured, two winners or a stray status fail', async () => {
+  const injected: unknown[] = [];
+  const testCase: Case = {
+    id: 'c',
+    title: 'writes at once',
+    requirements: ['test.must'],
+    as: 'admin',
+    steps: [
+      { inject: { storage: 1 } },
+      {
+        parallel: {
+          count: 4,
+          request: { method: 'PUT', path: '/f', body: { n: '${i}' } },
+          expect: { one: 200, rest: 409 },
+          capture: 'won',
+        },
+      },
+      { request: { method: 'GET', path: '/f' }, expect: { json: { n: '${won}' } } },
+    ],
+  };
+  /** A target answering `statuses` to the PUTs in the order they arrive, and the body of the winning one to the GET. */
+  const target = (statuses: number[]) => {
+    let stored = '';
+    let inFlight = 0;
+    let overlapped = false;
+    const route: Route = async (r) => {
+      if (r.method === 'GET') return respond(200, { n: stored });
+      inFlight += 1;
+      overlapped ||= inFlight > 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      const status = statuses.shift()!;
+      if (status === 200) stored = JSON.parse(r.body!.toString()).n;
+      return respond(status, {});
+    };
+    return { route, overlapped: () => overlapped };
+  };
+  const good = target([409, 200, 409, 409]);
+  const run = context(good.route, { control: { inject: async (f) => void injected.push(f) } });
+  expect(await runCase(testCase, run.ctx)).toEqual({ outcome: 'PASS' });
+  expect(good.overlapped()).toBe(true);
+  expect(injected).toEqual([{ storage: 1 }]);
+  expect(run.sent.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body!.toString()).n)).toEqual(['1', '2', '3', '4']);
+  for (const statuses of [
+    [200, 200, 409, 409],
+    [200, 409, 409, 500],
+    [409, 409, 409, 409],
+  ]) {
+    const outcome = await runCase(testCase, context(target(statuses).route).ctx);
+    expect(outcome.outcome, statuses.join()).toBe('FAIL');
+    expect(outcome.message, statuses.join()).toContain(`statuses ${statuses.join(', ')}`);
+  }
 });
 
 test('a redirect is checked, followed through its captured Location (relative or on another origin) and reused', async () => {

@@ -22,11 +22,11 @@ import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from 
 import { createTargetControl, type TargetControl } from '../http/target-control.js';
 import type { Transport } from '../http/transport.js';
 import type { ExchangeRecord, FailureDetail } from '../core/results.js';
-import { caseRequirements, caseRoles, isRequestStep } from './case-facts.js';
+import { caseRequirements, caseRoles, isParallelStep, isRequestStep } from './case-facts.js';
 import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, LimitsCase, RequestSpec, RequestStep } from '../core/suite-format.js';
+import type { Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 
 export interface CaseHooks {
@@ -125,6 +125,18 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
       return exchange;
     });
   };
+  const sendAll = (specs: RequestSpec[]) =>
+    context.hooks.step(`${specs.length} requests at once: ${specs[0].method} ${specs[0].path ?? specs[0].url}`, async () => {
+      const exchanges = await Promise.all(specs.map((spec) => context.client.send(spec, role)));
+      last = exchanges.at(-1);
+      lastEndpoint = `${specs[0].method} ${specs[0].path ?? specs[0].url}`;
+      for (const [n, exchange] of exchanges.entries())
+        await context.hooks.attach(
+          `#${n + 1} → ${exchange.response.status}`,
+          toExchangeRecord(exchange.request, exchange.response, context.redact),
+        );
+      return exchanges.map((exchange) => exchange.response.status);
+    });
   const bindings: Bindings = { values: {} };
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
     const exchange = await send(await interpolate(step.request, b), as);
@@ -146,7 +158,7 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
   let result: CaseOutcome;
   try {
     if (context.capabilities.has('control.reset')) await context.control.reset();
-    await runBody(testCase, context, { send, runRequestStep, bindings, role, note });
+    await runBody(testCase, context, { send, sendAll, runRequestStep, bindings, role, note });
     result = found.length > 0 ? warned(found, context) : { outcome: 'PASS' };
   } catch (error) {
     result = classify(error, requirements, found, { ...context, grading }, last, lastEndpoint);
@@ -168,6 +180,8 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
 
 interface Runner {
   send(spec: RequestSpec, as?: string): Promise<Exchange>;
+  /** Sends the requests at once, as one step of the report; their statuses in order. */
+  sendAll(specs: RequestSpec[]): Promise<number[]>;
   runRequestStep(step: RequestStep, bindings: Bindings, as?: string): Promise<void>;
   bindings: Bindings;
   role: string;
@@ -180,13 +194,16 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
     case 'steps':
       for (const step of testCase.steps) {
         if (isRequestStep(step)) await runner.runRequestStep(step, runner.bindings);
-        else await context.hooks.step(`clock ${JSON.stringify(step.clock)}`, () => context.control.clock(step.clock));
+        else if (isParallelStep(step)) await runParallel(step, testCase, runner);
+        else if ('clock' in step) await context.hooks.step(`clock ${JSON.stringify(step.clock)}`, () => context.control.clock(step.clock));
+        else await context.hooks.step(`inject ${JSON.stringify(step.inject)}`, () => context.control.inject(step.inject));
       }
       return;
     case 'auth-matrix':
       for (const [role, status] of Object.entries(testCase.expect_by_role)) {
         if (!context.client.hasRole(role)) continue;
-        const exchange = await runner.send(await interpolate(testCase.request, runner.bindings), role);
+        // `${role}` is the row's role: a creating request can name a resource of its own per row.
+        const exchange = await runner.send(await interpolate(testCase.request, { values: { ...runner.bindings.values, role } }), role);
         try {
           expectStatus(exchange.response, status, testCase.requirements[0]);
         } catch (error) {
@@ -217,6 +234,25 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       return;
     }
   }
+}
+
+/** A parallel step: its copies sent at once, then exactly one `one` and the rest `rest`. */
+async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): Promise<void> {
+  const { count, request, expect, capture } = step.parallel;
+  const requirement = step.requirement ?? testCase.requirements[0];
+  const specs = await Promise.all(
+    Array.from({ length: count }, (_, n) => interpolate(request, { values: { ...runner.bindings.values, i: n + 1 } })),
+  );
+  const statuses = await runner.sendAll(specs);
+  const rest = Array.isArray(expect.rest) ? expect.rest : [expect.rest];
+  const winners = statuses.flatMap((status, n) => (status === expect.one ? [n + 1] : []));
+  const others = statuses.filter((status) => status !== expect.one && !rest.includes(status));
+  const shown = `statuses ${statuses.join(', ')}`;
+  if (winners.length !== 1 || others.length > 0)
+    runner.note(
+      new ConformanceFailure(requirement, `exactly one of ${count} at once ${expect.one}, the others ${rest.join(' or ')}`, shown),
+    );
+  if (capture && winners.length === 1) runner.bindings.values[capture] = winners[0];
 }
 
 async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRequestStep'], role: string): Promise<string | undefined> {

@@ -37,7 +37,10 @@ export type WrittenRequest = Omit<RequestSpec, 'method' | 'path'> & { endpoint?:
 
 /** Every request object of a case: its own, its steps', its cleanup's and its verification's. */
 function requestsOf(testCase: Case): RequestSpec[] {
-  const steps = 'steps' in testCase ? testCase.steps.flatMap((step) => ('request' in step ? [step.request] : [])) : [];
+  const steps =
+    'steps' in testCase
+      ? testCase.steps.flatMap((step) => ('request' in step ? [step.request] : 'parallel' in step ? [step.parallel.request] : []))
+      : [];
   const own = 'request' in testCase ? [testCase.request] : [];
   const verify = 'verify' in testCase ? (testCase.verify ?? []).map((step) => step.request) : [];
   return [...own, ...steps, ...verify, ...(testCase.cleanup ?? []).map((step) => step.request)];

@@ -70,7 +70,7 @@ ${GOOD_STEP}
     'sample/sample.yaml case a: duplicate title',
     'sample/sample.yaml case a: unknown schema no-such-schema',
     'sample/sample.yaml case a: unknown role ghost',
-    'sample/sample.yaml case a: moves the clock but does not declare requires: [control.clock]',
+    'sample/sample.yaml case a: has a step that needs control.clock but does not declare requires: [control.clock]',
   ]);
 });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
-import { caseRequirements, caseRoles, caseSteps, isRequestStep, isStepsCase } from './case-facts.js';
+import { caseRequirements, caseRoles, caseSteps, isParallelStep, isRequestStep, isStepsCase, stepCapability } from './case-facts.js';
 import { listYamlFiles, type RequirementRegistry } from './requirement-registry.js';
 import type { Case, Expectation, RequestStep, Suite } from '../core/suite-format.js';
 import { templateProblems } from './interpolate.js';
@@ -76,9 +76,9 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
       const problem = (text: string) => problems.push(`${where(testCase.id)}: ${text}`);
       for (const name of usedSchemas(testCase)) if (!context.schemas.has(name)) problem(`unknown schema ${name}`);
       for (const role of caseRoles(testCase)) if (!context.roles.has(role)) problem(`unknown role ${role}`);
-      if (isStepsCase(testCase) && testCase.steps.some((s) => !isRequestStep(s)) && !testCase.requires?.includes('control.clock')) {
-        problem('moves the clock but does not declare requires: [control.clock]');
-      }
+      for (const capability of new Set(isStepsCase(testCase) ? testCase.steps.map(stepCapability) : []))
+        if (capability && !testCase.requires?.includes(capability))
+          problem(`has a step that needs ${capability} but does not declare requires: [${capability}]`);
       if (testCase.kind === 'limits' && testCase.list.length < testCase.limit + 1)
         problem(`list needs at least ${testCase.limit + 1} values`);
       for (const text of bindingProblems(testCase)) problem(text);
@@ -125,13 +125,25 @@ function bindingProblems(testCase: Case): string[] {
     check(label, step.request, step.expect);
     for (const name of Object.keys(step.expect.capture ?? {})) names.add(name);
   };
-  if (isStepsCase(testCase)) testCase.steps.forEach((step, i) => isRequestStep(step) && run(`step ${i + 1}`, step));
+  if (isStepsCase(testCase))
+    testCase.steps.forEach((step, i) => {
+      if (isRequestStep(step)) run(`step ${i + 1}`, step);
+      else if (isParallelStep(step)) {
+        // `${i}` is bound in the copies of a parallel request only.
+        const copies = { names: new Set([...names, 'i']), list: bound.list };
+        problems.push(...templateProblems(step.parallel.request, copies).map((p) => `step ${i + 1}: ${p}`));
+        if (step.parallel.capture) names.add(step.parallel.capture);
+      }
+    });
   else if (testCase.kind === 'limits') {
     names.add('n');
     const variants = Object.values(testCase.expect);
     check('request', testCase.request, ...variants);
     for (const expect of variants) for (const name of Object.keys(expect.capture ?? {})) names.add(name);
     (testCase.verify ?? []).forEach((step, i) => run(`verify step ${i + 1}`, step));
+  } else if (testCase.kind === 'auth-matrix') {
+    names.add('role');
+    check('request', testCase.request);
   } else check('request', testCase.request);
   (testCase.cleanup ?? []).forEach((step, i) => check(`cleanup step ${i + 1}`, step));
   return [...new Set(problems)];
