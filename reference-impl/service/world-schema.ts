@@ -117,6 +117,22 @@ export const GitEntrySchema = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object(
+    {
+      series: Type.Object(
+        {
+          count: Type.Integer({ minimum: 1, maximum: 10_000 }),
+          name: Type.String({
+            pattern: '^[^/\\u0000]*\\{n\\}[^/\\u0000]*$',
+            description: 'file name; {n} is 1…count, zero-padded to the width of count',
+          }),
+          text: Type.String({ description: 'file text; {n} as in name' }),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, description: 'many files in the directory this path names (a listing larger than a page)' },
+  ),
+  Type.Object(
     { symlink: Type.String({ minLength: 1, description: 'the link target, as git stores it' }) },
     { additionalProperties: false },
   ),

@@ -1,4 +1,4 @@
-// The object store reads back what it wrote, and knows the type of an object by its id.
+// The object store reads back what it wrote, and knows the type of an object and a blob's size by its id.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +24,10 @@ test('blobs, trees and commits read back as written; typeOf names each and nothi
       undefined,
     ]);
     // A second store over the same folder sees the same objects.
-    expect(await (await openObjectStore(dir)).typeOf(commit)).toBe('commit');
+    const again = await openObjectStore(dir);
+    expect(await again.typeOf(commit)).toBe('commit');
+    // Sizes: known from the write, and read from the object by a store that did not write it.
+    expect([await store.blobSize(blob), await again.blobSize(blob)]).toEqual([6, 6]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,9 @@
 // the ones `git` computes, and `git` can read the folder. Refs are not kept here: each
 // service instance holds its own (world-git.ts), while the objects, immutable and
 // addressed by content, are shared by every instance of a process.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import git from 'isomorphic-git';
 
 export type TreeEntryMode = '100644' | '100755' | '120000' | '160000' | '040000';
@@ -39,6 +41,8 @@ export interface ObjectStore {
   writeTree(entries: TreeEntry[]): Promise<string>;
   writeCommit(commit: CommitObject): Promise<string>;
   readBlob(oid: string): Promise<Uint8Array>;
+  /** A blob's size in bytes, without reading it again when this store wrote or read it before. */
+  blobSize(oid: string): Promise<number>;
   readTree(oid: string): Promise<TreeEntry[]>;
   readCommit(oid: string): Promise<CommitObject>;
   /** The object's type, or undefined when the store does not hold it. */
@@ -52,9 +56,27 @@ export async function openObjectStore(gitdir: string): Promise<ObjectStore> {
   if (!fs.existsSync(`${gitdir}/objects`)) await git.init({ fs, dir: gitdir, gitdir, bare: true, defaultBranch: 'main' });
   const at = { fs, gitdir };
   const types = new Map<string, ObjectType>();
+  const sizes = new Map<string, number>();
+  const readBlob = async (oid: string) => {
+    const { blob } = await git.readBlob({ ...at, oid });
+    sizes.set(oid, blob.length);
+    return blob;
+  };
   return {
     gitdir,
-    writeBlob: (bytes) => git.writeBlob({ ...at, blob: bytes }),
+    async writeBlob(bytes) {
+      // Git's loose blob is zlib("blob <size>\0" + bytes), named by the SHA-1 of what is
+      // compressed. Node's crypto and zlib make it (isomorphic-git's JavaScript deflate takes
+      // seconds over the world's 100 MB files) and isomorphic-git stores it.
+      const wrapped = [Buffer.from(`blob ${bytes.length}\0`), bytes];
+      const oid = wrapped.reduce((hash, part) => hash.update(part), createHash('sha1')).digest('hex');
+      if (sizes.get(oid) === undefined) {
+        const object = deflateSync(Buffer.concat(wrapped), { level: 1 });
+        await git.writeObject({ ...at, type: 'blob', object, format: 'deflated', oid });
+      }
+      sizes.set(oid, bytes.length);
+      return oid;
+    },
     writeTree: (entries) => git.writeTree({ ...at, tree: entries }),
     writeCommit: (commit) =>
       git.writeCommit({
@@ -67,7 +89,8 @@ export async function openObjectStore(gitdir: string): Promise<ObjectStore> {
           message: commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`,
         },
       }),
-    readBlob: async (oid) => (await git.readBlob({ ...at, oid })).blob,
+    readBlob,
+    blobSize: async (oid) => sizes.get(oid) ?? (await readBlob(oid)).length,
     readTree: async (oid) => (await git.readTree({ ...at, oid })).tree as TreeEntry[],
     async readCommit(oid) {
       const { commit } = await git.readCommit({ ...at, oid });

@@ -87,4 +87,6 @@ test('generated files: the size asked for, the same bytes for a seed, other byte
   expect(generatedBytes(1_048_577, 7).equals(a)).toBe(true);
   expect(generatedBytes(1_048_577, 8).equals(a)).toBe(false);
   expect(generatedBytes(0, 1).length).toBe(0);
+  // The documented form, which a third-party target reproduces: `<seed>:<line>\n` lines cut at the size.
+  expect(generatedBytes(14, 7).toString('latin1')).toBe('7:0\n7:1\n7:2\n7:');
 });

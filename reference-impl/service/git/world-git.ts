@@ -40,6 +40,9 @@ export interface BuiltRepository {
 /** A file of a commit's tree: what the world says a path holds, resolved to a blob or a gitlink (with its URL). */
 type Leaf = { mode: TreeEntry['mode']; oid: string; type: 'blob' | 'commit'; url?: string };
 
+/** The address a user's commits carry (see the decisions above). */
+export const noreplyEmail = (login: string, id: number) => `${id}+${login}@users.noreply.touchstone.invalid`;
+
 let processStore: Promise<ObjectStore> | undefined;
 const built = new Map<string, Promise<BuiltRepository>>();
 
@@ -81,6 +84,8 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
     const files = new Map(first === undefined ? [] : trees.get(first));
     for (const [filePath, entry] of Object.entries(commit.changes)) {
       if (entry === null) files.delete(filePath);
+      else if ('series' in entry)
+        for (const [name, text] of seriesFiles(entry.series)) files.set(`${filePath}/${name}`, await leafOf({ text }, blob, blobs));
       else files.set(filePath, await leafOf(entry, blob, blobs));
     }
     await writeGitmodules(files, blob);
@@ -88,7 +93,7 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
     const user = world.users.find((u) => u.login === commit.author);
     const signature = {
       name: commit.author,
-      email: `${user?.id ?? 0}+${commit.author}@users.noreply.touchstone.invalid`,
+      email: noreplyEmail(commit.author, user?.id ?? 0),
       timestamp: Math.floor(Date.parse(commit.date) / 1000),
     };
     const oid = await store.writeCommit({
@@ -110,7 +115,19 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
   };
 }
 
-async function leafOf(entry: WorldGitEntry, blob: (bytes: Uint8Array) => Promise<string>, cache: Map<string, string>): Promise<Leaf> {
+/** The files of a `series`: name → text, `{n}` counting from 1, zero-padded to the width of `count`. */
+export function seriesFiles({ count, name, text }: { count: number; name: string; text: string }): [string, string][] {
+  return Array.from({ length: count }, (_, index) => {
+    const n = String(index + 1).padStart(String(count).length, '0');
+    return [name.replaceAll('{n}', n), text.replaceAll('{n}', n)];
+  });
+}
+
+async function leafOf(
+  entry: Exclude<WorldGitEntry, { series: unknown }>,
+  blob: (bytes: Uint8Array) => Promise<string>,
+  cache: Map<string, string>,
+): Promise<Leaf> {
   if ('submodule' in entry) return { mode: '160000', oid: entry.submodule.commit, type: 'commit', url: entry.submodule.url };
   if ('symlink' in entry) return { mode: '120000', oid: await blob(Buffer.from(entry.symlink)), type: 'blob' };
   if ('generated' in entry) {
