@@ -8,6 +8,7 @@ import type { Directory } from './directory.js';
 import type { Downloads } from './downloads.js';
 import type { Endpoint } from './endpoint.js';
 import type { Faults } from './faults.js';
+import type { InjectedFailures } from './injected-failures.js';
 
 export interface ServiceCore {
   readonly directory: Directory;
@@ -15,6 +16,8 @@ export interface ServiceCore {
   readonly faults: Faults;
   /** Single-use, expiring download links (download_url, archive and artifact redirects). */
   readonly downloads: Downloads;
+  /** Failures the control API injects (a storage write that fails: 503). */
+  readonly failures: InjectedFailures;
 }
 
 export interface Area {

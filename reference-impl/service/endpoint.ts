@@ -56,6 +56,8 @@ export interface EndpointSpec<Path extends string, Body extends TSchema | undefi
    * handler reads the one selected from request.representation. Omitted: JSON only.
    */
   representations?: readonly Exclude<Representation, 'json'>[];
+  /** The largest request body it reads, in bytes, when not the service's 1 MiB (json-body.ts). */
+  bodyLimit?: number;
   handler: Handler<Path, Body, TargetOf<Access>>;
 }
 
@@ -69,6 +71,7 @@ export interface Endpoint {
   readonly access: EndpointAccess;
   readonly body?: TSchema;
   readonly representations?: readonly Exclude<Representation, 'json'>[];
+  readonly bodyLimit?: number;
   readonly handler: (request: FastifyRequest, reply: FastifyReply, grant: Grant) => Promise<unknown>;
 }
 
@@ -114,6 +117,7 @@ export function registerEndpoints(app: FastifyInstance, directory: Directory, en
       config: { endpoint: endpoint.id, representations: ['json', ...(endpoint.representations ?? [])] },
       onRequest: createAccessHook(directory, endpoint.access),
       ...(endpoint.body && { schema: { body: endpoint.body } }),
+      ...(endpoint.bodyLimit !== undefined && { bodyLimit: endpoint.bodyLimit }),
       handler: (request, reply) => endpoint.handler(request, reply, request.grant!),
     });
   }

@@ -24,6 +24,7 @@ export type ApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'VALIDATION_FAILED'
   | 'UNSUPPORTED_VERSION'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 export class ApiError extends Error {

@@ -26,6 +26,7 @@ const CORE_FAULTS = [
   'auth.read-permission-can-write',
   'auth.admin-role-not-required',
   'auth.push-role-not-required',
+  'auth.further-need-ignored',
   'auth.org-ownership-not-required',
   'names.case-sensitive',
   'repos.unknown-repository-empty',

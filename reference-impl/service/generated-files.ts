@@ -39,6 +39,8 @@ function scopesText({ scopes }: EndpointAccess): string {
     : `public: ${text(scopes.public)}; private: ${text(scopes.private)}`;
 }
 
+const permissionsText = (needs: EndpointAccess['permissions']) => needs.map((need) => `${need.name}:${need.level}`).join(', ');
+
 /** The definitions of every area, in registration order. */
 export function allEndpoints(): Endpoint[] {
   return createStore(loadWorld(), AREAS).areas.flatMap((area) => area.endpoints);
@@ -51,8 +53,9 @@ export function renderEndpointTable(endpoints: readonly Endpoint[]): string {
       `\`${method} ${specPath(path)}\``,
       `\`${id}\``,
       access.anonymous ? 'public repositories' : 'no (401)',
-      scopesText(access),
-      access.permissions.map((need) => `${need.name}:${need.level}`).join(', '),
+      scopesText(access) + (access.further ? `; ${access.further.what}: also ${code(access.further.scopes)}` : ''),
+      permissionsText(access.permissions) +
+        (access.further ? `; ${access.further.what}: also ${permissionsText(access.further.permissions)}` : ''),
       ROLE_TEXT[access.role],
     ].join(' | '),
   );

@@ -1,5 +1,6 @@
-// Request body parsing: JSON only, at most 1 MiB. A body without Content-Type is read as
-// JSON (clients like curl often omit it); any other declared type is 415.
+// Request body parsing: JSON only, at most 1 MiB unless an endpoint declares more (its
+// bodyLimit, endpoint.ts). A body without Content-Type is read as JSON (clients like curl
+// often omit it); any other declared type is 415.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 

@@ -6,6 +6,7 @@ import { createClock } from './clock.js';
 import { createDirectory } from './directory.js';
 import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
+import { createInjectedFailures } from './injected-failures.js';
 import type { World } from './world-model.js';
 
 export interface Store extends ServiceCore {
@@ -16,7 +17,13 @@ export interface Store extends ServiceCore {
 export function createStore(world: World, areaModules: readonly AreaModule[], startFaults: readonly ServiceFault[] = []): Store {
   const clock = createClock(world.clock.start);
   const faults = createFaults(startFaults);
-  const core: ServiceCore = { directory: createDirectory(world), clock, faults, downloads: createDownloads(clock, faults) };
+  const core: ServiceCore = {
+    directory: createDirectory(world),
+    clock,
+    faults,
+    downloads: createDownloads(clock, faults),
+    failures: createInjectedFailures(),
+  };
   const areas = areaModules.map((area) => area.create(core));
   return {
     ...core,
@@ -26,6 +33,7 @@ export function createStore(world: World, areaModules: readonly AreaModule[], st
       // The clock first: the world's state expires relative to its start.
       core.clock.reset();
       core.downloads.reset();
+      core.failures.reset();
       for (const area of areas) area.reset();
     },
   };

@@ -57,6 +57,10 @@ function authorizeRepository(
   const reach = reachOf(directory, caller, repository);
   if (!reach.visible) throw faults.on('auth.hidden-as-403') ? new ApiError(403, 'FORBIDDEN', 'Forbidden') : notFound();
   requireCredentials(caller, access, repository.private, faults);
+  if (access.further?.applies(request.params as Record<string, string | undefined>) && !faults.on('auth.further-need-ignored')) {
+    const { what, scopes, permissions } = access.further;
+    requireCredentials(caller, { ...access, scopes: { public: scopes, private: scopes }, permissions }, repository.private, faults, what);
+  }
   if (access.role === 'admin' && reach.role !== 'admin' && !faults.on('auth.admin-role-not-required')) {
     throw forbidden('Must have admin rights to Repository.', faults);
   }
@@ -119,7 +123,8 @@ function reachOf(directory: Directory, caller: Caller, repository: WorldReposito
   }
 }
 
-function requireCredentials(caller: Caller, access: EndpointAccess, privateTarget: boolean, faults: Faults): void {
+function requireCredentials(caller: Caller, access: EndpointAccess, privateTarget: boolean, faults: Faults, what?: string): void {
+  const forWhat = what === undefined ? '' : ` for ${what}`;
   switch (caller.kind) {
     case 'anonymous':
       return;
@@ -129,7 +134,7 @@ function requireCredentials(caller: Caller, access: EndpointAccess, privateTarge
       const needed = privateTarget ? access.scopes.private : access.scopes.public;
       if (needed.length > 0 && !needed.some((scope) => caller.scopes.has(scope))) {
         const by = caller.kind === 'classic' ? 'personal access token' : 'OAuth app token';
-        throw forbidden(`Resource not accessible by ${by}: needs the ${needed.join(' or ')} scope`, faults);
+        throw forbidden(`Resource not accessible by ${by}: needs the ${needed.join(' or ')} scope${forWhat}`, faults);
       }
       return;
     }
@@ -139,7 +144,7 @@ function requireCredentials(caller: Caller, access: EndpointAccess, privateTarge
       if (!access.permissions.some((need) => grants(caller.permissions, readCanWrite ? { ...need, level: 'read' } : need))) {
         const by = caller.kind === 'fine-grained' ? 'personal access token' : 'integration';
         const needs = access.permissions.map((need) => `${need.name}:${need.level}`).join(' or ');
-        throw forbidden(`Resource not accessible by ${by}: needs the ${needs} permission`, faults);
+        throw forbidden(`Resource not accessible by ${by}: needs the ${needs} permission${forWhat}`, faults);
       }
     }
   }

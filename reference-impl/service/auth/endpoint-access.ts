@@ -27,6 +27,22 @@ export interface EndpointAccess {
   /** Fine-grained, app and workflow token permissions, any of. */
   permissions: readonly PermissionNeed[];
   role: RoleNeed;
+  /**
+   * A further need of some requests only, which the caller must meet besides the rule above:
+   * a file in the workflow directory also needs the workflow scope or the Workflows permission.
+   */
+  further?: FurtherNeed;
+}
+
+export interface FurtherNeed {
+  /** Whether the request, by its path parameters, has this need. */
+  applies(params: Readonly<Record<string, string | undefined>>): boolean;
+  /** What it is about, for the README and the 403 message. */
+  what: string;
+  /** Classic and OAuth token scopes, any of. */
+  scopes: readonly string[];
+  /** Fine-grained, app and workflow token permissions, any of. */
+  permissions: readonly PermissionNeed[];
 }
 
 export const REPOSITORY_READ_SCOPES = { public: [], private: ['repo'] } as const;

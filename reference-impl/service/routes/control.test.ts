@@ -9,7 +9,10 @@ const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service
 test('capabilities', async ({ api }) => {
   const response = await api.get('/_conformance/capabilities', bare);
   expect(response.statusCode).toBe(200);
-  expect(response.json()).toEqual({ capabilities: ['control.reset', 'control.clock', 'control.faults'], faults: [...SERVICE_FAULTS] });
+  expect(response.json()).toEqual({
+    capabilities: ['control.reset', 'control.clock', 'control.faults', 'control.failures'],
+    faults: [...SERVICE_FAULTS],
+  });
 });
 
 const assigneesOfCrowd = '/repos/octo-org/crowd/assignees?per_page=10';
@@ -55,6 +58,18 @@ test('faults the service starts with stay on across resets; an empty POST switch
   } finally {
     await service.close();
   }
+});
+
+test('failures: POST sets how many storage writes fail, GET shows what is pending, bad bodies are 422, a reset clears them', async ({
+  api,
+}) => {
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0 } });
+  expect((await api.call('POST', '/_conformance/failures', { ...bare, body: { storage: 2 } })).json()).toEqual({ pending: { storage: 2 } });
+  for (const body of [{}, { storage: -1 }, { storage: 'x' }, { disk: 1 }])
+    expectErrorBody(await api.call('POST', '/_conformance/failures', { ...bare, body }), 422);
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 2 } });
+  await api.call('POST', '/_conformance/reset', bare);
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0 } });
 });
 
 test('GET clock: the world start', async ({ api }) => {

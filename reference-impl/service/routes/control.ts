@@ -1,13 +1,15 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
-// reset to the world, read and move the clock, switch built-in faults, list capabilities.
+// reset to the world, read and move the clock, switch built-in faults, inject failures
+// (injected-failures.ts), list capabilities.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
 import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
+import { FAILURE_KINDS } from '../injected-failures.js';
 import type { Store } from '../store.js';
 
-export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults'] as const;
+export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults', 'control.failures'] as const;
 
 const RESET_BODY = Type.Object({}, { title: 'Reset', additionalProperties: false });
 
@@ -19,6 +21,11 @@ const CLOCK_BODY = Type.Object(
 const FAULTS_BODY = Type.Object(
   { faults: Type.Array(Type.String(), { uniqueItems: true }) },
   { title: 'Faults', additionalProperties: false },
+);
+
+const FAILURES_BODY = Type.Object(
+  Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))])),
+  { title: 'Failures', minProperties: 1, additionalProperties: false },
 );
 
 export function registerControlRoutes(app: FastifyInstance, store: Store): void {
@@ -58,6 +65,13 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     }
     store.faults.set(faults.filter(isServiceFault));
     return { active: store.faults.active() };
+  });
+
+  // Failures to inject: `{"storage": N}` makes the next N repository writes fail (503).
+  app.get('/_conformance/failures', async () => ({ pending: store.failures.pending() }));
+  app.post<{ Body: Record<string, number> }>('/_conformance/failures', { schema: { body: FAILURES_BODY } }, async (request) => {
+    store.failures.set(request.body);
+    return { pending: store.failures.pending() };
   });
 
   app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));

@@ -13,6 +13,8 @@ export interface RepositoryGit {
   refs: GitRefs;
   /** The repository's objects: the world's, and those written through the API since the last reset. */
   objects: Set<string>;
+  /** Branches a write through the contents API is changing right now (file-writes.ts). */
+  writing: Set<string>;
 }
 
 /** No commit on any branch yet. */
@@ -32,9 +34,10 @@ export function createGitState(directory: Directory): GitState {
         store: await processObjectStore(),
         refs: { defaultBranch: 'main', branches: {}, tags: {} },
         objects: new Set(),
+        writing: new Set(),
       };
     const refs = structuredClone(built.refs);
-    return { store: built.store, refs, objects: new Set(built.objects) };
+    return { store: built.store, refs, objects: new Set(built.objects), writing: new Set() };
   };
   return {
     of(repository) {

@@ -1,4 +1,4 @@
-// @octokit/rest against the Git blob endpoints: createBlob and getBlob, as a user calls them.
+// @octokit/rest against the contents area: blobs, contents, README, archive, and files written and deleted, as a user calls them.
 import { expect, test } from '../../octokit.fixture.js';
 
 const widgets = { owner: 'octo-org', repo: 'widgets' };
@@ -47,4 +47,36 @@ test('downloadTarballArchive follows the redirect to a real tar.gz', async ({ oc
   expect(archive.status).toBe(200);
   const bytes = Buffer.from(archive.data as ArrayBuffer);
   expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+});
+
+test('createOrUpdateFileContents creates then updates with the sha, deleteFile removes; a stale sha is a RequestError 409', async ({
+  octokit,
+}) => {
+  const client = octokit('repo-writer');
+  const path = 'notes/octokit.md';
+  const created = await client.rest.repos.createOrUpdateFileContents({
+    ...widgets,
+    path,
+    message: 'Add a note',
+    content: Buffer.from('first\n').toString('base64'),
+    committer: { name: 'Mona Lisa', email: 'mona@example.com' },
+  });
+  expect(created.status).toBe(201);
+  expect(created.data.commit.author?.name).toBe('Mona Lisa');
+  const sha = created.data.content!.sha!;
+  const updated = await client.rest.repos.createOrUpdateFileContents({
+    ...widgets,
+    path,
+    message: 'Change the note',
+    content: Buffer.from('second\n').toString('base64'),
+    sha,
+  });
+  expect(updated.status).toBe(200);
+  expect(updated.data.commit.parents?.[0].sha).toBe(created.data.commit.sha);
+  await expect(
+    client.rest.repos.createOrUpdateFileContents({ ...widgets, path, message: 'stale', content: 'eA==', sha }),
+  ).rejects.toMatchObject({ status: 409 });
+  const deleted = await client.rest.repos.deleteFile({ ...widgets, path, message: 'Drop the note', sha: updated.data.content!.sha! });
+  expect(deleted.data.content).toBeNull();
+  await expect(client.rest.repos.getContent({ ...widgets, path })).rejects.toMatchObject({ status: 404 });
 });

@@ -4,7 +4,7 @@ import type { TreeEntry } from '../../git/object-store.js';
 import type { RepositoryGit } from './git-state.js';
 
 export type Located =
-  | { kind: 'file'; path: string; sha: string; executable: boolean; bytes: Uint8Array }
+  | { kind: 'file'; path: string; sha: string; executable: boolean; size: number; bytes: () => Promise<Uint8Array> }
   | { kind: 'symlink'; path: string; sha: string; target: string }
   | { kind: 'submodule'; path: string; sha: string; url: string | undefined }
   | { kind: 'dir'; path: string; sha: string; entries: TreeEntry[] };
@@ -49,9 +49,11 @@ export async function describeEntries(
 async function describe(git: RepositoryGit, commitTree: string, entry: TreeEntry, path: string): Promise<Located> {
   if (entry.type === 'tree') return { kind: 'dir', path, sha: entry.oid, entries: await git.store.readTree(entry.oid) };
   if (entry.type === 'commit') return { kind: 'submodule', path, sha: entry.oid, url: await submoduleUrl(git, commitTree, path) };
-  const bytes = await git.store.readBlob(entry.oid);
-  if (entry.mode === '120000') return { kind: 'symlink', path, sha: entry.oid, target: Buffer.from(bytes).toString('utf8') };
-  return { kind: 'file', path, sha: entry.oid, executable: entry.mode === '100755', bytes };
+  if (entry.mode === '120000')
+    return { kind: 'symlink', path, sha: entry.oid, target: Buffer.from(await git.store.readBlob(entry.oid)).toString('utf8') };
+  // A file's bytes are read only when asked for: a listing of 100 MB files needs their sizes alone.
+  const size = await git.store.blobSize(entry.oid);
+  return { kind: 'file', path, sha: entry.oid, executable: entry.mode === '100755', size, bytes: () => git.store.readBlob(entry.oid) };
 }
 
 /** A symlink's target as a path of the repository, or undefined when it leaves it. */

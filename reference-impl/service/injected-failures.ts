@@ -1,0 +1,35 @@
+// Failures the harness injects through the control API (`POST /_conformance/failures`), so
+// that a suite can see how the service answers when its own machinery fails: the spec lists
+// 503 for a file deletion, which a healthy reference never has a reason to give. Each kind
+// counts down: `{"storage": 2}` makes the next two repository writes fail, then writes work
+// again. A reset clears them.
+export const FAILURE_KINDS = ['storage'] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export interface InjectedFailures {
+  /** Replaces the pending count of each kind named. */
+  set(counts: Partial<Record<FailureKind, number>>): void;
+  pending(): Record<FailureKind, number>;
+  /** Whether the operation of this kind about to run must fail (spending one). */
+  take(kind: FailureKind): boolean;
+  reset(): void;
+}
+
+export function createInjectedFailures(): InjectedFailures {
+  const none = () => Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, 0])) as Record<FailureKind, number>;
+  let counts = none();
+  return {
+    set(next) {
+      counts = { ...counts, ...next };
+    },
+    pending: () => ({ ...counts }),
+    take(kind) {
+      if (counts[kind] === 0) return false;
+      counts[kind] -= 1;
+      return true;
+    },
+    reset() {
+      counts = none();
+    },
+  };
+}
