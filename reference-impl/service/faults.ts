@@ -32,6 +32,7 @@ const CORE_FAULTS = [
   'repos.unknown-repository-empty',
   // download links (downloads.ts)
   'downloads.reusable',
+  'downloads.never-expire',
   // request conventions (conventions.ts)
   'user-agent.not-required',
   'user-agent.missing-400',
