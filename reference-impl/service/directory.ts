@@ -9,6 +9,8 @@ export interface Directory {
   user(login: string): WorldUser | undefined;
   organization(login: string): WorldOrganization | undefined;
   repository(owner: string, name: string): WorldRepository | undefined;
+  /** The repository that was called `owner/name` before it was renamed. */
+  renamed(owner: string, name: string): WorldRepository | undefined;
   repositoriesOwnedBy(login: string): WorldRepository[];
   token(value: string): WorldToken | undefined;
 }
@@ -58,6 +60,9 @@ export function createDirectory(world: World): Directory {
     ]),
   );
   const sortedUsers = [...world.users].sort((a, b) => a.id - b.id);
+  const formerNames = new Map(
+    [...repositories.values()].flatMap((r) => (r.former_names ?? []).map((name) => [`${r.owner}/${name}`.toLowerCase(), r] as const)),
+  );
 
   return {
     world,
@@ -65,6 +70,7 @@ export function createDirectory(world: World): Directory {
     user: (login) => users.get(login.toLowerCase()),
     organization: (login) => organizations.get(login.toLowerCase()),
     repository: (owner, name) => repositories.get(`${owner}/${name}`.toLowerCase()),
+    renamed: (owner, name) => formerNames.get(`${owner}/${name}`.toLowerCase()),
     repositoriesOwnedBy: (login) => [...repositories.values()].filter((r) => r.owner.toLowerCase() === login.toLowerCase()),
     token: (value) => tokens.get(value),
   };

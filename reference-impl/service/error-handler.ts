@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION, API_VERSION_HEADER } from './conventions.js';
-import { ApiError, notFound } from './errors.js';
+import { ApiError, Moved, notFound } from './errors.js';
 import type { Faults } from './faults.js';
 
 export const DOCUMENTATION_URL = 'https://docs.service.example/rest';
@@ -15,7 +15,7 @@ export function toApiError(error: unknown): ApiError {
   const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MiB');
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is larger than this endpoint accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Content-Type' header");
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -38,6 +38,7 @@ export function errorBody(error: ApiError, faults?: Faults): Record<string, unkn
     message: error.message,
     ...(!faults?.on('errors.body-without-documentation-url') && { documentation_url: DOCUMENTATION_URL }),
     status: String(error.statusCode),
+    ...(error instanceof Moved && { url: error.location }),
     ...(error.errors ? { errors: error.errors } : {}),
   };
 }
@@ -48,6 +49,7 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   if (apiError.statusCode === 422 && faults.on('errors.validation-as-400'))
     apiError = new ApiError(400, 'BAD_REQUEST', apiError.message, apiError.errors);
   if (apiError.statusCode >= 500) request.log.error({ err: error }, 'unexpected error');
+  if (apiError instanceof Moved) reply.header('location', apiError.location);
   reply
     .code(apiError.statusCode)
     .header('content-type', 'application/json; charset=utf-8')

@@ -24,6 +24,7 @@ export type ApiErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'VALIDATION_FAILED'
   | 'UNSUPPORTED_VERSION'
+  | 'MOVED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
@@ -39,6 +40,17 @@ export class ApiError extends Error {
     this.statusCode = statusCode;
     this.code = code;
     this.errors = errors;
+  }
+}
+
+/** What the client asked for is elsewhere now (a renamed repository): a redirect to `location`. */
+export class Moved extends ApiError {
+  constructor(
+    statusCode: 302 | 307,
+    readonly location: string,
+    message: string,
+  ) {
+    super(statusCode, 'MOVED', message);
   }
 }
 

@@ -30,6 +30,7 @@ const CORE_FAULTS = [
   'auth.org-ownership-not-required',
   'names.case-sensitive',
   'repos.unknown-repository-empty',
+  'repos.renamed-unknown',
   // download links (downloads.ts)
   'downloads.reusable',
   'downloads.never-expire',

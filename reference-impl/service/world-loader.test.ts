@@ -124,3 +124,14 @@ test('duplicates are errors', () => {
   expectWorldError(variant('name: vault', 'name: widgets'), /\/repositories\/1\/name: duplicate repository/);
   expectWorldError(variant('role: repo-writer', 'role: repo-admin'), /\/tokens\/3\/role: duplicate role "repo-admin"/);
 });
+
+test('a former name that names another repository of its owner, now or before, is refused', () => {
+  expectWorldError(
+    variant('former_names: [gadgets]', 'former_names: [vault]'),
+    /former_names\/0: "octo-org\/vault" names another repository/,
+  );
+  expectWorldError(
+    variant('former_names: [gadgets]', 'former_names: [gadgets, Gadgets]'),
+    /former_names\/1: "octo-org\/Gadgets" names another repository/,
+  );
+});

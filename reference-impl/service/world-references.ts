@@ -70,6 +70,17 @@ export function checkReferences(world: World): void {
     });
   });
 
+  // A former name redirects: it must name no repository of its owner, now or before.
+  const formerNames = new Set<string>();
+  world.repositories.forEach((repository, r) =>
+    (repository.former_names ?? []).forEach((name, i) => {
+      const key = `${repository.owner}/${name}`.toLowerCase();
+      if (repositories.has(key) || formerNames.has(key))
+        throw worldProblem(source, ['repositories', r, 'former_names', i], `"${repository.owner}/${name}" names another repository`);
+      formerNames.add(key);
+    }),
+  );
+
   const requireRepository = (pointer: (string | number)[], fullName: string) => {
     if (!repositories.has(fullName.toLowerCase())) throw worldProblem(source, pointer, `unknown repository "${fullName}"`);
   };

@@ -176,6 +176,12 @@ export const RepositoryDocumentSchema = Type.Object(
   {
     owner: Login,
     name: Type.String({ pattern: '^[A-Za-z0-9._-]+$' }),
+    former_names: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9._-]+$' }), {
+        uniqueItems: true,
+        description: 'names the repository had under the same owner: requests naming one are redirected',
+      }),
+    ),
     id: Id,
     private: Type.Boolean(),
     collaborators: Type.Optional(nameMap(Permission, { description: 'login (or a series glob such as dev-*) to permission' })),

@@ -4,7 +4,8 @@
 // never shows through a 403.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { fullName, type Directory } from '../directory.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, Moved, notFound } from '../errors.js';
+import { requestOrigin } from '../request-origin.js';
 import type { Faults } from '../faults.js';
 import { atLeast, roleOf } from '../repository-roles.js';
 import type { Permission, WorldOrganization, WorldRepository } from '../world-model.js';
@@ -50,6 +51,7 @@ function authorizeRepository(
 ): Grant {
   const { faults } = request;
   const found = directory.repository(owner, name);
+  if (found === undefined) redirectIfRenamed(directory, caller, owner, name, request);
   const repository =
     found === undefined && faults.on('repos.unknown-repository-empty') && request.method === 'GET' ? emptyRepository(owner, name) : found;
   if (repository === undefined) throw notFound();
@@ -68,6 +70,21 @@ function authorizeRepository(
     throw forbidden('Must have push access to Repository.', faults);
   }
   return { target: 'repository', repository, role: reach.role, push: atLeast(reach.role, 'write') };
+}
+
+/**
+ * A former name of a repository the caller can see answers with the same URL under its
+ * name now: 302 for GET and HEAD, 307 for other methods (which keeps method and body, as
+ * real hosts redirect writes). One the caller cannot see stays unknown (404).
+ */
+function redirectIfRenamed(directory: Directory, caller: Caller, owner: string, name: string, request: FastifyRequest): void {
+  const renamed = directory.renamed(owner, name);
+  if (!renamed || !reachOf(directory, caller, renamed).visible || request.faults.on('repos.renamed-unknown')) return;
+  // The URL after /repos/OWNER/NAME/, query included.
+  const rest = request.url.split('/').slice(4).join('/');
+  const location = `${requestOrigin(request)}/repos/${renamed.owner}/${renamed.name}/${rest}`;
+  const safe = request.method === 'GET' || request.method === 'HEAD';
+  throw new Moved(safe ? 302 : 307, location, `Moved: this repository is now ${fullName(renamed)}`);
 }
 
 /** What the repos.unknown-repository-empty fault serves for a repository that does not exist. */
