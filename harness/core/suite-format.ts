@@ -84,6 +84,16 @@ export interface Assertion {
   matches?: string;
   /** The value is a list of numbers or strings in this order (equal neighbours allowed). */
   sorted?: 'ascending' | 'descending';
+  /** The value is a list of strings, each matching this regular expression. */
+  each_matches?: string;
+  /** The value is a list each of whose items is one of these. */
+  each_in?: Json[];
+  /** The value is a list of numbers, each at most this (a number, or a captured one as "${name}"). */
+  each_at_most?: number | string;
+  /** The value is a list of numbers summing to this. */
+  sum?: number | string;
+  /** The value is a list of numbers summing to at least this. */
+  sum_at_least?: number | string;
   /** The requirement this assertion checks, when not the step's (a failure cites it). */
   requirement?: string;
 }

@@ -75,6 +75,29 @@ test('an assertion may cite its own requirement, and a failed one shows the valu
   });
 });
 
+test('list assertions: each_matches, each_in, each_at_most, sum and sum_at_least hold lists to a set and to numbers (captured ones as text)', async () => {
+  const r = response(200, '{"total":6,"xs":[{"n":3,"t":"a"},{"n":1,"t":"b"},{"n":2,"t":"a"}]}');
+  const holds = (assertion: Record<string, unknown>) =>
+    failure(r, { assert: [{ path: 'xs[*].n', ...assertion }] as Expectation['assert'] });
+  for (const ok of [{ sum: 6 }, { sum: '6' }, { sum_at_least: 6 }, { each_at_most: '3' }, { each_in: [1, 2, 3] }])
+    expect(await holds(ok)).toBeUndefined();
+  expect(await holds({ sum: 7 })).toEqual({
+    requirement: 'test.must',
+    expected: 'xs[*].n to be numbers summing to 7',
+    actual: 'xs[*].n = [3,1,2]',
+  });
+  expect(await holds({ sum_at_least: 7 })).toMatchObject({ expected: 'xs[*].n to be numbers summing to at least 7' });
+  expect(await holds({ each_at_most: 2 })).toMatchObject({ expected: 'xs[*].n to be numbers each at most 2' });
+  expect(await holds({ each_in: [1, 3] })).toMatchObject({ expected: 'xs[*].n to hold only items of [1,3]' });
+  const texts = (each_matches: string) => failure(r, { assert: [{ path: 'xs[*].t', each_matches }] });
+  expect(await texts('^[ab]$')).toBeUndefined();
+  expect(await texts('^a$')).toMatchObject({ expected: 'xs[*].t to be strings each matching /^a$/' });
+  expect(await holds({ each_matches: '.' })).toMatchObject({ expected: 'xs[*].n to be strings each matching /./' });
+  // Not numbers, or not a list: the numeric checks fail rather than pass by accident.
+  expect(await failure(r, { assert: [{ path: 'xs[*].t', sum_at_least: 0 }] })).toMatchObject({ actual: 'xs[*].t = ["a","b","a"]' });
+  expect(await failure(r, { assert: [{ path: 'total', each_at_most: 9 }] })).toMatchObject({ actual: 'total = 6' });
+});
+
 test('a truncated body (over the transport bound): status and headers are still judged, a check of the body is a harness error', async () => {
   const huge: WireResponse = { ...response(200, 'aaaa', [['Content-Type', 'text/plain']]), truncated: true };
   // The target served what it should have refused: a conformance failure, by its status.

@@ -44,6 +44,18 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
   if (assertion.matches !== undefined && (typeof value !== 'string' || !new RegExp(assertion.matches).test(value)))
     fail(`to match /${assertion.matches}/`);
   if (assertion.sorted !== undefined && !isSorted(list, assertion.sorted)) fail(`to be sorted ${assertion.sorted}`);
+  if (assertion.each_matches !== undefined && !list?.every((v) => typeof v === 'string' && new RegExp(assertion.each_matches!).test(v)))
+    fail(`to be strings each matching /${assertion.each_matches}/`);
+  if (assertion.each_in !== undefined && !list?.every((v) => assertion.each_in!.some((allowed) => jsonEqual(v, allowed))))
+    fail(`to hold only items of ${show(assertion.each_in)}`);
+  const numbers = list?.every((v) => typeof v === 'number') ? (list as number[]) : undefined;
+  const total = numbers?.reduce((a, b) => a + b, 0);
+  const bound = (v: number | string) => Number(v);
+  if (assertion.each_at_most !== undefined && !numbers?.every((v) => v <= bound(assertion.each_at_most!)))
+    fail(`to be numbers each at most ${assertion.each_at_most}`);
+  if (assertion.sum !== undefined && total !== bound(assertion.sum)) fail(`to be numbers summing to ${assertion.sum}`);
+  if (assertion.sum_at_least !== undefined && !(total !== undefined && total >= bound(assertion.sum_at_least)))
+    fail(`to be numbers summing to at least ${assertion.sum_at_least}`);
 }
 
 /** A list of numbers, or of strings, each neighbour pair in the order (ties allowed). */
