@@ -23,6 +23,7 @@ import { writeFile } from './file-writes.js';
 import type { AreaModule } from '../../area.js';
 import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
+import { queryValue } from '../../query.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { representerFor } from '../../representations.js';
 import { blobUrl, representBlob } from './blob-representation.js';
@@ -127,12 +128,6 @@ function decodeBase64(text: string): Buffer | undefined {
 
 /** A blob's request body: room for 100 MiB of content in Base64 (4/3 of it) and the JSON around it. */
 const BLOB_BODY_LIMIT_BYTES = 150 * 1024 * 1024;
-
-/** A query parameter's value (the first, when repeated). */
-function queryValue(query: unknown, name: string): string | undefined {
-  const value = (query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
-}
 
 /** Archive links: five minutes for private repositories (spec 1, Limits); an hour for public ones (a documented choice). */
 const PRIVATE_ARCHIVE_TTL_MS = 5 * 60 * 1000;

@@ -10,6 +10,12 @@
 //   top-10 cut of the popular lists (endpoints.ts) is visible on each; counts are at
 //   least 1 and uniques never exceed counts.
 // - A page's title is what a browser tab would show for it on a real host.
+// - Views and clones come from visitors: each day of the window a repository has 1 to 40
+//   views (clones 1 to 12), each by one of 25 (clones 8) visitors. An entry's `uniques`
+//   counts its distinct visitors, and so does the total's: it is at most the entries'
+//   uniques summed and at least the largest of them; `count` is the entries' counts summed.
+// - Every day of the window has traffic, so `per=day` lists the 14 days; `per=week` lists
+//   each week (from its Monday) the window touches, counting only the window's days.
 import type { WorldRepository } from '../../world-model.js';
 
 export const TRAFFIC_WINDOW_DAYS = 14;
@@ -113,4 +119,42 @@ export function allPaths(repository: WorldRepository, nowMs: number): ReferralPa
     title: PAGES[i][1](fullName),
     ...totals,
   }));
+}
+
+export type TrafficPer = 'day' | 'week';
+
+export interface TrafficSeries extends TrafficCount {
+  entries: (TrafficCount & { timestamp: string })[];
+}
+
+/** One kind of visit: views of the repository's pages, or clones of it. */
+const KINDS = { views: { salt: 3, most: 40, visitors: 25 }, clones: { salt: 4, most: 12, visitors: 8 } } as const;
+
+/** The visitors of one day, one per visit (the same visitor may come back). */
+function dailyVisitors(repository: WorldRepository, day: number, kind: keyof typeof KINDS): number[] {
+  const { salt, most, visitors } = KINDS[kind];
+  const next = generator(repository.id * 1_000_003 + day * 31 + salt);
+  return Array.from({ length: 1 + Math.floor(next() * most) }, () => Math.floor(next() * visitors));
+}
+
+/** Midnight UTC starting the day, or the Monday of its week. */
+const periodStart = (day: number, per: TrafficPer) => (per === 'day' ? day : day - ((day + 3) % 7));
+
+/** The window's views or clones, one entry per day or per week (the window's days of it), oldest first. */
+export function trafficSeries(repository: WorldRepository, nowMs: number, kind: keyof typeof KINDS, per: TrafficPer): TrafficSeries {
+  const periods = new Map<number, number[]>();
+  for (const day of windowDays(nowMs)) {
+    const start = periodStart(day, per);
+    periods.set(start, [...(periods.get(start) ?? []), ...dailyVisitors(repository, day, kind)]);
+  }
+  const visits = [...periods.values()].flat();
+  return {
+    count: visits.length,
+    uniques: new Set(visits).size,
+    entries: [...periods].map(([start, visitors]) => ({
+      timestamp: new Date(start * DAY_MS).toISOString().replace('.000Z', 'Z'),
+      count: visitors.length,
+      uniques: new Set(visitors).size,
+    })),
+  };
 }
