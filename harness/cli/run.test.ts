@@ -142,6 +142,7 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
     expect(failed).toEqual({
       'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
       'assignees/list-small-repository': 'pagination.link-relations',
+      'deployment-protection/apps-pages': 'pagination.link-relations',
       'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
     });
@@ -258,6 +259,7 @@ test.describe('a target that breaks two rules', () => {
       // 409 turned into 200: concurrent and stale writes look accepted.
       'contents/write-concurrent': 'contents.write-concurrent',
       'contents/write-sha-rules': 'contents.write-stale-sha',
+      'deployment-protection/apps-pages': 'pagination.link-relations',
       'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
     });

@@ -1,7 +1,7 @@
 // Turns the compact forms of the world into explicit data: user series into users,
 // collaborator globs (`dev-*`) into the logins they match.
 import { WorldError } from './errors.js';
-import type { Permission, UserSeries, WorldDocument, WorldRepository, WorldUser } from './world-model.js';
+import type { AppSeries, Permission, UserSeries, WorldApp, WorldDocument, WorldRepository, WorldUser } from './world-model.js';
 
 export function worldProblem(source: string, pointer: (string | number)[], message: string): WorldError {
   const path = pointer.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
@@ -14,6 +14,19 @@ export function expandUsers(document: WorldDocument): WorldUser[] {
 
 function isSeries(entry: WorldUser | UserSeries): entry is UserSeries {
   return 'series' in entry;
+}
+
+/** Apps as listed, series made into PREFIX001… with consecutive ids, available for protection rules. */
+export function expandApps(document: WorldDocument): WorldApp[] {
+  return (document.apps ?? []).flatMap((entry) => ('series' in entry ? seriesApps(entry) : [entry]));
+}
+
+function seriesApps({ series }: AppSeries): WorldApp[] {
+  return Array.from({ length: series.count }, (_, index) => ({
+    slug: `${series.prefix}${String(index + 1).padStart(3, '0')}`,
+    id: series.first_id + index,
+    protection_rules: true,
+  }));
 }
 
 function seriesUsers({ series }: UserSeries): WorldUser[] {

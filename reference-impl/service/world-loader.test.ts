@@ -135,3 +135,12 @@ test('a former name that names another repository of its owner, now or before, i
     /former_names\/1: "octo-org\/Gadgets" names another repository/,
   );
 });
+
+test('environments: names unique per repository (any case), rules only of apps available for them; app ids and slugs unique', () => {
+  expectWorldError(variant('- { name: staging }', '- { name: Production }'), /environments\/1\/name: duplicate environment "Production"/);
+  expectWorldError(
+    variant('- { name: staging }', '- { name: staging, protection_rules: [7003] }'),
+    /environments\/1\/protection_rules\/0: app 7003 is not an app available for protection rules/,
+  );
+  expectWorldError(variant('slug: linter-bot', 'slug: gatekeeper'), /duplicate app id 7003 or slug "gatekeeper"/);
+});

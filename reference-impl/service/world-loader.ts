@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError } from '../../lib/located-yaml.js';
 import { WorldError } from './errors.js';
-import { expandUsers, resolveCollaborators } from './world-expansion.js';
+import { expandApps, expandUsers, resolveCollaborators } from './world-expansion.js';
 import type { World, WorldDocument } from './world-model.js';
 import { WorldDocumentSchema } from './world-schema.js';
 import { checkReferences } from './world-references.js';
@@ -47,6 +47,7 @@ export function parseWorld(text: string, source: string): World {
     users,
     organizations: document.organizations,
     repositories: resolveCollaborators(document, users, source),
+    apps: expandApps(document),
     tokens: document.tokens,
   };
   checkReferences(world);

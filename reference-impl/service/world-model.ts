@@ -2,6 +2,8 @@
 // `WorldDocument` as written, `World` once series are expanded and globs resolved.
 import type { Static } from 'typebox';
 import type {
+  AppSchema,
+  EnvironmentSchema,
   GitCommitSchema,
   GitEntrySchema,
   GitRepositorySchema,
@@ -41,6 +43,9 @@ export type WorldGitEntry = Static<typeof GitEntrySchema>;
 export type WorldToken = Static<typeof TokenSchema>;
 export type WorldDocument = Static<typeof WorldDocumentSchema>;
 export type UserSeries = Exclude<WorldDocument['users'][number], WorldUser>;
+export type WorldApp = Static<typeof AppSchema>;
+export type AppSeries = Exclude<NonNullable<WorldDocument['apps']>[number], WorldApp>;
+export type WorldEnvironment = Static<typeof EnvironmentSchema>;
 
 /** A repository whose collaborators are explicit logins (globs resolved, canonical case). */
 export interface WorldRepository extends Omit<WorldRepositoryDocument, 'collaborators'> {
@@ -54,5 +59,7 @@ export interface World {
   users: WorldUser[];
   organizations: WorldOrganization[];
   repositories: WorldRepository[];
+  /** Apps, series expanded. */
+  apps: WorldApp[];
   tokens: WorldToken[];
 }

@@ -31,6 +31,18 @@ export function checkReferences(world: World): void {
     );
   });
 
+  // Apps: unique ids and slugs; an environment's rules name apps available for them.
+  const ruleApps = new Set<number>();
+  const appSlugs = new Set<string>();
+  const appIds = new Set<number>();
+  world.apps.forEach((app) => {
+    if (appIds.has(app.id) || appSlugs.has(app.slug))
+      throw worldProblem(source, ['apps'], `duplicate app id ${app.id} or slug "${app.slug}"`);
+    appIds.add(app.id);
+    appSlugs.add(app.slug);
+    if (app.protection_rules) ruleApps.add(app.id);
+  });
+
   const repositories = new Set<string>();
   const repositoryIds = new Set<number>();
   world.repositories.forEach((repository, r) => {
@@ -53,6 +65,20 @@ export function checkReferences(world: World): void {
         throw worldProblem(source, at('milestones', i, 'number'), `duplicate milestone number ${milestone.number}`);
       milestones.add(milestone.number);
       requireUser(at('milestones', i, 'creator'), milestone.creator);
+    });
+    const environments = new Set<string>();
+    (repository.environments ?? []).forEach((environment, e) => {
+      if (environments.has(environment.name.toLowerCase()))
+        throw worldProblem(source, at('environments', e, 'name'), `duplicate environment "${environment.name}"`);
+      environments.add(environment.name.toLowerCase());
+      (environment.protection_rules ?? []).forEach((id, i) => {
+        if (!ruleApps.has(id))
+          throw worldProblem(
+            source,
+            at('environments', e, 'protection_rules', i),
+            `app ${id} is not an app available for protection rules`,
+          );
+      });
     });
     if (repository.git) checkGit(repository.git, at, (pointer, login) => requireUser(pointer, login), source);
     const numbers = new Set<number>();

@@ -43,6 +43,38 @@ const UserSeriesSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const AppSlug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' });
+
+export const AppSchema = Type.Object(
+  {
+    id: Id,
+    slug: AppSlug,
+    protection_rules: Type.Boolean({ description: 'whether repositories may enable it as a custom deployment protection rule' }),
+  },
+  { additionalProperties: false },
+);
+
+const AppSeriesSchema = Type.Object(
+  {
+    series: Type.Object(
+      { prefix: AppSlug, count: Type.Integer({ minimum: 1, maximum: 999 }), first_id: Id },
+      {
+        additionalProperties: false,
+        description: 'Apps PREFIX001..PREFIXnnn with consecutive ids, all available for custom deployment protection rules',
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const EnvironmentSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'may hold slashes (release/v1): URL-encoded in paths' }),
+    protection_rules: Type.Optional(Type.Array(Id, { uniqueItems: true, description: 'ids of the apps whose custom rule is enabled' })),
+  },
+  { additionalProperties: false },
+);
+
 const TeamSchema = Type.Object(
   { slug: Type.String({ pattern: '^[a-z0-9-]+$' }), name: Type.String(), id: Id, members: Type.Optional(Type.Array(Login)) },
   { additionalProperties: false },
@@ -190,6 +222,7 @@ export const RepositoryDocumentSchema = Type.Object(
     milestones: Type.Optional(Type.Array(MilestoneSchema)),
     issues: Type.Optional(Type.Array(IssueSchema)),
     git: Type.Optional(GitRepositorySchema),
+    environments: Type.Optional(Type.Array(EnvironmentSchema)),
   },
   { additionalProperties: false },
 );
@@ -228,6 +261,7 @@ export const WorldDocumentSchema = Type.Object(
     users: Type.Array(Type.Union([UserSchema, UserSeriesSchema])),
     organizations: Type.Array(OrganizationSchema),
     repositories: Type.Array(RepositoryDocumentSchema),
+    apps: Type.Optional(Type.Array(Type.Union([AppSchema, AppSeriesSchema]))),
     tokens: Type.Array(TokenSchema),
   },
   { additionalProperties: false },

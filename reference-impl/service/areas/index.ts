@@ -2,10 +2,11 @@
 // folder under areas/ and its line here; its faults join SERVICE_FAULTS from its module.
 import { assignees } from './assignees/endpoints.js';
 import { contents } from './contents/endpoints.js';
+import { deploymentProtection } from './deployment-protection/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
 
-export const AREAS = [assignees, interactionLimits, traffic, contents] as const;
+export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection] as const;
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];

@@ -1,0 +1,203 @@
+// Custom deployment protection rules, endpoints 1–5 of spec document 1: per environment of
+// a repository (the world's `environments`), the apps enabled as rules, out of the world's
+// apps available for them.
+//
+// Decisions where the spec is silent (README "Deployment protection rules"):
+// - Environment names match case-insensitively (as repository names do); a name with a
+//   slash is reached only URL-encoded (`release%2Fv1`): a raw slash is another path (404).
+// - An unknown environment is 404 on every endpoint. Enabling an app that is unknown, not
+//   available for protection rules, or already enabled is 422 (`integration_id`, invalid
+//   or already_exists as `custom`).
+// - The apps listing (3) lists every available app, enabled or not, by id; per_page
+//   defaults to 30 and is at most 100, like the service's other lists.
+// - Rule ids: the world's rules are numbered from 3001 in the order the world lists them;
+//   new rules take the next; a reset returns to the world's.
+// - node_id: Base64 of `DPR_<id>` for a rule and `A_<id>` for an app; integration_url is
+//   ORIGIN/apps/SLUG.
+import { Type } from 'typebox';
+import type { AreaModule } from '../../area.js';
+import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
+import { fullName } from '../../directory.js';
+import { defineEndpoint } from '../../endpoint.js';
+import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { paginate } from '../../pagination.js';
+import { representerFor } from '../../representations.js';
+import type { WorldApp, WorldRepository } from '../../world-model.js';
+
+const RULES_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('actions')], role: 'visible' });
+const RULES_ADMIN_READ = onRepository({
+  anonymous: false,
+  scopes: REPOSITORY_READ_SCOPES,
+  permissions: [read('administration')],
+  role: 'admin',
+});
+const RULES_ADMIN_WRITE = onRepository({
+  anonymous: false,
+  scopes: REPOSITORY_WRITE_SCOPES,
+  permissions: [write('administration')],
+  role: 'admin',
+});
+
+const ENABLE_BODY = Type.Object(
+  { integration_id: Type.Integer({ minimum: 1 }) },
+  { title: 'DeploymentProtectionRule', additionalProperties: false },
+);
+
+const FIRST_RULE_ID = 3001;
+
+/** Built-in faults of this area (suites/faults/deployment-protection.yaml says what each does and breaks). */
+const PROTECTION_FAULTS = [
+  'protection.list-bare-array',
+  'protection.enable-200',
+  'protection.enable-unavailable-app',
+  'protection.enable-twice',
+  'protection.encoded-slash-refused',
+  'protection.apps-flat-list',
+  'protection.delete-ignored',
+  'protection.get-other-environment',
+] as const;
+
+interface Rule {
+  id: number;
+  app: WorldApp;
+}
+
+const PREFIX = '/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules';
+
+const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ directory, faults }) => {
+  const apps = new Map(directory.world.apps.map((app) => [app.id, app]));
+  const available = [...apps.values()].filter((app) => app.protection_rules).sort((a, b) => a.id - b.id);
+  /** Rules per environment, keyed `owner/repo\nenvironment` (lower case). */
+  let rules = new Map<string, Rule[]>();
+  let nextId = FIRST_RULE_ID;
+  const load = () => {
+    rules = new Map();
+    nextId = FIRST_RULE_ID;
+    for (const repository of directory.world.repositories)
+      for (const environment of repository.environments ?? [])
+        rules.set(
+          keyOf(repository, environment.name),
+          (environment.protection_rules ?? []).map((id) => ({ id: nextId++, app: apps.get(id)! })),
+        );
+  };
+  load();
+
+  /** The environment's rules; 404 for an environment the repository does not have. */
+  const rulesOf = (repository: WorldRepository, name: string): Rule[] => {
+    const found = rules.get(keyOf(repository, name));
+    if (!found) throw new ApiError(404, 'NOT_FOUND', 'Not Found');
+    return found;
+  };
+  /** The environment the path names, decoded by the router (`release%2Fv1` is release/v1); the fault keeps the slash encoded. */
+  const environmentOf = (params: Record<string, string>) =>
+    faults.on('protection.encoded-slash-refused') ? params.environment_name.replaceAll('/', '%2F') : params.environment_name;
+
+  const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 1 },
+      id: 'protection.list',
+      summary: 'Get all deployment protection rules for an environment',
+      method: 'GET',
+      path: PREFIX,
+      access: RULES_READ,
+      handler: async (request, _reply, { repository }) => {
+        const list = rulesOf(repository, environmentOf(request.params)).map((rule) => representRule(request, rule));
+        if (faults.on('protection.list-bare-array')) return list;
+        return { total_count: list.length, custom_deployment_protection_rules: list };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 2 },
+      id: 'protection.enable',
+      summary: 'Create a custom deployment protection rule on an environment',
+      method: 'POST',
+      path: PREFIX,
+      access: RULES_ADMIN_WRITE,
+      body: ENABLE_BODY,
+      handler: async (request, reply, { repository }) => {
+        const list = rulesOf(repository, environmentOf(request.params));
+        const app = apps.get(request.body.integration_id);
+        const invalid = (message: string) =>
+          validationFailed([{ resource: 'DeploymentProtectionRule', field: 'integration_id', code: 'custom', message }]);
+        if (!app || (!app.protection_rules && !faults.on('protection.enable-unavailable-app')))
+          throw invalid('not an app available for custom deployment protection rules');
+        if (list.some((rule) => rule.app.id === app.id) && !faults.on('protection.enable-twice')) throw invalid('already_exists');
+        const rule = { id: nextId++, app };
+        list.push(rule);
+        reply.code(faults.on('protection.enable-200') ? 200 : 201);
+        return representRule(request, rule);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 3 },
+      id: 'protection.apps',
+      summary: 'List custom deployment rule integrations available for an environment',
+      method: 'GET',
+      path: `${PREFIX}/apps`,
+      access: RULES_ADMIN_READ,
+      handler: async (request, reply, { repository }) => {
+        rulesOf(repository, environmentOf(request.params));
+        const page = paginate(request, available);
+        if (page.link) reply.header('link', page.link);
+        const summaries = page.items.map((app) => representApp(request, app));
+        if (faults.on('protection.apps-flat-list')) return summaries;
+        return [{ total_count: available.length }, { available_custom_deployment_protection_rule_integrations: summaries }];
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 4 },
+      id: 'protection.get',
+      summary: 'Get a custom deployment protection rule',
+      method: 'GET',
+      path: `${PREFIX}/:protection_rule_id`,
+      access: RULES_READ,
+      handler: async (request, _reply, { repository }) => {
+        const rule = findRule(request.params.protection_rule_id, repository, environmentOf(request.params));
+        return representRule(request, rule);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 5 },
+      id: 'protection.disable',
+      summary: 'Disable a custom protection rule for an environment',
+      method: 'DELETE',
+      path: `${PREFIX}/:protection_rule_id`,
+      access: RULES_ADMIN_WRITE,
+      handler: async (request, reply, { repository }) => {
+        const name = environmentOf(request.params);
+        const rule = findRule(request.params.protection_rule_id, repository, name);
+        const list = rulesOf(repository, name);
+        if (!faults.on('protection.delete-ignored')) list.splice(list.indexOf(rule), 1);
+        return reply.code(204).send();
+      },
+    }),
+  ];
+
+  /** The environment's rule with this id; 404 otherwise (or, with the fault, any environment's). */
+  function findRule(idText: string, repository: WorldRepository, environment: string): Rule {
+    const id = /^\d+$/.test(idText) ? Number(idText) : Number.NaN;
+    const pool = faults.on('protection.get-other-environment') ? [...rules.values()].flat() : rulesOf(repository, environment);
+    const rule = pool.find((r) => r.id === id);
+    if (!rule) throw notFound();
+    return rule;
+  }
+
+  function representApp(request: Parameters<typeof representerFor>[0], app: WorldApp) {
+    return {
+      id: app.id,
+      node_id: Buffer.from(`A_${app.id}`).toString('base64'),
+      slug: app.slug,
+      integration_url: `${representerFor(request, directory).origin}/apps/${app.slug}`,
+    };
+  }
+
+  function representRule(request: Parameters<typeof representerFor>[0], rule: Rule) {
+    return { id: rule.id, node_id: Buffer.from(`DPR_${rule.id}`).toString('base64'), enabled: true, app: representApp(request, rule.app) };
+  }
+
+  return { name: 'deployment-protection', endpoints, reset: load };
+};
+
+const keyOf = (repository: WorldRepository, environment: string) => `${fullName(repository)}\n${environment}`.toLowerCase();
+
+export const deploymentProtection = { name: 'deployment-protection', faults: PROTECTION_FAULTS, create } satisfies AreaModule;
