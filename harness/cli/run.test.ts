@@ -140,6 +140,7 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
         .map((c) => [c.id, c.failure?.requirement]),
     );
     expect(failed).toEqual({
+      'artifacts/list-pages': 'pagination.link-relations',
       'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
       'assignees/list-small-repository': 'pagination.link-relations',
       'deployment-protection/apps-pages': 'pagination.link-relations',
@@ -254,6 +255,7 @@ test.describe('a target that breaks two rules', () => {
     const results = readResults(dir);
     const failed = Object.fromEntries(results.cases.filter((c) => c.outcome === 'FAIL').map((c) => [c.id, c.failure?.requirement]));
     expect(failed).toEqual({
+      'artifacts/list-pages': 'pagination.link-relations',
       'assignees/list-pages-through-every-assignee': 'pagination.link-relations',
       'assignees/list-small-repository': 'pagination.link-relations',
       // 409 turned into 200: concurrent and stale writes look accepted.

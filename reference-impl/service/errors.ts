@@ -25,6 +25,7 @@ export type ApiErrorCode =
   | 'VALIDATION_FAILED'
   | 'UNSUPPORTED_VERSION'
   | 'MOVED'
+  | 'GONE'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 

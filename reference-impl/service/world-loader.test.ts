@@ -144,3 +144,9 @@ test('environments: names unique per repository (any case), rules only of apps a
   );
   expectWorldError(variant('slug: linter-bot', 'slug: gatekeeper'), /duplicate app id 7003 or slug "gatekeeper"/);
 });
+
+test('workflow runs and artifacts: ids unique across the world, those a series makes included', () => {
+  expectWorldError(variant('- { id: 60002, name: coverage', '- { id: 60001, name: coverage'), /artifacts\/1: duplicate artifact id 60001/);
+  expectWorldError(variant('first_id: 61001', 'first_id: 60004'), /duplicate artifact id 60004/);
+  expectWorldError(variant('      - id: 50002\n', '      - id: 50001\n'), /workflow_runs\/1\/id: duplicate workflow run id 50001/);
+});

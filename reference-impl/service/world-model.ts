@@ -3,6 +3,8 @@
 import type { Static } from 'typebox';
 import type {
   AppSchema,
+  ArtifactSchema,
+  WorkflowRunSchema,
   EnvironmentSchema,
   GitCommitSchema,
   GitEntrySchema,
@@ -46,6 +48,8 @@ export type UserSeries = Exclude<WorldDocument['users'][number], WorldUser>;
 export type WorldApp = Static<typeof AppSchema>;
 export type AppSeries = Exclude<NonNullable<WorldDocument['apps']>[number], WorldApp>;
 export type WorldEnvironment = Static<typeof EnvironmentSchema>;
+export type WorldArtifact = Static<typeof ArtifactSchema>;
+export type WorldWorkflowRun = Static<typeof WorkflowRunSchema>;
 
 /** A repository whose collaborators are explicit logins (globs resolved, canonical case). */
 export interface WorldRepository extends Omit<WorldRepositoryDocument, 'collaborators'> {

@@ -45,6 +45,9 @@ export function checkReferences(world: World): void {
 
   const repositories = new Set<string>();
   const repositoryIds = new Set<number>();
+  // Workflow runs and artifacts: ids unique across the world (a series claims each id it makes).
+  const runIds = new Set<number>();
+  const artifactIds = new Set<number>();
   world.repositories.forEach((repository, r) => {
     const at = (...rest: (string | number)[]) => ['repositories', r, ...rest];
     if (!accounts.has(repository.owner.toLowerCase())) throw worldProblem(source, at('owner'), `unknown account "${repository.owner}"`);
@@ -65,6 +68,18 @@ export function checkReferences(world: World): void {
         throw worldProblem(source, at('milestones', i, 'number'), `duplicate milestone number ${milestone.number}`);
       milestones.add(milestone.number);
       requireUser(at('milestones', i, 'creator'), milestone.creator);
+    });
+    (repository.workflow_runs ?? []).forEach((run, w) => {
+      if (runIds.has(run.id)) throw worldProblem(source, at('workflow_runs', w, 'id'), `duplicate workflow run id ${run.id}`);
+      runIds.add(run.id);
+      run.artifacts.forEach((artifact, a) => {
+        const ids =
+          'series' in artifact ? Array.from({ length: artifact.series.count }, (_, i) => artifact.series.first_id + i) : [artifact.id];
+        for (const id of ids) {
+          if (artifactIds.has(id)) throw worldProblem(source, at('workflow_runs', w, 'artifacts', a), `duplicate artifact id ${id}`);
+          artifactIds.add(id);
+        }
+      });
     });
     const environments = new Set<string>();
     (repository.environments ?? []).forEach((environment, e) => {

@@ -204,6 +204,43 @@ export const GitRepositorySchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const ArtifactSchema = Type.Object(
+  {
+    id: Id,
+    name: Type.String({ minLength: 1 }),
+    created_at: DateTime,
+    retention_days: Type.Integer({ minimum: 1, maximum: 400, description: 'expires this many days after created_at' }),
+    files: Type.Record(RepoPath, Type.String(), { description: 'the zip holds these files, path to text' }),
+  },
+  { additionalProperties: false },
+);
+
+const ArtifactSeriesSchema = Type.Object(
+  {
+    series: Type.Object(
+      {
+        count: Type.Integer({ minimum: 1, maximum: 999 }),
+        first_id: Id,
+        name: Type.String({ pattern: '\\{n\\}', description: 'artifact name; {n} is 1…count, zero-padded to 3 digits' }),
+        created_at: DateTime,
+        retention_days: Type.Integer({ minimum: 1, maximum: 400 }),
+      },
+      { additionalProperties: false, description: 'count artifacts with consecutive ids, each a zip of one file NAME.txt' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const WorkflowRunSchema = Type.Object(
+  {
+    id: Id,
+    head_branch: Type.String({ minLength: 1 }),
+    head_sha: Type.String({ pattern: '^[0-9a-f]{40}$' }),
+    artifacts: Type.Array(Type.Union([ArtifactSchema, ArtifactSeriesSchema])),
+  },
+  { additionalProperties: false },
+);
+
 export const RepositoryDocumentSchema = Type.Object(
   {
     owner: Login,
@@ -223,6 +260,7 @@ export const RepositoryDocumentSchema = Type.Object(
     issues: Type.Optional(Type.Array(IssueSchema)),
     git: Type.Optional(GitRepositorySchema),
     environments: Type.Optional(Type.Array(EnvironmentSchema)),
+    workflow_runs: Type.Optional(Type.Array(WorkflowRunSchema)),
   },
   { additionalProperties: false },
 );

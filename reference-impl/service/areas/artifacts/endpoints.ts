@@ -1,0 +1,207 @@
+// Workflow artifacts, endpoints 10–14 of spec document 1: the world's workflow runs and
+// their artifacts, each a real zip (fflate) of the files the world lists, whose size and
+// sha256 digest the Artifact carries.
+//
+// Decisions where the spec is silent (README "Workflow artifacts"):
+// - Lists are newest first (created_at, then id); `name` filters exactly (case matters).
+// - An artifact expires `retention_days` after it was created, on the service clock; an
+//   expired one is still listed and served (`expired: true`), its download is 410.
+// - `archive_format` other than `zip` is 404 (no such archive), as real hosts answer.
+// - A deleted artifact is 404 everywhere; an unknown run is 404 on endpoint 14.
+// - The zip's entries are dated with the artifact's created_at (same bytes every time);
+//   a series artifact holds one file NAME.txt reading "NAME\n".
+// - node_id is Base64 of `Artifact_<id>`; updated_at is created_at.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Zippable, zipSync } from 'fflate';
+import type { AreaModule } from '../../area.js';
+import { onRepository, read, REPOSITORY_READ_SCOPES, write } from '../../auth/endpoint-access.js';
+import { fullName } from '../../directory.js';
+import { defineEndpoint } from '../../endpoint.js';
+import { ApiError, notFound } from '../../errors.js';
+import { paginate } from '../../pagination.js';
+import { queryValue } from '../../query.js';
+import { representerFor } from '../../representations.js';
+import { formatTimestamp } from '../../clock.js';
+import type { WorldArtifact, WorldRepository, WorldWorkflowRun } from '../../world-model.js';
+
+const ARTIFACTS_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('actions')], role: 'visible' });
+const ARTIFACTS_DELETE = onRepository({
+  anonymous: false,
+  scopes: { public: ['repo', 'public_repo'], private: ['repo'] },
+  permissions: [write('actions')],
+  role: 'push',
+});
+/** Downloads need a token with a scope, even on a public repository (spec 1, workflow artifacts). */
+const ARTIFACTS_DOWNLOAD = onRepository({
+  anonymous: false,
+  scopes: { public: ['repo', 'public_repo'], private: ['repo'] },
+  permissions: [read('actions')],
+  role: 'visible',
+});
+
+/** The download link of an artifact lives a minute of the service clock (spec 1, Limits). */
+export const ARTIFACT_LINK_TTL_MS = 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Built-in faults of this area (suites/faults/artifacts.yaml says what each does and breaks). */
+const ARTIFACT_FAULTS = [
+  'artifacts.name-filter-ignored',
+  'artifacts.list-bare-array',
+  'artifacts.delete-ignored',
+  'artifacts.expired-downloadable',
+  'artifacts.link-long-lived',
+  'artifacts.digest-of-files',
+  'artifacts.any-format',
+  'artifacts.run-filter-ignored',
+  'artifacts.never-expired',
+] as const;
+
+interface Artifact extends WorldArtifact {
+  run: WorldWorkflowRun;
+  zip: Buffer;
+}
+
+/** A run's artifacts, series expanded, each with its zip. */
+function artifactsOf(run: WorldWorkflowRun): Artifact[] {
+  return run.artifacts.flatMap((entry) => {
+    const declared: WorldArtifact[] =
+      'series' in entry
+        ? Array.from({ length: entry.series.count }, (_, i) => {
+            const name = entry.series.name.replaceAll('{n}', String(i + 1).padStart(3, '0'));
+            const { created_at, retention_days } = entry.series;
+            return { id: entry.series.first_id + i, name, created_at, retention_days, files: { [`${name}.txt`]: `${name}\n` } };
+          })
+        : [entry];
+    return declared.map((artifact) => {
+      const mtime = new Date(artifact.created_at);
+      const files: Zippable = Object.fromEntries(Object.entries(artifact.files).map(([p, text]) => [p, [Buffer.from(text), { mtime }]]));
+      return { ...artifact, run, zip: Buffer.from(zipSync(files)) };
+    });
+  });
+}
+
+const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ directory, clock, faults, downloads }) => {
+  /** Every artifact of each repository, newest first, built once. */
+  const world = new Map(
+    directory.world.repositories.map((repository) => [
+      fullName(repository).toLowerCase(),
+      (repository.workflow_runs ?? []).flatMap(artifactsOf).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id),
+    ]),
+  );
+  let deleted = new Set<number>();
+  const listOf = (repository: WorldRepository) =>
+    (world.get(fullName(repository).toLowerCase()) ?? []).filter((artifact) => !deleted.has(artifact.id));
+  const find = (repository: WorldRepository, idText: string) => {
+    const artifact = /^\d+$/.test(idText) ? listOf(repository).find((a) => a.id === Number(idText)) : undefined;
+    if (!artifact) throw notFound();
+    return artifact;
+  };
+  const expiresAt = (artifact: Artifact) => Date.parse(artifact.created_at) + artifact.retention_days * DAY_MS;
+
+  const represent = (request: FastifyRequest, repository: WorldRepository, artifact: Artifact) => {
+    const api = `${representerFor(request, directory).origin}/repos/${repository.owner}/${repository.name}/actions/artifacts/${artifact.id}`;
+    const hashed = faults.on('artifacts.digest-of-files') ? Buffer.from(JSON.stringify(artifact.files)) : artifact.zip;
+    return {
+      id: artifact.id,
+      node_id: Buffer.from(`Artifact_${artifact.id}`).toString('base64'),
+      name: artifact.name,
+      size_in_bytes: artifact.zip.length,
+      url: api,
+      archive_download_url: `${api}/zip`,
+      expired: clock.now() > expiresAt(artifact) && !faults.on('artifacts.never-expired'),
+      created_at: formatTimestamp(Date.parse(artifact.created_at)),
+      expires_at: formatTimestamp(expiresAt(artifact)),
+      updated_at: formatTimestamp(Date.parse(artifact.created_at)),
+      digest: `sha256:${createHash('sha256').update(hashed).digest('hex')}`,
+      workflow_run: {
+        id: artifact.run.id,
+        repository_id: repository.id,
+        head_repository_id: repository.id,
+        head_branch: artifact.run.head_branch,
+        head_sha: artifact.run.head_sha,
+      },
+    };
+  };
+
+  /** Endpoints 10 and 14: a filtered list as {total_count, artifacts}, one page of it. */
+  const list = (request: FastifyRequest, reply: FastifyReply, repository: WorldRepository, all: Artifact[]) => {
+    const name = queryValue(request.query, 'name');
+    const filtered = name === undefined || faults.on('artifacts.name-filter-ignored') ? all : all.filter((a) => a.name === name);
+    const page = paginate(request, filtered);
+    if (page.link) reply.header('link', page.link);
+    const artifacts = page.items.map((artifact) => represent(request, repository, artifact));
+    return faults.on('artifacts.list-bare-array') ? artifacts : { total_count: filtered.length, artifacts };
+  };
+
+  const endpoints = [
+    defineEndpoint({
+      spec: { document: 1, number: 10 },
+      id: 'artifacts.list',
+      summary: 'List artifacts for a repository',
+      method: 'GET',
+      path: '/repos/:owner/:repo/actions/artifacts',
+      access: ARTIFACTS_READ,
+      handler: async (request, reply, { repository }) => list(request, reply, repository, listOf(repository)),
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 11 },
+      id: 'artifacts.get',
+      summary: 'Get an artifact',
+      method: 'GET',
+      path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
+      access: ARTIFACTS_READ,
+      handler: async (request, _reply, { repository }) => represent(request, repository, find(repository, request.params.artifact_id)),
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 12 },
+      id: 'artifacts.delete',
+      summary: 'Delete an artifact',
+      method: 'DELETE',
+      path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
+      access: ARTIFACTS_DELETE,
+      handler: async (request, reply, { repository }) => {
+        const artifact = find(repository, request.params.artifact_id);
+        if (!faults.on('artifacts.delete-ignored')) deleted.add(artifact.id);
+        return reply.code(204).send();
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 13 },
+      id: 'artifacts.download',
+      summary: 'Download an artifact',
+      method: 'GET',
+      path: '/repos/:owner/:repo/actions/artifacts/:artifact_id/:archive_format',
+      access: ARTIFACTS_DOWNLOAD,
+      handler: async (request, reply, { repository }) => {
+        const artifact = find(repository, request.params.artifact_id);
+        if (request.params.archive_format !== 'zip' && !faults.on('artifacts.any-format')) throw notFound();
+        if (clock.now() > expiresAt(artifact) && !faults.on('artifacts.expired-downloadable'))
+          throw new ApiError(410, 'GONE', 'Artifact has expired');
+        const ttl = faults.on('artifacts.link-long-lived') ? 60 * ARTIFACT_LINK_TTL_MS : ARTIFACT_LINK_TTL_MS;
+        const link = downloads.issue({ body: artifact.zip, contentType: 'application/zip', filename: `${artifact.name}.zip` }, ttl);
+        return reply
+          .code(302)
+          .header('location', `${representerFor(request, directory).origin}${link}`)
+          .send();
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 1, number: 14 },
+      id: 'artifacts.list-for-run',
+      summary: 'List workflow run artifacts',
+      method: 'GET',
+      path: '/repos/:owner/:repo/actions/runs/:run_id/artifacts',
+      access: ARTIFACTS_READ,
+      handler: async (request, reply, { repository }) => {
+        const runId = /^\d+$/.test(request.params.run_id) ? Number(request.params.run_id) : Number.NaN;
+        if (!(repository.workflow_runs ?? []).some((run) => run.id === runId)) throw notFound();
+        const all = listOf(repository);
+        return list(request, reply, repository, faults.on('artifacts.run-filter-ignored') ? all : all.filter((a) => a.run.id === runId));
+      },
+    }),
+  ];
+  return { name: 'artifacts', endpoints, reset: () => void (deleted = new Set()) };
+};
+
+export const artifacts = { name: 'artifacts', faults: ARTIFACT_FAULTS, create } satisfies AreaModule;
