@@ -1,6 +1,6 @@
-// The one pagination helper every list uses (README "Pagination"): parses per_page and
-// page, slices, and builds the link header on the request's own URL.
-import type { FastifyRequest } from 'fastify';
+// The one pagination helper every list uses (README "Pagination"), pageOf: parses per_page
+// and page, slices, and sets the link header, built on the request's own URL.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, validationFailed } from './errors.js';
 import type { Faults } from './faults.js';
 import { requestOrigin } from './request-origin.js';
@@ -16,7 +16,7 @@ export interface Page<T> {
   link: string | null;
 }
 
-export function paginate<T>(request: FastifyRequest, items: readonly T[], options: PageOptions = {}): Page<T> {
+function paginate<T>(request: FastifyRequest, items: readonly T[], options: PageOptions = {}): Page<T> {
   const { faults } = request;
   const { maxPerPage = 100 } = options;
   const defaultPerPage = faults.on('pagination.default-per-page-25') ? 25 : (options.defaultPerPage ?? 30);
@@ -49,6 +49,13 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], option
   if (page < lastPage) links.push(at(page + 1, 'next'), at(lastPage, 'last'));
   else if (page > lastPage) links.push(at(lastPage, 'last'));
   return linked(links.join(', '));
+}
+
+/** The page of `items` the request asks for, with its link header set on the reply. */
+export function pageOf<T>(request: FastifyRequest, reply: FastifyReply, items: readonly T[], options?: PageOptions): T[] {
+  const page = paginate(request, items, options);
+  if (page.link !== null) reply.header('link', page.link);
+  return page.items;
 }
 
 /** A decimal integer ≥ 1, or undefined when absent; anything else is a 422 naming the parameter. */

@@ -19,8 +19,8 @@ import { onRepository, read, REPOSITORY_READ_SCOPES, write } from '../../auth/en
 import { fullName } from '../../directory.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound } from '../../errors.js';
-import { paginate } from '../../pagination.js';
-import { queryValue } from '../../query.js';
+import { pageOf } from '../../pagination.js';
+import { pathId, queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import { formatTimestamp } from '../../clock.js';
 import type { WorldArtifact, WorldRepository, WorldWorkflowRun } from '../../world-model.js';
@@ -93,7 +93,8 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
   const listOf = (repository: WorldRepository) =>
     (world.get(fullName(repository).toLowerCase()) ?? []).filter((artifact) => !deleted.has(artifact.id));
   const find = (repository: WorldRepository, idText: string) => {
-    const artifact = /^\d+$/.test(idText) ? listOf(repository).find((a) => a.id === Number(idText)) : undefined;
+    const id = pathId(idText);
+    const artifact = listOf(repository).find((a) => a.id === id);
     if (!artifact) throw notFound();
     return artifact;
   };
@@ -128,9 +129,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
   const list = (request: FastifyRequest, reply: FastifyReply, repository: WorldRepository, all: Artifact[]) => {
     const name = queryValue(request.query, 'name');
     const filtered = name === undefined || faults.on('artifacts.name-filter-ignored') ? all : all.filter((a) => a.name === name);
-    const page = paginate(request, filtered);
-    if (page.link) reply.header('link', page.link);
-    const artifacts = page.items.map((artifact) => represent(request, repository, artifact));
+    const artifacts = pageOf(request, reply, filtered).map((artifact) => represent(request, repository, artifact));
     return faults.on('artifacts.list-bare-array') ? artifacts : { total_count: filtered.length, artifacts };
   };
 
@@ -194,7 +193,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/runs/:run_id/artifacts',
       access: ARTIFACTS_READ,
       handler: async (request, reply, { repository }) => {
-        const runId = /^\d+$/.test(request.params.run_id) ? Number(request.params.run_id) : Number.NaN;
+        const runId = pathId(request.params.run_id);
         if (!(repository.workflow_runs ?? []).some((run) => run.id === runId)) throw notFound();
         const all = listOf(repository);
         return list(request, reply, repository, faults.on('artifacts.run-filter-ignored') ? all : all.filter((a) => a.run.id === runId));

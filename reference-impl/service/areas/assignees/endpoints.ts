@@ -7,7 +7,7 @@ import type { AreaModule } from '../../area.js';
 import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { notFound, validationFailed } from '../../errors.js';
-import { paginate } from '../../pagination.js';
+import { pageOf } from '../../pagination.js';
 import { representerFor } from '../../representations.js';
 import { assignableUsers, roleOf } from '../../repository-roles.js';
 import type { WorldRepository } from '../../world-model.js';
@@ -84,10 +84,8 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
         const listed = faults.on('assignees.list-without-owners')
           ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin')
           : users;
-        const page = paginate(request, listed);
-        if (page.link !== null) reply.header('link', page.link);
         const representer = representerFor(request, directory);
-        return page.items.map((user) => representer.user(user));
+        return pageOf(request, reply, listed).map((user) => representer.user(user));
       },
     }),
     defineEndpoint({

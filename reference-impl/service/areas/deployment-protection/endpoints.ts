@@ -20,7 +20,8 @@ import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, wr
 import { fullName } from '../../directory.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
-import { paginate } from '../../pagination.js';
+import { pageOf } from '../../pagination.js';
+import { pathId } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import type { WorldApp, WorldRepository } from '../../world-model.js';
 
@@ -137,9 +138,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       access: RULES_ADMIN_READ,
       handler: async (request, reply, { repository }) => {
         rulesOf(repository, environmentOf(request.params));
-        const page = paginate(request, available);
-        if (page.link) reply.header('link', page.link);
-        const summaries = page.items.map((app) => representApp(request, app));
+        const summaries = pageOf(request, reply, available).map((app) => representApp(request, app));
         if (faults.on('protection.apps-flat-list')) return summaries;
         return [{ total_count: available.length }, { available_custom_deployment_protection_rule_integrations: summaries }];
       },
@@ -175,7 +174,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
 
   /** The environment's rule with this id; 404 otherwise (or, with the fault, any environment's). */
   function findRule(idText: string, repository: WorldRepository, environment: string): Rule {
-    const id = /^\d+$/.test(idText) ? Number(idText) : Number.NaN;
+    const id = pathId(idText);
     const pool = faults.on('protection.get-other-environment') ? [...rules.values()].flat() : rulesOf(repository, environment);
     const rule = pool.find((r) => r.id === id);
     if (!rule) throw notFound();
