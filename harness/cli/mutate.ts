@@ -14,7 +14,7 @@ import { allCases, lintFaultCoverage } from '../mutate/fault-coverage.js';
 import { loadFaultRegistry, type Fault } from '../mutate/fault-registry.js';
 import { formatKillMatrix, formatFaultLine } from '../mutate/kill-matrix-text.js';
 import { compilerSide, pluginSide, serviceSide } from '../mutate/kill-matrix-sides.js';
-import { runKillMatrix, type BaselineRun, type KillMatrix, type SideRunner } from '../mutate/kill-matrix.js';
+import { isComplete, runKillMatrix, type BaselineRun, type KillMatrix, type SideRunner } from '../mutate/kill-matrix.js';
 import { loadCompilerSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { buildResults, caseResult } from '../report/build-results.js';
 import { writeReports } from '../report/write-reports.js';
@@ -180,7 +180,7 @@ export async function mutate(options: MutateOptions): Promise<number> {
     };
     for (const side of sides) sideReports(side, { baseline, matrix, registry }, targets[side], startedAt, outDir);
     process.stdout.write(formatKillMatrix(matrix, outDir));
-    return matrix.uncaught.length + matrix.uncovered.length + matrix.false_failures.length > 0 ? EXIT.failed : EXIT.conforming;
+    return isComplete(matrix) ? EXIT.conforming : EXIT.failed;
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);

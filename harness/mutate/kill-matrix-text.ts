@@ -1,7 +1,7 @@
 // The kill matrix as a person reads it in a terminal: one line per fault as it finishes
 // (which cases caught it, or that none did), then what is wrong with the suites, if
 // anything, and the totals.
-import type { FaultResult, KillMatrix } from './kill-matrix.js';
+import { isComplete, misattributedCount, type FaultResult, type KillMatrix } from './kill-matrix.js';
 
 const MAX_NAMED = 3;
 
@@ -22,15 +22,16 @@ export function formatKillMatrix(matrix: KillMatrix, outDir: string): string {
     lines.push(`  FALSE FAILURE ${run.case}: ${run.outcome} against the faultless reference${run.message ? `: ${run.message}` : ''}`);
   for (const fault of matrix.faults) {
     for (const run of fault.misattributed)
-      lines.push(`  note: with ${fault.id}, ${run.case} failed citing ${run.requirement}, which the fault does not list`);
+      lines.push(`  MISATTRIBUTED with ${fault.id}: ${run.case} failed citing ${run.requirement}, which the fault does not list`);
   }
   if (matrix.uncovered.length > 0) lines.push(`  MUST requirements with no caught fault: ${matrix.uncovered.join(', ')}`);
   const caught = matrix.faults.length - matrix.uncaught.length;
-  const clean = matrix.uncaught.length + matrix.uncovered.length + matrix.false_failures.length === 0;
+  const misattributed = misattributedCount(matrix);
   lines.push(
-    `touchstone: kill matrix ${clean ? 'COMPLETE' : 'HAS HOLES'}: ${caught} of ${matrix.faults.length} faults caught, ` +
+    `touchstone: kill matrix ${isComplete(matrix) ? 'COMPLETE' : 'HAS HOLES'}: ${caught} of ${matrix.faults.length} faults caught, ` +
       `${matrix.false_failures.length} false failures in ${matrix.baseline_cases} faultless cases, ` +
-      `${matrix.uncovered.length} MUST requirements without a caught fault (${(matrix.duration_ms / 1000).toFixed(1)} s)`,
+      `${matrix.uncovered.length} MUST requirements without a caught fault` +
+      `${misattributed > 0 ? `, ${misattributed} catches citing a requirement the fault does not list` : ''} (${(matrix.duration_ms / 1000).toFixed(1)} s)`,
     `  reports: ${outDir}/{kill-matrix.json,<side>/report.html,…}`,
     '',
   );

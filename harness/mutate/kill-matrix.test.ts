@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import type { Fault } from './fault-registry.js';
-import { runKillMatrix, type SideRunner } from './kill-matrix.js';
+import { isComplete, misattributedCount, runKillMatrix, type SideRunner } from './kill-matrix.js';
+import { formatKillMatrix } from './kill-matrix-text.js';
 
 const facts = (id: string, requirements: string[]): CaseFacts => ({
   id,
@@ -86,6 +87,25 @@ test('holes: a fault no case catches, a case failing for another reason, a MUST 
   ]);
   expect(matrix.uncovered).toEqual(['r.one', 'r.two', 'r.three']);
   expect(matrix.false_failures).toEqual([{ case: 'a/flaky', outcome: 'FAIL', requirement: 'r.three', message: 'r.three broken' }]);
+});
+
+test('a fault caught by one case and by another for the wrong reason leaves the matrix incomplete, and says so', async () => {
+  const cases = [facts('a/right', ['r.one']), facts('a/wrong', ['r.one'])];
+  const runner = side(cases, (id, f) =>
+    f && id === 'a/right' ? failing('r.one') : f && id === 'a/wrong' ? failing('r.other') : { outcome: 'PASS' },
+  );
+  const { matrix } = await runKillMatrix({
+    faults: [fault('f.one', ['r.one'])],
+    runners: [runner],
+    requirements: [{ id: 'r.one', level: 'MUST' as const, side: 'service' as const }],
+  });
+  expect(matrix.uncaught).toEqual([]);
+  expect(misattributedCount(matrix)).toBe(1);
+  expect(isComplete(matrix)).toBe(false);
+  const text = formatKillMatrix(matrix, '/out');
+  expect(text).toContain('MISATTRIBUTED with f.one: a/wrong failed citing r.other');
+  expect(text).toContain('kill matrix HAS HOLES: 1 of 1 faults caught');
+  expect(text).toContain('1 catches citing a requirement the fault does not list');
 });
 
 test('a requirement counts as covered only through a case citing it, even when the fault lists it', async () => {

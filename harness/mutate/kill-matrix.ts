@@ -72,6 +72,13 @@ export interface KillMatrix {
   uncovered: string[];
 }
 
+/** Catches that cite a requirement the fault does not list: a case failing for the wrong reason. */
+export const misattributedCount = (matrix: KillMatrix): number => matrix.faults.reduce((n, fault) => n + fault.misattributed.length, 0);
+
+/** No fault missed, no MUST without a caught fault, no false failure, no misattributed catch. */
+export const isComplete = (matrix: KillMatrix): boolean =>
+  matrix.uncaught.length + matrix.uncovered.length + matrix.false_failures.length + misattributedCount(matrix) === 0;
+
 export interface KillMatrixInput {
   faults: Fault[];
   runners: SideRunner[];
