@@ -33,6 +33,8 @@ function wholeSeconds(epochMs: number): number {
   return Math.floor(epochMs / 1000) * 1000;
 }
 
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** ISO 8601 UTC with seconds and no fraction, e.g. 2026-06-02T12:00:00Z. */
 export function formatTimestamp(epochMs: number): string {
   return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');

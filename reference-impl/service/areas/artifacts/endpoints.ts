@@ -22,7 +22,7 @@ import { ApiError, notFound } from '../../errors.js';
 import { pageOf } from '../../pagination.js';
 import { pathId, queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
-import { formatTimestamp } from '../../clock.js';
+import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldArtifact, WorldRepository, WorldWorkflowRun } from '../../world-model.js';
 
 const ARTIFACTS_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('actions')], role: 'visible' });
@@ -42,7 +42,6 @@ const ARTIFACTS_DOWNLOAD = onRepository({
 
 /** The download link of an artifact lives a minute of the service clock (spec 1, Limits). */
 export const ARTIFACT_LINK_TTL_MS = 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Built-in faults of this area (suites/faults/artifacts.yaml says what each does and breaks). */
 const ARTIFACT_FAULTS = [

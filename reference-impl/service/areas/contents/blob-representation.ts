@@ -30,3 +30,11 @@ export function representBlob(base: Representer, faults: Faults, repository: Wor
     encoding: plain ? 'utf-8' : 'base64',
   };
 }
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The bytes of Base64 text (line breaks and spaces ignored), or undefined when it is not Base64. */
+export function decodeBase64(text: string): Buffer | undefined {
+  const compact = text.replace(/\s+/g, '');
+  return compact.length % 4 === 0 && BASE64.test(compact) ? Buffer.from(compact, 'base64') : undefined;
+}

@@ -1,5 +1,6 @@
-// Repository contents and Git data, endpoints 15–22 of spec document 1: for now the Git
-// blobs (21, 22) over the repositories' real Git objects (git-state.ts, ../../git/).
+// Repository contents and Git data, endpoints 15–22 of spec document 1, over the
+// repositories' real Git objects (git-state.ts, ../../git/): contents (15), README (18, 19),
+// the tar archive (20) and Git blobs (21, 22) here; writing files (16, 17) in file-endpoints.ts.
 //
 // Decisions where the spec is silent (README "Git blobs"):
 // - `encoding` is `utf-8` (the default) or `base64`; any other value is 422, and so is
@@ -15,67 +16,26 @@
 //   beyond which it is 413 like any body over its limit.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
-import type { Caller } from '../../auth/credentials.js';
-import { noreplyEmail } from '../../git/world-git.js';
-import { representCommit } from './commit-representation.js';
-import { writeFile } from './file-writes.js';
+import { Type } from 'typebox';
 import type { AreaModule } from '../../area.js';
-import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
-import { queryValue } from '../../query.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
-import { blobUrl, representBlob } from './blob-representation.js';
+import type { WorldRepository } from '../../world-model.js';
+import { blobUrl, decodeBase64, representBlob } from './blob-representation.js';
+import { CONTENTS_READ, CONTENTS_WRITE, contentsPath } from './contents-access.js';
 import { FULL_FEATURES_MAX_BYTES, representEntry } from './content-representation.js';
+import { fileEndpoints } from './file-endpoints.js';
+import { createGitState, isEmpty, type RepositoryGit } from './git-state.js';
 import { readmeEntry, renderReadme } from './readme.js';
 import { tarball } from './tarball.js';
 import { describeEntries, linkTarget, locate, resolveRef, type Located } from './tree-reader.js';
-import { createGitState, isEmpty, type RepositoryGit } from './git-state.js';
-import type { WorldRepository } from '../../world-model.js';
 
 const BLOB_BODY = Type.Object(
   { content: Type.String(), encoding: Type.Optional(Type.Enum(['utf-8', 'base64'])) },
   { title: 'Blob', additionalProperties: false },
 );
-
-/** A commit identity in a request body; name and email are checked by the handler (spec 1, rule 8 of the contents endpoints). */
-const IDENTITY = Type.Object(
-  { name: Type.Optional(Type.String()), email: Type.Optional(Type.String()), date: Type.Optional(Type.String({ format: 'date-time' })) },
-  { additionalProperties: false },
-);
-const FILE_FIELDS = {
-  message: Type.String({ minLength: 1 }),
-  branch: Type.Optional(Type.String({ minLength: 1 })),
-  committer: Type.Optional(IDENTITY),
-  author: Type.Optional(IDENTITY),
-};
-const FILE_BODY = Type.Object(
-  { ...FILE_FIELDS, content: Type.String(), sha: Type.Optional(Type.String()) },
-  { title: 'File', additionalProperties: false },
-);
-const FILE_DELETE_BODY = Type.Object({ ...FILE_FIELDS, sha: Type.String() }, { title: 'File', additionalProperties: false });
-
-/** Where a repository's workflows live: writing there needs more (rule 9). */
-const WORKFLOW_DIRECTORY = '.github/workflows/';
-
-/** The path a contents URL names ('' for the root); undefined when the route's `contents*` matched `/contentsX`. */
-function contentsPath(rest: string | undefined): string | undefined {
-  if (rest === undefined || (rest !== '' && !rest.startsWith('/'))) return undefined;
-  return rest.replace(/^\/+|\/+$/g, '');
-}
-
-const CONTENTS_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('contents')], role: 'visible' });
-const CONTENTS_WRITE = onRepository({ anonymous: false, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('contents')], role: 'push' });
-const FILE_WRITE = {
-  ...CONTENTS_WRITE,
-  further: {
-    what: `files in ${WORKFLOW_DIRECTORY}`,
-    applies: (params: Readonly<Record<string, string | undefined>>) => contentsPath(params['*'])?.startsWith(WORKFLOW_DIRECTORY) === true,
-    scopes: ['workflow'],
-    permissions: [write('workflows')],
-  },
-};
 
 /** Built-in faults of this area (suites/faults/contents.yaml says what each does and breaks). */
 const CONTENTS_FAULTS = [
@@ -118,14 +78,6 @@ const CONTENTS_FAULTS = [
   'contents.delete-kept',
 ] as const;
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** The bytes of Base64 text (line breaks and spaces ignored), or undefined when it is not Base64. */
-function decodeBase64(text: string): Buffer | undefined {
-  const compact = text.replace(/\s+/g, '');
-  return compact.length % 4 === 0 && BASE64.test(compact) ? Buffer.from(compact, 'base64') : undefined;
-}
-
 /** A blob's request body: room for 100 MiB of content in Base64 (4/3 of it) and the JSON around it. */
 const BLOB_BODY_LIMIT_BYTES = 150 * 1024 * 1024;
 
@@ -155,26 +107,8 @@ const tooLarge = (what: string, size: number, served: string) =>
 /** A directory lists at most this many entries (spec 1, rule 4 of the contents endpoints). */
 const LISTING_MAX = 1000;
 
-/** Who a request acts as, in the commits it makes when the body names nobody. */
-function callerIdentity(caller: Caller | null): { name: string; email: string } {
-  switch (caller?.kind) {
-    case 'classic':
-    case 'oauth':
-    case 'fine-grained':
-    case 'app-user':
-      return { name: caller.user.login, email: noreplyEmail(caller.user.login, caller.user.id) };
-    default: {
-      const bot = caller?.kind === 'workflow' ? 'service-actions[bot]' : 'service-app[bot]';
-      return { name: bot, email: `${bot}@users.noreply.touchstone.invalid` };
-    }
-  }
-}
-
-/** A path a file may be written at: no empty, `.` or `..` segment, and no `.git` (git itself refuses one). */
-const writablePath = (path: string) =>
-  path !== '' && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
-
-const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ directory, faults, downloads, clock, failures }) => {
+const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) => {
+  const { directory, faults, downloads } = core;
   const git = createGitState(directory);
   const refuseEmpty = (state: RepositoryGit, fault?: 'git.blob-empty-repository-accepted') => {
     if (isEmpty(state) && !(fault && faults.on(fault))) throw new ApiError(409, 'CONFLICT', 'Git Repository is empty.');
@@ -206,87 +140,8 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = ({ direct
     return representEntry(context, file, true);
   };
 
-  /** Endpoints 16 and 17: `bytes` written at the request's path (null: the file deleted), as a Commit result. */
-  const writeThrough = async (
-    request: FastifyRequest<{ Params: { '*': string }; Body: Static<typeof FILE_DELETE_BODY> | Static<typeof FILE_BODY> }>,
-    reply: FastifyReply,
-    repository: WorldRepository,
-    bytes: Uint8Array | null,
-  ) => {
-    const path = contentsPath(request.params['*']);
-    if (path === undefined) throw notFound();
-    if (!writablePath(path)) throw validationFailed([{ resource: 'File', field: 'path', code: 'invalid' }]);
-    const { message, branch, sha } = request.body;
-    const now = Math.floor(clock.now() / 1000);
-    const signature = (field: 'author' | 'committer') => {
-      const given = request.body[field];
-      if (given === undefined) return undefined;
-      const missing = (['name', 'email'] as const).filter((key) => !given[key]);
-      if (missing.length > 0 && !faults.on('contents.write-identity-unchecked'))
-        throw validationFailed(missing.map((key) => ({ resource: 'File', field: `${field}.${key}`, code: 'missing_field' })));
-      const date = given.date === undefined ? now : Math.floor(Date.parse(given.date) / 1000);
-      return { name: given.name ?? '', email: given.email ?? '', timestamp: date };
-    };
-    const caller = { ...callerIdentity(request.caller), timestamp: now };
-    const committer = signature('committer') ?? caller;
-    const author = signature('author') ?? (faults.on('contents.write-author-is-caller') ? caller : committer);
-    if (failures.take('storage'))
-      throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The change could not be stored; the branch is unchanged. Try again.');
-    const state = await git.of(repository);
-    const written = await writeFile(
-      state,
-      {
-        branch: faults.on('contents.write-branch-ignored') ? undefined : branch,
-        path,
-        bytes,
-        sha,
-        message,
-        author,
-        committer,
-        resource: 'File',
-      },
-      {
-        lastWriteWins: faults.on('contents.write-concurrent-last-wins'),
-        shaUnchecked: faults.on('contents.write-sha-unchecked'),
-        parentDropped: faults.on('contents.write-parent-dropped'),
-        deleteKept: faults.on('contents.delete-kept'),
-      },
-    );
-    const base = representerFor(request, directory);
-    const file = written.blob === undefined ? undefined : await locate(state, written.commit, path);
-    const created = faults.on('contents.write-updated-201') || (written.created && !faults.on('contents.write-created-200'));
-    reply.code(created ? 201 : 200);
-    return {
-      content: file ? await representEntry({ base, faults, repository, ref: written.branch, downloads }, file) : null,
-      commit: representCommit(base, repository, written.commit, written.object),
-    };
-  };
-
   const endpoints = [
-    defineEndpoint({
-      spec: { document: 1, number: 16 },
-      id: 'contents.put',
-      summary: 'Create or update file contents',
-      method: 'PUT',
-      path: '/repos/:owner/:repo/contents*',
-      access: FILE_WRITE,
-      body: FILE_BODY,
-      handler: async (request, reply, { repository }) => {
-        const bytes = decodeBase64(request.body.content);
-        if (!bytes) throw validationFailed([{ resource: 'File', field: 'content', code: 'invalid' }]);
-        return writeThrough(request, reply, repository, bytes);
-      },
-    }),
-    defineEndpoint({
-      spec: { document: 1, number: 17 },
-      id: 'contents.delete',
-      summary: 'Delete a file',
-      method: 'DELETE',
-      path: '/repos/:owner/:repo/contents*',
-      access: FILE_WRITE,
-      body: FILE_DELETE_BODY,
-      handler: (request, reply, { repository }) => writeThrough(request, reply, repository, null),
-    }),
+    ...fileEndpoints(core, git),
     defineEndpoint({
       spec: { document: 1, number: 20 },
       id: 'archive.tarball',

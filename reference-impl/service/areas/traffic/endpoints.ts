@@ -13,6 +13,7 @@ import { defineEndpoint } from '../../endpoint.js';
 import { queryValue } from '../../query.js';
 import { validationFailed } from '../../errors.js';
 import type { Faults } from '../../faults.js';
+import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldRepository } from '../../world-model.js';
 import { allPaths, allReferrers, trafficSeries, type TrafficCount, type TrafficPer } from './traffic-data.js';
 
@@ -47,8 +48,6 @@ function popular<T extends TrafficCount>(entries: T[], name: (entry: T) => strin
   return faults.on('traffic.count-as-string') ? ordered.map((entry) => ({ ...entry, count: String(entry.count) })) : ordered;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 const create: AreaModule['create'] = ({ clock, faults }) => {
   /** Views or clones as `{count, uniques, <kind>: entries}`, per the request's `per`. */
   const series = (query: unknown, repository: WorldRepository, kind: 'views' | 'clones') => {
@@ -63,7 +62,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
     if (faults.on('traffic.window-15-days') && per === 'day')
       shown = [...trafficSeries(repository, now - 14 * DAY_MS, kind, 'day').entries.slice(-1), ...entries];
     if (faults.on('traffic.week-starts-sunday') && per === 'week')
-      shown = shown.map((e) => ({ ...e, timestamp: new Date(Date.parse(e.timestamp) - DAY_MS).toISOString().replace('.000Z', 'Z') }));
+      shown = shown.map((e) => ({ ...e, timestamp: formatTimestamp(Date.parse(e.timestamp) - DAY_MS) }));
     if (faults.on('traffic.timestamps-at-noon')) shown = shown.map((e) => ({ ...e, timestamp: e.timestamp.replace('T00:', 'T12:') }));
     const key = faults.on('traffic.series-key-entries') ? 'entries' : kind;
     return { count: faults.on('traffic.count-not-summed') ? count + 1 : count, uniques, [key]: shown };

@@ -16,10 +16,10 @@
 //   uniques summed and at least the largest of them; `count` is the entries' counts summed.
 // - Every day of the window has traffic, so `per=day` lists the 14 days; `per=week` lists
 //   each week (from its Monday) the window touches, counting only the window's days.
+import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldRepository } from '../../world-model.js';
 
 export const TRAFFIC_WINDOW_DAYS = 14;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface TrafficCount {
   count: number;
@@ -152,7 +152,7 @@ export function trafficSeries(repository: WorldRepository, nowMs: number, kind: 
     count: visits.length,
     uniques: new Set(visits).size,
     entries: [...periods].map(([start, visitors]) => ({
-      timestamp: new Date(start * DAY_MS).toISOString().replace('.000Z', 'Z'),
+      timestamp: formatTimestamp(start * DAY_MS),
       count: visitors.length,
       uniques: new Set(visitors).size,
     })),
