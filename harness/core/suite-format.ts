@@ -128,9 +128,9 @@ export interface ClockStep {
   clock: { advance_seconds?: number; set?: string };
 }
 
-/** Failures the target injects into its own operations (capability control.failures): `{storage: 1}`. */
+/** Failures the target injects into its own operations (capability control.failures): `{storage: 1}`, `{internal: 1}`. */
 export interface InjectStep {
-  inject: { storage?: number };
+  inject: { storage?: number; internal?: number };
 }
 
 /**

@@ -10,8 +10,8 @@ export interface TargetControl {
   clock(move: { advance_seconds?: number; set?: string }): Promise<void>;
   /** Switches exactly these built-in faults on (capability control.faults); a reset switches them off. */
   faults(ids: string[]): Promise<void>;
-  /** Makes the target's next operations of each kind fail (capability control.failures): `{storage: 1}`. */
-  inject(failures: { storage?: number }): Promise<void>;
+  /** Makes the target's next operations of each kind fail (capability control.failures): `{storage: 1}`, `{internal: 1}`. */
+  inject(failures: { storage?: number; internal?: number }): Promise<void>;
 }
 
 export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {

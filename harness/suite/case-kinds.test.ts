@@ -1,4 +1,4 @@
-// The case runner's kinds of case and step: captures, parallel and inject steps, redirects,
+// The case runner's kinds of case and step: captures, clock, parallel and inject steps, redirects,
 // auth matrices (rows without a token included), limits, and cases the run cannot serve.
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -28,6 +28,22 @@ test('captures flow into later requests and expectations', async () => {
   expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
   expect(sent[1].url).toBe('http://target.test/b/9');
   expect(sent[1].headers).toContainEqual(['If-None-Match', '"v1"']);
+});
+
+test('a clock step may set the clock to a captured date', async () => {
+  const testCase: Case = {
+    id: 'c',
+    title: 'clock from a capture',
+    requirements: ['test.must'],
+    steps: [
+      { request: { method: 'GET', path: '/seat' }, expect: { capture: { until: 'body.until' } } },
+      { clock: { set: '${until}T23:59:59Z' } },
+    ],
+  };
+  const moves: unknown[] = [];
+  const { ctx } = context(() => respond(200, { until: '2026-06-30' }), { control: { clock: async (move) => void moves.push(move) } });
+  expect((await runCase(testCase, ctx)).outcome).toBe('PASS');
+  expect(moves).toEqual([{ set: '2026-06-30T23:59:59Z' }]);
 });
 
 test('parallel: the copies go out at once; exactly one winner passes and is captured, two winners or a stray status fail', async () => {

@@ -195,8 +195,11 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       for (const step of testCase.steps) {
         if (isRequestStep(step)) await runner.runRequestStep(step, runner.bindings);
         else if (isParallelStep(step)) await runParallel(step, testCase, runner);
-        else if ('clock' in step) await context.hooks.step(`clock ${JSON.stringify(step.clock)}`, () => context.control.clock(step.clock));
-        else await context.hooks.step(`inject ${JSON.stringify(step.inject)}`, () => context.control.inject(step.inject));
+        else if ('clock' in step) {
+          // `set` may name a captured value: "${until}T23:59:59Z".
+          const move = await interpolate(step.clock, runner.bindings);
+          await context.hooks.step(`clock ${JSON.stringify(move)}`, () => context.control.clock(move));
+        } else await context.hooks.step(`inject ${JSON.stringify(step.inject)}`, () => context.control.inject(step.inject));
       }
       return;
     case 'auth-matrix':

@@ -133,7 +133,7 @@ function bindingProblems(testCase: Case): string[] {
         const copies = { names: new Set([...names, 'i']), list: bound.list };
         problems.push(...templateProblems(step.parallel.request, copies).map((p) => `step ${i + 1}: ${p}`));
         if (step.parallel.capture) names.add(step.parallel.capture);
-      }
+      } else if ('clock' in step) check(`step ${i + 1}`, step.clock);
     });
   else if (testCase.kind === 'limits') {
     names.add('n');
