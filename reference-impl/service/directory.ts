@@ -1,6 +1,6 @@
 // Read-only lookups over the world: accounts, repositories and tokens by name, case-
 // insensitively (the spec's names are), always answering with the canonical spelling.
-import type { World, WorldOrganization, WorldRepository, WorldToken, WorldUser } from './world-model.js';
+import type { World, WorldEnterprise, WorldOrganization, WorldRepository, WorldToken, WorldUser } from './world-model.js';
 
 export interface Directory {
   readonly world: World;
@@ -8,6 +8,8 @@ export interface Directory {
   readonly users: readonly WorldUser[];
   user(login: string): WorldUser | undefined;
   organization(login: string): WorldOrganization | undefined;
+  /** The enterprise an organization belongs to, if any. */
+  enterpriseOf(organization: string): WorldEnterprise | undefined;
   repository(owner: string, name: string): WorldRepository | undefined;
   /** The repository that was called `owner/name` before it was renamed. */
   renamed(owner: string, name: string): WorldRepository | undefined;
@@ -29,6 +31,7 @@ export function createDirectory(world: World): Directory {
         ...org,
         owners: org.owners.map(canonical),
         members: (org.members ?? []).map(canonical),
+        invitations: (org.invitations ?? []).map(canonical),
         teams: (org.teams ?? []).map((team) => ({ ...team, members: (team.members ?? []).map(canonical) })),
       },
     ]),
@@ -59,6 +62,16 @@ export function createDirectory(world: World): Directory {
       },
     ]),
   );
+  const enterprises = new Map(
+    world.enterprises.flatMap((enterprise) => {
+      const normalized = {
+        ...enterprise,
+        owners: enterprise.owners.map(canonical),
+        billing_managers: enterprise.billing_managers.map(canonical),
+      };
+      return enterprise.organizations.map((org) => [org.toLowerCase(), normalized] as const);
+    }),
+  );
   const sortedUsers = [...world.users].sort((a, b) => a.id - b.id);
   const formerNames = new Map(
     [...repositories.values()].flatMap((r) => (r.former_names ?? []).map((name) => [`${r.owner}/${name}`.toLowerCase(), r] as const)),
@@ -69,6 +82,7 @@ export function createDirectory(world: World): Directory {
     users: sortedUsers,
     user: (login) => users.get(login.toLowerCase()),
     organization: (login) => organizations.get(login.toLowerCase()),
+    enterpriseOf: (organization) => enterprises.get(organization.toLowerCase()),
     repository: (owner, name) => repositories.get(`${owner}/${name}`.toLowerCase()),
     renamed: (owner, name) => formerNames.get(`${owner}/${name}`.toLowerCase()),
     repositoriesOwnedBy: (login) => [...repositories.values()].filter((r) => r.owner.toLowerCase() === login.toLowerCase()),

@@ -28,6 +28,7 @@ const CORE_FAULTS = [
   'auth.push-role-not-required',
   'auth.further-need-ignored',
   'auth.org-ownership-not-required',
+  'auth.enterprise-viewers-refused',
   'names.case-sensitive',
   'repos.unknown-repository-empty',
   'repos.renamed-unknown',

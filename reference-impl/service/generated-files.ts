@@ -22,6 +22,7 @@ const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
   push: 'push access (403 otherwise)',
   admin: 'repository admin (403 otherwise)',
   'organization-owner': 'organization owner (403 otherwise)',
+  'organization-billing-viewer': "organization owner, or owner or billing manager of the organization's enterprise (403 otherwise)",
 };
 
 /**

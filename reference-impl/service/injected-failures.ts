@@ -1,9 +1,10 @@
 // Failures the harness injects through the control API (`POST /_conformance/failures`), so
 // that a suite can see how the service answers when its own machinery fails: the spec lists
-// 503 for a file deletion, which a healthy reference never has a reason to give. Each kind
-// counts down: `{"storage": 2}` makes the next two repository writes fail, then writes work
-// again. A reset clears them.
-export const FAILURE_KINDS = ['storage'] as const;
+// 503 for a file deletion and 500 on the assistant endpoints, which a healthy reference
+// never has a reason to give. Each kind counts down: `{"storage": 2}` makes the next two
+// repository writes fail (503), `{"internal": 1}` the next assistant request (500), then
+// they work again. A reset clears them.
+export const FAILURE_KINDS = ['storage', 'internal'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export interface InjectedFailures {

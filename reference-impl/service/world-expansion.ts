@@ -1,7 +1,16 @@
 // Turns the compact forms of the world into explicit data: user series into users,
-// collaborator globs (`dev-*`) into the logins they match.
+// collaborator, member and seat globs (`dev-*`) into the logins they match.
 import { WorldError } from './errors.js';
-import type { AppSeries, Permission, UserSeries, WorldApp, WorldDocument, WorldRepository, WorldUser } from './world-model.js';
+import type {
+  AppSeries,
+  Permission,
+  UserSeries,
+  WorldApp,
+  WorldDocument,
+  WorldOrganization,
+  WorldRepository,
+  WorldUser,
+} from './world-model.js';
 
 export function worldProblem(source: string, pointer: (string | number)[], message: string): WorldError {
   const path = pointer.map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
@@ -42,27 +51,46 @@ function seriesUsers({ series }: UserSeries): WorldUser[] {
  * almost certainly a typo in the world.
  */
 export function resolveCollaborators(document: WorldDocument, users: WorldUser[], source: string): WorldRepository[] {
-  const byLogin = new Map(users.map((user) => [user.login.toLowerCase(), user.login]));
+  const resolve = loginResolver(users, source);
   return document.repositories.map((repository, index) => {
     const resolved: Record<string, Permission> = {};
     const entries = Object.entries(repository.collaborators ?? {});
-    for (const [pattern, permission] of entries.filter(([key]) => key.includes('*'))) {
-      const matcher = globMatcher(pattern);
-      const matches = users.filter((user) => matcher.test(user.login));
-      if (matches.length === 0) {
-        throw worldProblem(source, ['repositories', index, 'collaborators', pattern], 'the glob matches no user');
-      }
-      for (const user of matches) resolved[user.login] = permission;
-    }
-    for (const [login, permission] of entries.filter(([key]) => !key.includes('*'))) {
-      const canonical = byLogin.get(login.toLowerCase());
-      if (canonical === undefined) {
-        throw worldProblem(source, ['repositories', index, 'collaborators', login], `unknown user "${login}"`);
-      }
-      resolved[canonical] = permission;
-    }
+    const at = (login: string) => ['repositories', index, 'collaborators', login];
+    for (const [pattern, permission] of entries.filter(([key]) => key.includes('*')))
+      for (const login of resolve(pattern, at(pattern))) resolved[login] = permission;
+    for (const [login, permission] of entries.filter(([key]) => !key.includes('*'))) resolved[resolve(login, at(login))[0]] = permission;
     return { ...repository, collaborators: resolved };
   });
+}
+
+/** Organizations whose member globs name their logins, and whose assistant seats hold one login each. */
+export function resolveOrganizations(document: WorldDocument, users: WorldUser[], source: string): WorldOrganization[] {
+  const resolve = loginResolver(users, source);
+  return document.organizations.map((organization, o) => {
+    const members = organization.members?.flatMap((pattern, i) => resolve(pattern, ['organizations', o, 'members', i]));
+    const { assistant } = organization;
+    if (!assistant?.seats) return { ...organization, members };
+    const seats = assistant.seats.flatMap((seat, i) =>
+      resolve(seat.user, ['organizations', o, 'assistant', 'seats', i, 'user']).map((user) => ({ ...seat, user })),
+    );
+    return { ...organization, members, assistant: { ...assistant, seats } };
+  });
+}
+
+/** Resolves a login (to its canonical spelling) or a glob (to every login it matches); nothing found is an error at `pointer`. */
+function loginResolver(users: WorldUser[], source: string) {
+  const byLogin = new Map(users.map((user) => [user.login.toLowerCase(), user.login]));
+  return (pattern: string, pointer: (string | number)[]): string[] => {
+    if (!pattern.includes('*')) {
+      const canonical = byLogin.get(pattern.toLowerCase());
+      if (canonical === undefined) throw worldProblem(source, pointer, `unknown user "${pattern}"`);
+      return [canonical];
+    }
+    const matcher = globMatcher(pattern);
+    const matches = users.filter((user) => matcher.test(user.login)).map((user) => user.login);
+    if (matches.length === 0) throw worldProblem(source, pointer, 'the glob matches no user');
+    return matches;
+  };
 }
 
 function globMatcher(pattern: string): RegExp {

@@ -118,9 +118,41 @@ test('git content: parents must be earlier commits, refs must name commits, the 
   expectWorldError(variant('outside-link: {', '../outside-link: {'), /\/git\/commits\/1\/changes/);
 });
 
+test('assistant seats, nested teams and enterprises: each reference checked, each problem named by its path', () => {
+  expectWorldError(
+    variant('{ user: wanstrath, created_at', '{ user: octocat, created_at'),
+    /\/organizations\/0\/assistant\/seats\/4: "octocat" is neither a member of octo-org nor invited/,
+  );
+  expectWorldError(
+    variant('{ user: wanstrath, created_at', '{ user: hubot, created_at'),
+    /\/organizations\/0\/assistant\/seats\/4: "hubot" holds two seats/,
+  );
+  expectWorldError(
+    variant('{ user: defunkt, team: core', '{ user: defunkt, team: frontend-web'),
+    /seats\/2\/team: "defunkt" is not a member of team "frontend-web"/,
+  );
+  expectWorldError(variant('parent: frontend,', 'parent: backend,'), /\/organizations\/0\/teams\/2\/parent: unknown team "backend"/);
+  expectWorldError(
+    variant('{ slug: frontend, name: Frontend, id: 201,', '{ slug: frontend, name: Frontend, id: 201, parent: frontend-web,'),
+    /teams nested in a cycle/,
+  );
+  expectWorldError(
+    variant('organizations: [octo-org, octo-labs]', 'organizations: [octo-org, octo-lab]'),
+    /\/enterprises\/0\/organizations\/1: unknown organization "octo-lab"/,
+  );
+  expectWorldError(
+    variant('organizations: [asst-enterprise-metrics-off]', 'organizations: [octo-org]'),
+    /"octo-org" belongs to two enterprises/,
+  );
+  expectWorldError(
+    variant('members: [dev-*, octocat', 'members: [ops-*, octocat'),
+    /\/organizations\/1\/members\/0: the glob matches no user/,
+  );
+});
+
 test('duplicates are errors', () => {
-  expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: octocat, id: 2 }'), /duplicate login "octocat"/);
-  expectWorldError(variant('{ login: hubot, id: 2 }', '{ login: hubot, id: 1 }'), /duplicate account id 1/);
+  expectWorldError(variant('{ login: bigboss, id: 9 }', '{ login: octocat, id: 9 }'), /duplicate login "octocat"/);
+  expectWorldError(variant('{ login: bigboss, id: 9 }', '{ login: bigboss, id: 1 }'), /duplicate account id 1/);
   expectWorldError(variant('name: vault', 'name: widgets'), /\/repositories\/1\/name: duplicate repository/);
   expectWorldError(variant('role: repo-writer', 'role: repo-admin'), /\/tokens\/3\/role: duplicate role "repo-admin"/);
 });

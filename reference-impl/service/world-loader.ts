@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError } from '../../lib/located-yaml.js';
 import { WorldError } from './errors.js';
-import { expandApps, expandUsers, resolveCollaborators } from './world-expansion.js';
+import { expandApps, expandUsers, resolveCollaborators, resolveOrganizations } from './world-expansion.js';
 import type { World, WorldDocument } from './world-model.js';
 import { WorldDocumentSchema } from './world-schema.js';
 import { checkReferences } from './world-references.js';
@@ -45,9 +45,10 @@ export function parseWorld(text: string, source: string): World {
     source,
     clock: document.clock,
     users,
-    organizations: document.organizations,
+    organizations: resolveOrganizations(document, users, source),
     repositories: resolveCollaborators(document, users, source),
     apps: expandApps(document),
+    enterprises: document.enterprises ?? [],
     tokens: document.tokens,
   };
   checkReferences(world);

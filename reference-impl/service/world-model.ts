@@ -3,6 +3,8 @@
 import type { Static } from 'typebox';
 import type {
   AppSchema,
+  AssistantSeatSchema,
+  EnterpriseSchema,
   ArtifactSchema,
   WorkflowRunSchema,
   EnvironmentSchema,
@@ -35,6 +37,10 @@ export type LimitSetting = Static<typeof LimitSettingSchema>;
 export type WorldUser = Static<typeof UserSchema>;
 export type WorldOrganization = Static<typeof OrganizationSchema>;
 export type WorldTeam = NonNullable<WorldOrganization['teams']>[number];
+export type WorldAssistant = NonNullable<WorldOrganization['assistant']>;
+/** A seat as the world writes it; once loaded, `user` is one login. */
+export type WorldAssistantSeat = Static<typeof AssistantSeatSchema>;
+export type WorldEnterprise = Static<typeof EnterpriseSchema>;
 export type WorldLabel = Static<typeof LabelSchema>;
 export type WorldMilestone = Static<typeof MilestoneSchema>;
 export type WorldIssue = Static<typeof IssueSchema>;
@@ -61,9 +67,11 @@ export interface World {
   source: string;
   clock: { start: string };
   users: WorldUser[];
+  /** Organizations with member and seat globs resolved to one login each. */
   organizations: WorldOrganization[];
   repositories: WorldRepository[];
   /** Apps, series expanded. */
   apps: WorldApp[];
+  enterprises: WorldEnterprise[];
   tokens: WorldToken[];
 }

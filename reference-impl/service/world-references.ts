@@ -26,9 +26,41 @@ export function checkReferences(world: World): void {
   world.organizations.forEach((org, o) => {
     org.owners.forEach((login, i) => requireUser(['organizations', o, 'owners', i], login));
     (org.members ?? []).forEach((login, i) => requireUser(['organizations', o, 'members', i], login));
-    (org.teams ?? []).forEach((team, t) =>
-      (team.members ?? []).forEach((login, i) => requireUser(['organizations', o, 'teams', t, 'members', i], login)),
-    );
+    (org.invitations ?? []).forEach((login, i) => requireUser(['organizations', o, 'invitations', i], login));
+    const teams = new Map((org.teams ?? []).map((team) => [team.slug, team]));
+    (org.teams ?? []).forEach((team, t) => {
+      (team.members ?? []).forEach((login, i) => requireUser(['organizations', o, 'teams', t, 'members', i], login));
+      const seen = new Set([team.slug]);
+      for (let parent = team.parent; parent !== undefined; parent = teams.get(parent)?.parent) {
+        if (!teams.has(parent)) throw worldProblem(source, ['organizations', o, 'teams', t, 'parent'], `unknown team "${parent}"`);
+        if (seen.has(parent)) throw worldProblem(source, ['organizations', o, 'teams', t, 'parent'], 'teams nested in a cycle');
+        seen.add(parent);
+      }
+    });
+    // Seats: one per user, held by a member or an invitee, through a team the user is in.
+    const people = new Set([...org.owners, ...(org.members ?? []), ...(org.invitations ?? [])].map((login) => login.toLowerCase()));
+    const seated = new Set<string>();
+    (org.assistant?.seats ?? []).forEach((seat, i) => {
+      const at = ['organizations', o, 'assistant', 'seats', i];
+      const login = seat.user.toLowerCase();
+      if (!people.has(login)) throw worldProblem(source, at, `"${seat.user}" is neither a member of ${org.login} nor invited`);
+      if (seated.has(login)) throw worldProblem(source, at, `"${seat.user}" holds two seats`);
+      seated.add(login);
+      const team = seat.team === undefined ? undefined : teams.get(seat.team);
+      if (seat.team !== undefined && !team?.members?.some((member) => member.toLowerCase() === login))
+        throw worldProblem(source, [...at, 'team'], `"${seat.user}" is not a member of team "${seat.team}"`);
+    });
+  });
+  const enterpriseOf = new Set<string>();
+  world.enterprises.forEach((enterprise, e) => {
+    [...enterprise.owners, ...enterprise.billing_managers].forEach((login) => requireUser(['enterprises', e], login));
+    enterprise.organizations.forEach((login, i) => {
+      const at = ['enterprises', e, 'organizations', i];
+      if (!world.organizations.some((org) => org.login.toLowerCase() === login.toLowerCase()))
+        throw worldProblem(source, at, `unknown organization "${login}"`);
+      if (enterpriseOf.has(login.toLowerCase())) throw worldProblem(source, at, `"${login}" belongs to two enterprises`);
+      enterpriseOf.add(login.toLowerCase());
+    });
   });
 
   // Apps: unique ids and slugs; an environment's rules name apps available for them.

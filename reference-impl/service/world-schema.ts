@@ -75,8 +75,50 @@ export const EnvironmentSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const TeamSlug = Type.String({ pattern: '^[a-z0-9-]+$' });
+/** A login, or a glob over the users' logins (`dev-*`) where a list allows many. */
+const LoginOrGlob = Type.String({ pattern: '^[A-Za-z0-9*][A-Za-z0-9*-]*$', description: 'a login, or a glob such as dev-*' });
+
 const TeamSchema = Type.Object(
-  { slug: Type.String({ pattern: '^[a-z0-9-]+$' }), name: Type.String(), id: Id, members: Type.Optional(Type.Array(Login)) },
+  {
+    slug: TeamSlug,
+    name: Type.String(),
+    id: Id,
+    description: Type.Optional(Type.String()),
+    parent: Type.Optional(Type.String({ ...TeamSlug, description: "the parent team's slug: its members are the parent's members too" })),
+    members: Type.Optional(Type.Array(Login)),
+  },
+  { additionalProperties: false },
+);
+
+export const ASSISTANT_ACCESS = ['assign_selected', 'assign_all', 'unconfigured'] as const;
+export const SUGGESTION_POLICIES = ['allow', 'block', 'unconfigured'] as const;
+
+export const AssistantSeatSchema = Type.Object(
+  {
+    user: LoginOrGlob,
+    team: Type.Optional(Type.String({ ...TeamSlug, description: 'assigned through this team (the user is its member)' })),
+    created_at: DateTime,
+    editor: Type.Optional(
+      Type.String({ pattern: '^[a-z0-9_-]+/[0-9.]+$', description: 'editor/version with telemetry on; absent: no telemetry, no activity' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AssistantSchema = Type.Object(
+  {
+    subscription: Type.Boolean({ description: 'the assistant subscription is enabled' }),
+    billing: Type.Boolean({ description: 'billing is set up' }),
+    payment_problem: Type.Optional(Type.Boolean({ description: 'the payment method has a problem: the billing endpoint answers 422' })),
+    public_code_suggestions: Type.Enum(SUGGESTION_POLICIES),
+    seat_management: Type.Enum(ASSISTANT_ACCESS, {
+      description: 'the access setting: selected users and teams, all members, or unconfigured',
+    }),
+    metrics_policy: Type.Boolean({ description: 'the metrics access policy is enabled at organization level' }),
+    plan_type: Type.Optional(Type.Enum(['business', 'enterprise'])),
+    seats: Type.Optional(Type.Array(AssistantSeatSchema)),
+  },
   { additionalProperties: false },
 );
 
@@ -85,9 +127,23 @@ export const OrganizationSchema = Type.Object(
     login: Login,
     id: Id,
     owners: Type.Array(Login, { minItems: 1 }),
-    members: Type.Optional(Type.Array(Login)),
+    members: Type.Optional(Type.Array(LoginOrGlob)),
+    invitations: Type.Optional(Type.Array(Login, { description: 'users invited to join, not members yet' })),
     interaction_limit: Type.Optional(LimitSettingSchema),
     teams: Type.Optional(Type.Array(TeamSchema)),
+    assistant: Type.Optional(AssistantSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const EnterpriseSchema = Type.Object(
+  {
+    slug: TeamSlug,
+    id: Id,
+    owners: Type.Array(Login),
+    billing_managers: Type.Array(Login),
+    organizations: Type.Array(Login, { description: 'its organizations' }),
+    assistant_metrics: Type.Boolean({ description: 'the metrics access policy is enabled at enterprise level' }),
   },
   { additionalProperties: false },
 );
@@ -300,6 +356,7 @@ export const WorldDocumentSchema = Type.Object(
     organizations: Type.Array(OrganizationSchema),
     repositories: Type.Array(RepositoryDocumentSchema),
     apps: Type.Optional(Type.Array(Type.Union([AppSchema, AppSeriesSchema]))),
+    enterprises: Type.Optional(Type.Array(EnterpriseSchema)),
     tokens: Type.Array(TokenSchema),
   },
   { additionalProperties: false },

@@ -1,13 +1,14 @@
 // The service's areas, in the order their routes are registered. Adding an area is a
 // folder under areas/ and its line here; its faults join SERVICE_FAULTS from its module.
 import { artifacts } from './artifacts/endpoints.js';
+import { assistant } from './assistant/endpoints.js';
 import { assignees } from './assignees/endpoints.js';
 import { contents } from './contents/endpoints.js';
 import { deploymentProtection } from './deployment-protection/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
 
-export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection, artifacts] as const;
+export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection, artifacts, assistant] as const;
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];

@@ -97,10 +97,16 @@ function authorizeOrganization(directory: Directory, caller: Caller, access: End
   if (organization === undefined) throw notFound();
   if (faults.on('names.case-sensitive') && organization.login !== login) throw notFound();
   requireCredentials(caller, access, false, faults);
-  if (!isOrganizationOwner(caller, organization) && !faults.on('auth.org-ownership-not-required')) {
-    throw forbidden('Must be an organization owner.', faults);
+  if (isOrganizationOwner(caller, organization) || faults.on('auth.org-ownership-not-required'))
+    return { target: 'organization', organization };
+  if (access.role === 'organization-billing-viewer' && !faults.on('auth.enterprise-viewers-refused')) {
+    const enterprise = directory.enterpriseOf(organization.login);
+    const login = 'user' in caller ? caller.user.login : undefined;
+    if (login !== undefined && (enterprise?.owners.includes(login) || enterprise?.billing_managers.includes(login)))
+      return { target: 'organization', organization };
+    throw forbidden('Must be an organization owner, or an owner or billing manager of its enterprise.', faults);
   }
-  return { target: 'organization', organization };
+  throw forbidden('Must be an organization owner.', faults);
 }
 
 /** A visible resource the caller may not use this way: 403 (404 with the auth.forbidden-as-404 fault). */

@@ -16,7 +16,9 @@ export type RoleNeed =
   /** Push (write) access or more: 403 otherwise. */
   | 'push'
   | 'admin'
-  | 'organization-owner';
+  | 'organization-owner'
+  /** An organization owner, or an owner or billing manager of the organization's enterprise (assistant metrics). */
+  | 'organization-billing-viewer';
 
 export interface EndpointAccess {
   target: 'repository' | 'organization';

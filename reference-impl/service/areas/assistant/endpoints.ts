@@ -1,0 +1,464 @@
+// The assistant subscription, its seats and its usage metrics, endpoints 1–9 of spec
+// document 2, for the organizations whose `assistant` the world sets (seats.ts holds the
+// Seat state machine, metrics.ts the daily figures).
+//
+// Decisions where the spec is silent (README "Assistant"):
+// - An organization without an enabled subscription has no billing or seats: 1 and 2
+//   answer 404. Its payment-method problem is the billing endpoint's 422 only.
+// - 3–6 refuse the whole request (422, nothing changes) when any named team or user is
+//   unknown, or (users) neither a member nor invited; teams are named by slug or name,
+//   case-insensitively. A seat of 6 held through a team refuses the whole request too.
+// - seat_breakdown: every seat listed by 2 is in `total`; each is active this cycle (used
+//   since the cycle began) or inactive, so total = active_this_cycle + inactive_this_cycle;
+//   pending_invitation and pending_cancellation count seats among them, added_this_cycle
+//   those made since the cycle began.
+// - 7 answers 404 for a member without a seat, as for a non-member.
+// - Seats are listed by creation time, then login.
+// - A 500 needs a failure injected through the control API (`{"internal": N}`): the next
+//   N requests to these endpoints fail with the error body.
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AreaModule } from '../../area.js';
+import { onOrganization, read, write } from '../../auth/endpoint-access.js';
+import { defineEndpoint } from '../../endpoint.js';
+import { ApiError, notFound, validationFailed } from '../../errors.js';
+import { pageOf } from '../../pagination.js';
+import { queryValue } from '../../query.js';
+import { representerFor } from '../../representations.js';
+import type { WorldOrganization, WorldTeam } from '../../world-model.js';
+import { dailyMetrics, dayOf, lastActivity, METRICS_MIN_LICENSED, METRICS_WINDOW_DAYS, metricsDay } from './metrics.js';
+import { assign, billingCycle, licensedAt, type Seat, type SeatSource, teamMembers, withdraw, worldSeats } from './seats.js';
+
+const OWNER = { anonymous: false, role: 'organization-owner' } as const;
+const ASSISTANT_READ = onOrganization({
+  ...OWNER,
+  scopes: { public: ['manage_billing:assistant', 'read:org', 'admin:org'], private: ['manage_billing:assistant', 'read:org', 'admin:org'] },
+  permissions: [read('organization_assistant_business'), read('organization_administration')],
+});
+const ASSISTANT_WRITE = onOrganization({
+  ...OWNER,
+  scopes: { public: ['manage_billing:assistant', 'admin:org'], private: ['manage_billing:assistant', 'admin:org'] },
+  permissions: [write('organization_assistant_business'), write('organization_administration')],
+});
+const METRICS_SCOPES = ['manage_billing:assistant', 'read:org', 'admin:org', 'read:enterprise', 'admin:enterprise'];
+const METRICS_READ = onOrganization({
+  anonymous: false,
+  role: 'organization-billing-viewer',
+  scopes: { public: METRICS_SCOPES, private: METRICS_SCOPES },
+  permissions: [read('organization_assistant_business'), read('organization_administration')],
+});
+
+const NAMES = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 });
+const TEAMS_BODY = Type.Object({ selected_teams: NAMES }, { title: 'AssistantSeat', additionalProperties: false });
+const USERS_BODY = Type.Object({ selected_usernames: NAMES }, { title: 'AssistantSeat', additionalProperties: false });
+
+/** Built-in faults of this area (suites/faults/assistant.yaml says what each does and breaks). */
+const ASSISTANT_FAULTS = [
+  'assistant.billing-without-plan',
+  'assistant.breakdown-total-off',
+  'assistant.payment-problem-ignored',
+  'assistant.seats-bare-array',
+  'assistant.seats-default-30',
+  'assistant.assign-200',
+  'assistant.assign-count-all',
+  'assistant.refresh-not-counted',
+  'assistant.nested-teams-ignored',
+  'assistant.cancel-count-zero',
+  'assistant.cancel-immediate',
+  'assistant.cancellation-date-today',
+  'assistant.cancelled-seat-kept',
+  'assistant.retention-ignored',
+  'assistant.team-seat-cancelled',
+  'assistant.subscription-check-skipped',
+  'assistant.billing-check-skipped',
+  'assistant.policy-check-skipped',
+  'assistant.access-all-allowed',
+  'assistant.access-unconfigured-allowed',
+  'assistant.unknown-names-ignored',
+  'assistant.member-seat-no-team',
+  'assistant.member-seat-invitee-served',
+  'assistant.non-member-422',
+  'assistant.metrics-without-engaged',
+  'assistant.metrics-includes-today',
+  'assistant.metrics-threshold-4',
+  'assistant.metrics-until-ignored',
+  'assistant.metrics-bad-date-ignored',
+  'assistant.metrics-per-page-100',
+  'assistant.metrics-org-policy-ignored',
+  'assistant.metrics-enterprise-policy-ignored',
+  'assistant.team-metrics-whole-org',
+  'assistant.internal-error-bare',
+] as const;
+
+const PREFIX = '/orgs/:org/assistant';
+
+const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ directory, clock, faults, failures }) => {
+  /** Seats per organization (lower-case login), every record ever made. */
+  let seats = new Map<string, Map<string, Seat>>();
+  const load = () => {
+    seats = new Map(directory.world.organizations.map((org) => [org.login.toLowerCase(), worldSeats(org)]));
+  };
+  load();
+
+  const seatsOf = (organization: WorldOrganization) => seats.get(organization.login.toLowerCase())!;
+  /** The seats held now, by creation time then login. */
+  const heldSeats = (organization: WorldOrganization) =>
+    [...seatsOf(organization).values()]
+      .filter((seat) => licensedAt(seat, clock.now()))
+      .sort((a, b) => a.createdAt - b.createdAt || a.login.localeCompare(b.login));
+  const isMember = (organization: WorldOrganization, login: string) =>
+    [...organization.owners, ...(organization.members ?? [])].some((member) => member.toLowerCase() === login.toLowerCase());
+  const isInvited = (organization: WorldOrganization, login: string) =>
+    (organization.invitations ?? []).some((invitee) => invitee.toLowerCase() === login.toLowerCase());
+
+  /** An injected internal failure (control API `{"internal": N}`): 500 with the error body. */
+  const failIfInjected = () => {
+    if (!failures.take('internal')) return;
+    throw faults.on('assistant.internal-error-bare')
+      ? new ApiError(500, 'INTERNAL', '')
+      : new ApiError(500, 'INTERNAL', 'Internal Server Error');
+  };
+
+  /** 404 unless the organization's subscription is enabled. */
+  const subscribed = (organization: WorldOrganization) => {
+    failIfInjected();
+    if (!organization.assistant?.subscription) throw new ApiError(404, 'NOT_FOUND', 'The organization has no assistant subscription');
+    return organization.assistant;
+  };
+
+  /** The 422 conditions of 3–6, each alone. */
+  const requireManageable = (organization: WorldOrganization) => {
+    failIfInjected();
+    const settings = organization.assistant;
+    const refuse = (message: string) => new ApiError(422, 'VALIDATION_FAILED', message);
+    if (!settings?.subscription && !faults.on('assistant.subscription-check-skipped'))
+      throw refuse('The assistant subscription is not enabled for this organization');
+    if (!settings?.billing && !faults.on('assistant.billing-check-skipped'))
+      throw refuse('Billing has not been set up for this organization');
+    if (settings?.public_code_suggestions === 'unconfigured' && !faults.on('assistant.policy-check-skipped'))
+      throw refuse('The public code suggestions policy has not been set for this organization');
+    if (settings?.seat_management === 'assign_all' && !faults.on('assistant.access-all-allowed'))
+      throw refuse("The organization's assistant access setting is set to all members");
+    if (settings?.seat_management === 'unconfigured' && !faults.on('assistant.access-unconfigured-allowed'))
+      throw refuse("The organization's assistant access setting is unconfigured");
+  };
+
+  /** The named teams, each found by slug or name; 422 naming those that are not. */
+  const teamsNamed = (organization: WorldOrganization, requested: readonly string[]): WorldTeam[] => {
+    const found = requested.map((name) =>
+      (organization.teams ?? []).find((team) => [team.slug, team.name].some((known) => known.toLowerCase() === name.toLowerCase())),
+    );
+    refuseUnknown('selected_teams', requested, found);
+    return found.filter((team) => team !== undefined);
+  };
+  /** The named users who are members or invitees, canonical; 422 naming the rest. */
+  const usersNamed = (organization: WorldOrganization, requested: readonly string[]): string[] => {
+    const found = requested.map((login) =>
+      isMember(organization, login) || isInvited(organization, login) ? directory.user(login)?.login : undefined,
+    );
+    refuseUnknown('selected_usernames', requested, found);
+    return found.filter((login) => login !== undefined);
+  };
+  const refuseUnknown = (field: string, requested: readonly string[], found: readonly unknown[]) => {
+    const unknown = requested.filter((_, i) => found[i] === undefined);
+    if (unknown.length > 0 && !faults.on('assistant.unknown-names-ignored'))
+      throw validationFailed(
+        unknown.map((value) => ({ resource: 'AssistantSeat', field, code: 'custom', message: `not found: ${value}` })),
+      );
+  };
+  const membersOf = (organization: WorldOrganization, team: WorldTeam) =>
+    faults.on('assistant.nested-teams-ignored') ? (team.members ?? []) : teamMembers(organization, team);
+
+  const cancellationFaults = () => ({
+    retentionIgnored: faults.on('assistant.retention-ignored'),
+    immediate: faults.on('assistant.cancel-immediate'),
+    dateToday: faults.on('assistant.cancellation-date-today'),
+    kept: faults.on('assistant.cancelled-seat-kept'),
+  });
+
+  /** Assigns each login from `source`; how many seats were created or refreshed. */
+  const assignAll = (organization: WorldOrganization, logins: readonly string[], source: (login: string) => SeatSource) => {
+    let created = 0;
+    for (const login of new Set(logins)) {
+      const fresh = assign(seatsOf(organization), login, source(login), clock.now());
+      if (
+        faults.on('assistant.assign-count-all') ||
+        (fresh && !(faults.on('assistant.refresh-not-counted') && wasRefresh(organization, login)))
+      )
+        created += 1;
+    }
+    return created;
+  };
+  /** After an assign: whether the seat was refreshed rather than made (it is older than now). */
+  const wasRefresh = (organization: WorldOrganization, login: string) =>
+    seatsOf(organization).get(login.toLowerCase())!.createdAt < clock.now();
+
+  function representTeam(request: FastifyRequest, organization: WorldOrganization, team: WorldTeam): Record<string, unknown> {
+    const { origin, nodeId } = representerFor(request, directory);
+    const parent = (organization.teams ?? []).find((candidate) => candidate.slug === team.parent);
+    return {
+      id: team.id,
+      node_id: nodeId('Team', team.id),
+      url: `${origin}/teams/${team.id}`,
+      html_url: `${origin}/orgs/${organization.login}/teams/${team.slug}`,
+      name: team.name,
+      slug: team.slug,
+      description: team.description ?? null,
+      privacy: 'closed',
+      notification_setting: 'notifications_enabled',
+      permission: 'pull',
+      members_url: `${origin}/teams/${team.id}/members{/member}`,
+      repositories_url: `${origin}/teams/${team.id}/repos`,
+      parent: parent ? representTeam(request, organization, parent) : null,
+    };
+  }
+
+  function representSeat(request: FastifyRequest, organization: WorldOrganization, seat: Seat) {
+    const representer = representerFor(request, directory);
+    const activity = lastActivity(seat, clock.now());
+    const team = (organization.teams ?? []).find((candidate) => candidate.slug === seat.teams[0]);
+    return {
+      created_at: representer.timestamp(seat.createdAt),
+      updated_at: representer.timestamp(seat.updatedAt),
+      pending_cancellation_date: seat.pendingCancellationDate,
+      last_activity_at: activity ? representer.timestamp(activity.at) : null,
+      last_activity_editor: activity?.editor ?? null,
+      plan_type: organization.assistant?.plan_type ?? 'business',
+      assignee: representer.user(representer.userByLogin(seat.login)),
+      ...(team && !faults.on('assistant.member-seat-no-team') && { assigning_team: representTeam(request, organization, team) }),
+    };
+  }
+
+  function seatBreakdown(organization: WorldOrganization) {
+    const held = heldSeats(organization);
+    const { start } = billingCycle(clock.now());
+    const active = held.filter((seat) => (lastActivity(seat, clock.now())?.at ?? 0) >= start).length;
+    const pendingCancellation = held.filter((seat) => seat.pendingCancellationDate !== null).length;
+    return {
+      total: faults.on('assistant.breakdown-total-off') ? held.length - pendingCancellation : held.length,
+      added_this_cycle: held.filter((seat) => seat.createdAt >= start).length,
+      pending_invitation: held.filter((seat) => !isMember(organization, seat.login)).length,
+      pending_cancellation: pendingCancellation,
+      active_this_cycle: active,
+      inactive_this_cycle: held.length - active,
+    };
+  }
+
+  /** 422 unless the metrics policy is enabled for the organization and its enterprise. */
+  const requireMetricsPolicy = (organization: WorldOrganization) => {
+    failIfInjected();
+    const enterprise = directory.enterpriseOf(organization.login);
+    const orgOff = !organization.assistant?.metrics_policy && !faults.on('assistant.metrics-org-policy-ignored');
+    const enterpriseOff = enterprise?.assistant_metrics === false && !faults.on('assistant.metrics-enterprise-policy-ignored');
+    if (orgOff || enterpriseOff) throw new ApiError(422, 'VALIDATION_FAILED', 'The assistant metrics API access policy is disabled');
+  };
+
+  /** The metrics of `members` (logins) of the organization, one page of days. */
+  function metricsPage(request: FastifyRequest, reply: Parameters<typeof pageOf>[1], organization: WorldOrganization, members: string[]) {
+    const [since, until] = ['since', 'until'].map((name) => {
+      const text = queryValue(request.query, name);
+      if (text === undefined) return undefined;
+      const day = metricsDay(text);
+      if (day === undefined && !faults.on('assistant.metrics-bad-date-ignored'))
+        throw validationFailed([{ resource: 'AssistantMetrics', field: name, code: 'invalid' }]);
+      return day;
+    });
+    const today = dayOf(clock.now());
+    const records = dailyMetrics(
+      [...seatsOf(organization).values()],
+      new Set(members.map((login) => login.toLowerCase())),
+      directory.repositoriesOwnedBy(organization.login).map((repository) => repository.name),
+      {
+        since,
+        until: faults.on('assistant.metrics-until-ignored') ? undefined : until,
+        minimum: faults.on('assistant.metrics-threshold-4') ? METRICS_MIN_LICENSED - 1 : METRICS_MIN_LICENSED,
+        lastDay: faults.on('assistant.metrics-includes-today') ? today : dayOf(Date.parse(`${today}T00:00:00Z`) - 1),
+      },
+    );
+    const maxPerPage = faults.on('assistant.metrics-per-page-100') ? 100 : METRICS_WINDOW_DAYS;
+    return pageOf(request, reply, records, { defaultPerPage: METRICS_WINDOW_DAYS, maxPerPage });
+  }
+
+  const endpoints = [
+    defineEndpoint({
+      spec: { document: 2, number: 1 },
+      id: 'assistant.billing',
+      summary: 'Get assistant seat information and settings for an organization',
+      method: 'GET',
+      path: `${PREFIX}/billing`,
+      access: ASSISTANT_READ,
+      handler: async (_request, _reply, { organization }) => {
+        const settings = subscribed(organization);
+        if (settings.payment_problem && !faults.on('assistant.payment-problem-ignored'))
+          throw new ApiError(422, 'VALIDATION_FAILED', "There is a problem with the organization's payment method");
+        return {
+          seat_breakdown: seatBreakdown(organization),
+          seat_management_setting: settings.seat_management,
+          ide_chat: 'enabled',
+          platform_chat: 'enabled',
+          cli: 'enabled',
+          public_code_suggestions: settings.public_code_suggestions,
+          ...(!faults.on('assistant.billing-without-plan') && { plan_type: settings.plan_type ?? 'business' }),
+        };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 2 },
+      id: 'assistant.seats',
+      summary: 'List all assistant seat assignments for an organization',
+      method: 'GET',
+      path: `${PREFIX}/billing/seats`,
+      access: ASSISTANT_READ,
+      handler: async (request, reply, { organization }) => {
+        subscribed(organization);
+        const held = heldSeats(organization);
+        const defaultPerPage = faults.on('assistant.seats-default-30') ? 30 : 50;
+        const page = pageOf(request, reply, held, { defaultPerPage, maxPerPage: 100 }).map((seat) =>
+          representSeat(request, organization, seat),
+        );
+        return faults.on('assistant.seats-bare-array') ? page : { total_seats: held.length, seats: page };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 3 },
+      id: 'assistant.assign-teams',
+      summary: 'Add teams to the assistant subscription for an organization',
+      method: 'POST',
+      path: `${PREFIX}/billing/selected_teams`,
+      access: ASSISTANT_WRITE,
+      body: TEAMS_BODY,
+      handler: async (request, reply, { organization }) => {
+        requireManageable(organization);
+        const teams = teamsNamed(organization, request.body.selected_teams);
+        let created = 0;
+        for (const team of teams) created += assignAll(organization, membersOf(organization, team), () => ({ team: team.slug }));
+        reply.code(faults.on('assistant.assign-200') ? 200 : 201);
+        return { seats_created: created };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 4 },
+      id: 'assistant.cancel-teams',
+      summary: 'Remove teams from the assistant subscription for an organization',
+      method: 'DELETE',
+      path: `${PREFIX}/billing/selected_teams`,
+      access: ASSISTANT_WRITE,
+      body: TEAMS_BODY,
+      handler: async (request, _reply, { organization }) => {
+        requireManageable(organization);
+        let cancelled = 0;
+        for (const team of teamsNamed(organization, request.body.selected_teams))
+          for (const login of membersOf(organization, team))
+            if (withdraw(seatsOf(organization), login, { team: team.slug }, clock.now(), cancellationFaults())) cancelled += 1;
+        return { seats_cancelled: faults.on('assistant.cancel-count-zero') ? 0 : cancelled };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 5 },
+      id: 'assistant.assign-users',
+      summary: 'Add users to the assistant subscription for an organization',
+      method: 'POST',
+      path: `${PREFIX}/billing/selected_users`,
+      access: ASSISTANT_WRITE,
+      body: USERS_BODY,
+      handler: async (request, reply, { organization }) => {
+        requireManageable(organization);
+        const created = assignAll(organization, usersNamed(organization, request.body.selected_usernames), () => ({ direct: true }));
+        reply.code(faults.on('assistant.assign-200') ? 200 : 201);
+        return { seats_created: created };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 6 },
+      id: 'assistant.cancel-users',
+      summary: 'Remove users from the assistant subscription for an organization',
+      method: 'DELETE',
+      path: `${PREFIX}/billing/selected_users`,
+      access: ASSISTANT_WRITE,
+      body: USERS_BODY,
+      handler: async (request, _reply, { organization }) => {
+        requireManageable(organization);
+        const logins = usersNamed(organization, request.body.selected_usernames);
+        const throughTeam = logins.filter((login) => {
+          const seat = seatsOf(organization).get(login.toLowerCase());
+          return seat !== undefined && licensedAt(seat, clock.now()) && seat.teams.length > 0;
+        });
+        if (throughTeam.length > 0 && !faults.on('assistant.team-seat-cancelled'))
+          throw new ApiError(
+            422,
+            'VALIDATION_FAILED',
+            `Seats assigned through a team cannot be cancelled per user: ${throughTeam.join(', ')}`,
+          );
+        // The assistant.team-seat-cancelled fault: a seat held through a team goes too.
+        const cancellation = {
+          ...cancellationFaults(),
+          retentionIgnored: faults.on('assistant.retention-ignored') || throughTeam.length > 0,
+        };
+        const cancelled = logins.filter((login) => withdraw(seatsOf(organization), login, { direct: true }, clock.now(), cancellation));
+        return { seats_cancelled: faults.on('assistant.cancel-count-zero') ? 0 : cancelled.length };
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 7 },
+      id: 'assistant.member-seat',
+      summary: 'Get assistant seat assignment details for a user',
+      method: 'GET',
+      path: '/orgs/:org/members/:username/assistant',
+      access: ASSISTANT_READ,
+      handler: async (request, _reply, { organization }) => {
+        failIfInjected();
+        const { username } = request.params;
+        const invited = isInvited(organization, username);
+        if (!isMember(organization, username) && !invited) {
+          if (faults.on('assistant.non-member-422')) throw new ApiError(422, 'VALIDATION_FAILED', 'Not a member of the organization');
+          throw notFound();
+        }
+        if (!organization.assistant?.subscription)
+          throw new ApiError(422, 'VALIDATION_FAILED', 'The assistant subscription is not enabled for this organization');
+        if (invited && !faults.on('assistant.member-seat-invitee-served'))
+          throw new ApiError(422, 'VALIDATION_FAILED', 'The user has a pending invitation to the organization');
+        const seat = seatsOf(organization).get(username.toLowerCase());
+        if (seat === undefined || !licensedAt(seat, clock.now())) throw new ApiError(404, 'NOT_FOUND', 'The user has no assistant seat');
+        return representSeat(request, organization, seat);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 8 },
+      id: 'assistant.metrics',
+      summary: 'Get a summary of assistant usage for organization members',
+      method: 'GET',
+      path: `${PREFIX}/metrics`,
+      access: METRICS_READ,
+      handler: async (request, reply, { organization }) => {
+        requireMetricsPolicy(organization);
+        const records = metricsPage(request, reply, organization, [...organization.owners, ...(organization.members ?? [])]);
+        if (!faults.on('assistant.metrics-without-engaged')) return records;
+        return records.map(({ total_engaged_users: _, ...rest }) => rest);
+      },
+    }),
+    defineEndpoint({
+      spec: { document: 2, number: 9 },
+      id: 'assistant.team-metrics',
+      summary: 'Get a summary of assistant usage for a team',
+      method: 'GET',
+      path: '/orgs/:org/team/:team_slug/assistant/metrics',
+      access: METRICS_READ,
+      handler: async (request, reply, { organization }) => {
+        const team = (organization.teams ?? []).find((candidate) => candidate.slug === request.params.team_slug.toLowerCase());
+        if (team === undefined) throw notFound();
+        requireMetricsPolicy(organization);
+        const everyone = [...organization.owners, ...(organization.members ?? [])];
+        return metricsPage(
+          request,
+          reply,
+          organization,
+          faults.on('assistant.team-metrics-whole-org') ? everyone : teamMembers(organization, team),
+        );
+      },
+    }),
+  ];
+
+  return { name: 'assistant', endpoints, reset: load };
+};
+
+export const assistant = { name: 'assistant', faults: ASSISTANT_FAULTS, create } satisfies AreaModule;
