@@ -177,21 +177,15 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
   });
 
   /** Assigns each login from `source`; how many seats were created or refreshed. */
-  const assignAll = (organization: WorldOrganization, logins: readonly string[], source: (login: string) => SeatSource) => {
+  const assignAll = (organization: WorldOrganization, logins: readonly string[], source: SeatSource) => {
     let created = 0;
     for (const login of new Set(logins)) {
-      const fresh = assign(seatsOf(organization), login, source(login), clock.now());
-      if (
-        faults.on('assistant.assign-count-all') ||
-        (fresh && !(faults.on('assistant.refresh-not-counted') && wasRefresh(organization, login)))
-      )
-        created += 1;
+      const outcome = assign(seatsOf(organization), login, source, clock.now());
+      const counted = outcome === 'created' || (outcome === 'refreshed' && !faults.on('assistant.refresh-not-counted'));
+      if (counted || faults.on('assistant.assign-count-all')) created += 1;
     }
     return created;
   };
-  /** After an assign: whether the seat was refreshed rather than made (it is older than now). */
-  const wasRefresh = (organization: WorldOrganization, login: string) =>
-    seatsOf(organization).get(login.toLowerCase())!.createdAt < clock.now();
 
   function representTeam(request: FastifyRequest, organization: WorldOrganization, team: WorldTeam): Record<string, unknown> {
     const { origin, nodeId } = representerFor(request, directory);
@@ -331,7 +325,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
         requireManageable(organization);
         const teams = teamsNamed(organization, request.body.selected_teams);
         let created = 0;
-        for (const team of teams) created += assignAll(organization, membersOf(organization, team), () => ({ team: team.slug }));
+        for (const team of teams) created += assignAll(organization, membersOf(organization, team), { team: team.slug });
         reply.code(faults.on('assistant.assign-200') ? 200 : 201);
         return { seats_created: created };
       },
@@ -363,7 +357,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       body: USERS_BODY,
       handler: async (request, reply, { organization }) => {
         requireManageable(organization);
-        const created = assignAll(organization, usersNamed(organization, request.body.selected_usernames), () => ({ direct: true }));
+        const created = assignAll(organization, usersNamed(organization, request.body.selected_usernames), { direct: true });
         reply.code(faults.on('assistant.assign-200') ? 200 : 201);
         return { seats_created: created };
       },

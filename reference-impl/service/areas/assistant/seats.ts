@@ -69,9 +69,9 @@ function fromWorld(seat: WorldAssistantSeat): Seat {
 
 /**
  * Adds a source to the user's seat, making the seat when there is none (or it is gone) and
- * refreshing one pending cancellation. Whether a seat was created or refreshed.
+ * refreshing one pending cancellation; `held` when the seat was held already.
  */
-export function assign(seats: Map<string, Seat>, login: string, source: SeatSource, now: number): boolean {
+export function assign(seats: Map<string, Seat>, login: string, source: SeatSource, now: number): 'created' | 'refreshed' | 'held' {
   const key = login.toLowerCase();
   const seat = seats.get(key);
   if (seat === undefined || !licensedAt(seat, now)) {
@@ -85,14 +85,14 @@ export function assign(seats: Map<string, Seat>, login: string, source: SeatSour
       editor: seat?.editor,
       licences: [...(seat?.licences ?? []), { from: now }],
     });
-    return true;
+    return 'created';
   }
   addSource(seat, source);
-  if (seat.pendingCancellationDate === null) return false;
+  if (seat.pendingCancellationDate === null) return 'held';
   seat.pendingCancellationDate = null;
   seat.updatedAt = now;
   delete seat.licences[seat.licences.length - 1].to;
-  return true;
+  return 'refreshed';
 }
 
 function addSource(seat: Seat, source: SeatSource): void {
