@@ -148,6 +148,7 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
       'deployment-protection/apps-pages': 'pagination.link-relations',
       'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
+      'variables/list-pages': 'pagination.link-relations',
     });
     expect(readResults(dir).verdict).toBe('non-conforming');
   } finally {
@@ -268,6 +269,10 @@ test.describe('a target that breaks two rules', () => {
       'deployment-protection/apps-pages': 'pagination.link-relations',
       'interaction-limits/repo-conflict-with-org-limit': 'interaction-limits.repo-conflict-409',
       'interaction-limits/repo-conflict-with-user-limit': 'interaction-limits.repo-conflict-409',
+      'variables/list-pages': 'pagination.link-relations',
+      // A variable not selected answers its repositories (409 turned into 200).
+      'variables/not-selected-409': 'variables.not-selected-409',
+      'variables/selected-ids-need-selected': 'variables.selected-ids',
     });
     const conflict = results.cases.find((c) => c.id === 'interaction-limits/repo-conflict-with-user-limit')!;
     expect(conflict.failure?.reproduce).toMatch(

@@ -93,6 +93,11 @@ test.describe('request bodies', () => {
     });
   }
 
+  test('an empty body is no body whatever its Content-Type (fetch labels an empty string text/plain)', async ({ api }) => {
+    const response = await api.call('PUT', LIMITS, { as: 'repo-admin', raw: '', headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+    expect(expectErrorBody(response, 422).errors).toEqual([{ resource: 'InteractionLimit', field: 'limit', code: 'missing_field' }]);
+  });
+
   for (const contentType of [undefined, 'application/json; charset=utf-8', 'application/vnd.service+json', 'Application/JSON']) {
     test(`Content-Type ${String(contentType)} is read as JSON`, async ({ api }) => {
       const response = await api.call('PUT', LIMITS, {

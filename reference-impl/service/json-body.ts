@@ -1,6 +1,6 @@
 // Request body parsing: JSON only, at most 1 MiB unless an endpoint declares more (its
 // bodyLimit, endpoint.ts). A body without Content-Type is read as JSON (clients like curl
-// often omit it); any other declared type is 415.
+// often omit it); any other declared type is 415, unless the body is empty.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
@@ -27,7 +27,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser(JSON_TYPES, options, parser);
   app.addContentTypeParser(SERVICE_PARAM_JSON, options, parser);
   app.addContentTypeParser('*', options, async (request: FastifyRequest, body: string | Buffer) => {
-    if (request.headers['content-type'] !== undefined) {
+    // An empty body is no body whatever its declared type (fetch labels an empty string
+    // text/plain, as octokit's bodiless PUT sends it): there is nothing to refuse.
+    if (request.headers['content-type'] !== undefined && body.toString().trim() !== '') {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Content-Type' header");
     }
     return parseJson(body.toString(), request);

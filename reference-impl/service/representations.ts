@@ -15,6 +15,8 @@ export interface Representer {
   user(user: WorldUser): Record<string, unknown>;
   /** The world's user of that login; the world loader checked every login it holds. */
   userByLogin(login: string): WorldUser;
+  /** The User object of an account: a user, or an organization (`type` Organization), as repository owners are shown. */
+  account(login: string): Record<string, unknown>;
   /** An instant as the API writes it (ISO 8601 UTC with seconds). */
   timestamp(epochMs: number): string;
   /** The legacy global node id of a resource of that type and id. */
@@ -72,5 +74,15 @@ export function createRepresenter(origin: string, directory: Directory, faults: 
     };
   };
 
-  return { origin, user, userByLogin, timestamp, nodeId };
+  const account = (login: string) => {
+    const organization = directory.organization(login);
+    if (organization === undefined) return user(userByLogin(login));
+    return {
+      ...user({ login: organization.login, id: organization.id }),
+      node_id: nodeId('Organization', organization.id),
+      type: 'Organization',
+    };
+  };
+
+  return { origin, user, userByLogin, account, timestamp, nodeId };
 }

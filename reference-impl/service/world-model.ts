@@ -24,6 +24,7 @@ import type {
   TOKEN_KINDS,
   TokenSchema,
   UserSchema,
+  VariableSchema,
   WorldDocumentSchema,
 } from './world-schema.js';
 
@@ -41,6 +42,7 @@ export type WorldAssistant = NonNullable<WorldOrganization['assistant']>;
 /** A seat as the world writes it; once loaded, `user` is one login. */
 export type WorldAssistantSeat = Static<typeof AssistantSeatSchema>;
 export type WorldEnterprise = Static<typeof EnterpriseSchema>;
+export type WorldVariable = Static<typeof VariableSchema>;
 export type WorldLabel = Static<typeof LabelSchema>;
 export type WorldMilestone = Static<typeof MilestoneSchema>;
 export type WorldIssue = Static<typeof IssueSchema>;

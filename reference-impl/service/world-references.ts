@@ -51,6 +51,29 @@ export function checkReferences(world: World): void {
         throw worldProblem(source, [...at, 'team'], `"${seat.user}" is not a member of team "${seat.team}"`);
     });
   });
+  // Variables: names unique (any case) per organization; selected repositories are the organization's, only with visibility selected.
+  world.organizations.forEach((org, o) => {
+    const names = new Set<string>();
+    (org.variables ?? []).forEach((variable, v) => {
+      const at = ['organizations', o, 'variables', v];
+      const listed =
+        'series' in variable
+          ? Array.from({ length: variable.series.count }, (_, i) => variable.series.name.replace('{n}', String(i + 1).padStart(3, '0')))
+          : [variable.name];
+      for (const name of listed) {
+        if (names.has(name.toUpperCase())) throw worldProblem(source, at, `duplicate variable "${name}"`);
+        names.add(name.toUpperCase());
+      }
+      if ('series' in variable) return;
+      if ((variable.selected_repositories !== undefined) !== (variable.visibility === 'selected'))
+        throw worldProblem(source, at, 'selected_repositories go with visibility selected, and only with it');
+      for (const name of variable.selected_repositories ?? [])
+        if (
+          !world.repositories.some((r) => r.owner.toLowerCase() === org.login.toLowerCase() && r.name.toLowerCase() === name.toLowerCase())
+        )
+          throw worldProblem(source, [...at, 'selected_repositories'], `"${name}" is not a repository of ${org.login}`);
+    });
+  });
   const enterpriseOf = new Set<string>();
   world.enterprises.forEach((enterprise, e) => {
     [...enterprise.owners, ...enterprise.billing_managers].forEach((login) => requireUser(['enterprises', e], login));

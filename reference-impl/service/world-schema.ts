@@ -122,6 +122,40 @@ export const AssistantSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const VARIABLE_VISIBILITIES = ['all', 'private', 'selected'] as const;
+const VariableName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 255 });
+
+export const VariableSchema = Type.Object(
+  {
+    name: VariableName,
+    value: Type.String(),
+    visibility: Type.Enum(VARIABLE_VISIBILITIES),
+    selected_repositories: Type.Optional(
+      Type.Array(Type.String(), { uniqueItems: true, description: "names of the organization's repositories (visibility selected)" }),
+    ),
+    created_at: DateTime,
+  },
+  { additionalProperties: false },
+);
+
+const VariableSeriesSchema = Type.Object(
+  {
+    series: Type.Object(
+      {
+        count: Type.Integer({ minimum: 1, maximum: 999 }),
+        name: Type.String({
+          pattern: '^[A-Za-z_][A-Za-z0-9_]*\\{n\\}[A-Za-z0-9_]*$',
+          description: 'variable name; {n} is 1…count, zero-padded to 3 digits',
+        }),
+        value: Type.String(),
+        created_at: DateTime,
+      },
+      { additionalProperties: false, description: 'count variables visible to all repositories' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OrganizationSchema = Type.Object(
   {
     login: Login,
@@ -132,6 +166,9 @@ export const OrganizationSchema = Type.Object(
     interaction_limit: Type.Optional(LimitSettingSchema),
     teams: Type.Optional(Type.Array(TeamSchema)),
     assistant: Type.Optional(AssistantSchema),
+    variables: Type.Optional(
+      Type.Array(Type.Union([VariableSchema, VariableSeriesSchema]), { description: 'organization variables for workflows' }),
+    ),
   },
   { additionalProperties: false },
 );

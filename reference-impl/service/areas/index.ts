@@ -7,8 +7,9 @@ import { contents } from './contents/endpoints.js';
 import { deploymentProtection } from './deployment-protection/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
+import { variables } from './variables/endpoints.js';
 
-export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection, artifacts, assistant] as const;
+export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection, artifacts, assistant, variables] as const;
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];

@@ -37,7 +37,7 @@ export function authorize(directory: Directory, caller: Caller, access: Endpoint
   }
   const params = request.params as Record<string, string | undefined>;
   return access.target === 'organization'
-    ? authorizeOrganization(directory, caller, access, params.org ?? '', faults)
+    ? authorizeOrganization(directory, caller, access, params, faults)
     : authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '', request);
 }
 
@@ -59,10 +59,7 @@ function authorizeRepository(
   const reach = reachOf(directory, caller, repository);
   if (!reach.visible) throw faults.on('auth.hidden-as-403') ? new ApiError(403, 'FORBIDDEN', 'Forbidden') : notFound();
   requireCredentials(caller, access, repository.private, faults);
-  if (access.further?.applies(request.params as Record<string, string | undefined>) && !faults.on('auth.further-need-ignored')) {
-    const { what, scopes, permissions } = access.further;
-    requireCredentials(caller, { ...access, scopes: { public: scopes, private: scopes }, permissions }, repository.private, faults, what);
-  }
+  requireFurther(caller, access, request.params as Record<string, string | undefined>, repository.private, faults);
   if (access.role === 'admin' && reach.role !== 'admin' && !faults.on('auth.admin-role-not-required')) {
     throw forbidden('Must have admin rights to Repository.', faults);
   }
@@ -92,11 +89,19 @@ function emptyRepository(owner: string, name: string): WorldRepository {
   return { owner, name, id: 0, private: false, collaborators: {} };
 }
 
-function authorizeOrganization(directory: Directory, caller: Caller, access: EndpointAccess, login: string, faults: Faults): Grant {
+function authorizeOrganization(
+  directory: Directory,
+  caller: Caller,
+  access: EndpointAccess,
+  params: Record<string, string | undefined>,
+  faults: Faults,
+): Grant {
+  const login = params.org ?? '';
   const organization = directory.organization(login);
   if (organization === undefined) throw notFound();
   if (faults.on('names.case-sensitive') && organization.login !== login) throw notFound();
   requireCredentials(caller, access, false, faults);
+  requireFurther(caller, access, params, false, faults);
   if (isOrganizationOwner(caller, organization) || faults.on('auth.org-ownership-not-required'))
     return { target: 'organization', organization };
   if (access.role === 'organization-billing-viewer' && !faults.on('auth.enterprise-viewers-refused')) {
@@ -144,6 +149,19 @@ function reachOf(directory: Directory, caller: Caller, repository: WorldReposito
       return { visible: own, role: own ? 'write' : null };
     }
   }
+}
+
+/** The rule's further need, when the request has it (a workflow file, a private repository named in the path). */
+function requireFurther(
+  caller: Caller,
+  access: EndpointAccess,
+  params: Record<string, string | undefined>,
+  privateTarget: boolean,
+  faults: Faults,
+) {
+  if (!access.further?.applies(params) || faults.on('auth.further-need-ignored')) return;
+  const { what, scopes, permissions } = access.further;
+  requireCredentials(caller, { ...access, scopes: { public: scopes, private: scopes }, permissions }, privateTarget, faults, what);
 }
 
 function requireCredentials(caller: Caller, access: EndpointAccess, privateTarget: boolean, faults: Faults, what?: string): void {
