@@ -60,6 +60,8 @@ export interface BytesExpectation {
   text?: string;
   /** The body, read as UTF-8, matches this regular expression. */
   matches?: string;
+  /** The body, read as UTF-8, contains none of these texts (a secret that must not come back). */
+  excludes?: string[];
   archive?: {
     format: 'zip' | 'tar.gz';
     /** Leading path segments removed before matching, like `tar --strip-components` (a top folder named after a commit). */

@@ -63,11 +63,14 @@ export async function checkBytes(body: Buffer, expect: BytesExpectation, require
     throw new ConformanceFailure(requirement, expected, actual);
   };
   checkContent(body, expect, 'a body', fail);
-  if (expect.text !== undefined || expect.matches !== undefined) {
+  if (expect.text !== undefined || expect.matches !== undefined || expect.excludes !== undefined) {
     const text = body.toString('utf8');
     const shown = `a body reading ${JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text)}`;
     if (expect.text !== undefined && text !== expect.text) fail(`a body reading ${JSON.stringify(expect.text)}`, shown);
     if (expect.matches !== undefined && !new RegExp(expect.matches).test(text)) fail(`a body matching /${expect.matches}/`, shown);
+    // The text found is not repeated: it is what must not be seen.
+    const found = expect.excludes?.findIndex((secret) => text.includes(secret)) ?? -1;
+    if (found >= 0) fail(`a body without excluded text ${found + 1}`, `a body holding excluded text ${found + 1}`);
   }
   const archive = expect.archive;
   if (!archive) return;

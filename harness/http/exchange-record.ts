@@ -15,6 +15,16 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
   return (text) => text.replace(pattern, '$$TOKEN');
 }
 
+/** `redact`, then each of `secrets` (texts known only at run time, added as they appear) replaced by <redacted>. */
+export function withSecrets(redact: Redactor, secrets: ReadonlySet<string>): Redactor {
+  return (text) => {
+    let result = redact(text);
+    for (const secret of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length))
+      result = result.split(secret).join('<redacted>');
+    return result;
+  };
+}
+
 function bodyText(body: Buffer | undefined): string | undefined {
   if (!body || body.length === 0) return undefined;
   const shown = body.subarray(0, MAX_RECORDED_BODY);

@@ -46,6 +46,33 @@ test('a clock step may set the clock to a captured date', async () => {
   expect(moves).toEqual([{ set: '2026-06-30T23:59:59Z' }]);
 });
 
+test('secrets of a case (sealed messages, their boxes, excluded texts) never reach its attachments or failure', async () => {
+  const testCase: Case = {
+    id: 'c',
+    title: 'a target that echoes a secret',
+    requirements: ['test.must'],
+    steps: [
+      {
+        request: {
+          method: 'PUT',
+          path: '/secret',
+          body: { encrypted_value: { $sealed_box: { public_key: Buffer.alloc(32, 7).toString('base64'), message: 'pa55word' } } },
+        },
+        expect: { bytes: { excludes: ['pa55word', 'also-secret'] } },
+      },
+    ],
+  };
+  // The target echoes what it was sent and the opened value.
+  const { ctx, attached } = context((r) => respond(422, { got: JSON.parse(r.body!.toString()), opened: 'pa55word also-secret' }));
+  const outcome = await runCase(testCase, ctx);
+  expect(outcome.outcome).toBe('FAIL');
+  const shown = JSON.stringify(outcome) + attached.join('\n');
+  expect(shown).toContain('<redacted>');
+  expect(shown).not.toContain('pa55word');
+  expect(shown).not.toContain('also-secret');
+  expect(shown).not.toMatch(/"encrypted_value":"[A-Za-z0-9+/]{20,}/);
+});
+
 test('parallel: the copies go out at once; exactly one winner passes and is captured, two winners or a stray status fail', async () => {
   const injected: unknown[] = [];
   const testCase: Case = {

@@ -14,7 +14,7 @@
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
-import { createRedactor, toCurl, toExchangeRecord, type Redactor } from '../http/exchange-record.js';
+import { createRedactor, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
 import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry.js';
@@ -26,7 +26,7 @@ import { caseRequirements, caseRoles, isParallelStep, isRequestStep } from './ca
 import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
+import type { BytesExpectation, Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 
 export interface CaseHooks {
@@ -78,7 +78,11 @@ interface Found {
   endpoint?: string;
 }
 
-export async function runCase(testCase: Case, context: CaseContext): Promise<CaseOutcome> {
+export async function runCase(testCase: Case, shared: CaseContext): Promise<CaseOutcome> {
+  // The case's own secrets (texts its expectations exclude, messages it seals, the boxes
+  // sealed) never reach a report: attachments, failures and errors show <redacted>.
+  const secrets = new Set(excludedTexts(testCase));
+  const context: CaseContext = { ...shared, redact: withSecrets(shared.redact, secrets) };
   const requirements = caseRequirements(testCase);
   const missingCapabilities = (testCase.requires ?? []).filter((c) => !context.capabilities.has(c));
   if (missingCapabilities.length > 0) {
@@ -137,7 +141,7 @@ export async function runCase(testCase: Case, context: CaseContext): Promise<Cas
         );
       return exchanges.map((exchange) => exchange.response.status);
     });
-  const bindings: Bindings = { values: {} };
+  const bindings: Bindings = { values: {}, secrets };
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
     const exchange = await send(await interpolate(step.request, b), as);
     try {
@@ -206,7 +210,10 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       for (const [role, status] of Object.entries(testCase.expect_by_role)) {
         if (!context.client.hasRole(role)) continue;
         // `${role}` is the row's role: a creating request can name a resource of its own per row.
-        const exchange = await runner.send(await interpolate(testCase.request, { values: { ...runner.bindings.values, role } }), role);
+        const exchange = await runner.send(
+          await interpolate(testCase.request, { ...runner.bindings, values: { ...runner.bindings.values, role } }),
+          role,
+        );
         try {
           expectStatus(exchange.response, status, testCase.requirements[0]);
         } catch (error) {
@@ -228,7 +235,7 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
         ['above', testCase.limit + 1],
       ];
       for (const [name, n] of variants) {
-        const bindings: Bindings = { values: { n }, list: testCase.list.slice(0, n) };
+        const bindings: Bindings = { values: { n }, list: testCase.list.slice(0, n), secrets: runner.bindings.secrets };
         await runner.runRequestStep({ request: testCase.request, expect: testCase.expect[name] }, bindings);
         for (const step of testCase.verify ?? []) await runner.runRequestStep(step, bindings);
         if (context.capabilities.has('control.reset')) await context.control.reset();
@@ -244,7 +251,7 @@ async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): 
   const { count, request, expect, capture } = step.parallel;
   const requirement = step.requirement ?? testCase.requirements[0];
   const specs = await Promise.all(
-    Array.from({ length: count }, (_, n) => interpolate(request, { values: { ...runner.bindings.values, i: n + 1 } })),
+    Array.from({ length: count }, (_, n) => interpolate(request, { ...runner.bindings, values: { ...runner.bindings.values, i: n + 1 } })),
   );
   const statuses = await runner.sendAll(specs);
   const rest = Array.isArray(expect.rest) ? expect.rest : [expect.rest];
@@ -266,6 +273,22 @@ async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRe
   } catch (error) {
     return (error as Error).message;
   }
+}
+
+/** Every text a `bytes.excludes` of the case names. */
+function excludedTexts(testCase: Case): string[] {
+  const texts: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'bytes' && child && typeof child === 'object' && Array.isArray((child as BytesExpectation).excludes))
+          texts.push(...(child as BytesExpectation).excludes!);
+        walk(child);
+      }
+  };
+  walk(testCase);
+  return texts;
 }
 
 function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Partial<FailureDetail> {

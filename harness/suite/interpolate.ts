@@ -15,12 +15,14 @@ import type { Json } from '../core/suite-format.js';
 export interface Bindings {
   values: Record<string, string | number>;
   list?: Json[];
+  /** Texts a helper learns are secret (a sealed message and its box), for the case's redaction. */
+  secrets?: Set<string>;
 }
 
 type Helper = {
   /** What is wrong with the (uninterpolated) argument, if anything. */
   check(arg: unknown): string | undefined;
-  compute(arg: unknown): Promise<string>;
+  compute(arg: unknown, secrets?: Set<string>): Promise<string>;
 };
 
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -43,13 +45,15 @@ const HELPERS: Record<string, Helper> = {
         ? undefined
         : 'takes { public_key: <Base64>, message: <text> }';
     },
-    async compute(arg) {
+    async compute(arg, secrets) {
       const { public_key, message } = arg as { public_key: string; message: string };
       await sodium.ready;
       const key = Buffer.from(public_key, 'base64');
       if (key.length !== sodium.crypto_box_PUBLICKEYBYTES || key.toString('base64') !== public_key.replace(/\s/g, ''))
         throw new HarnessError('CONFIG', `$sealed_box: public_key is not a Base64 ${sodium.crypto_box_PUBLICKEYBYTES}-byte key`);
-      return Buffer.from(sodium.crypto_box_seal(Buffer.from(message, 'utf8'), key)).toString('base64');
+      const sealed = Buffer.from(sodium.crypto_box_seal(Buffer.from(message, 'utf8'), key)).toString('base64');
+      secrets?.add(message).add(sealed);
+      return sealed;
     },
   },
 };
@@ -80,7 +84,7 @@ export async function interpolate<T>(template: T, bindings: Bindings): Promise<T
       if (call) {
         const helper = HELPERS[call[0]];
         if (!helper) throw new HarnessError('CONFIG', `unknown helper ${call[0]}`);
-        return helper.compute(await walk(call[1]));
+        return helper.compute(await walk(call[1]), bindings.secrets);
       }
       const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await walk(v)] as const));
       return Object.fromEntries(entries);
