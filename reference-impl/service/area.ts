@@ -9,6 +9,7 @@ import type { Downloads } from './downloads.js';
 import type { Endpoint } from './endpoint.js';
 import type { Faults } from './faults.js';
 import type { InjectedFailures } from './injected-failures.js';
+import type { SecretKeys } from './secret-keys.js';
 
 export interface ServiceCore {
   readonly directory: Directory;
@@ -18,6 +19,8 @@ export interface ServiceCore {
   readonly downloads: Downloads;
   /** Failures the control API injects (a storage write that fails: 503). */
   readonly failures: InjectedFailures;
+  /** The key pairs repository secrets are sealed to (rotated through the control API). */
+  readonly secretKeys: SecretKeys;
 }
 
 export interface Area {

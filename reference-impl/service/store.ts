@@ -7,6 +7,7 @@ import { createDirectory } from './directory.js';
 import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
 import { createInjectedFailures } from './injected-failures.js';
+import { createSecretKeys } from './secret-keys.js';
 import type { World } from './world-model.js';
 
 export interface Store extends ServiceCore {
@@ -23,6 +24,7 @@ export function createStore(world: World, areaModules: readonly AreaModule[], st
     faults,
     downloads: createDownloads(clock, faults),
     failures: createInjectedFailures(),
+    secretKeys: createSecretKeys(),
   };
   const areas = areaModules.map((area) => area.create(core));
   return {
@@ -34,6 +36,7 @@ export function createStore(world: World, areaModules: readonly AreaModule[], st
       core.clock.reset();
       core.downloads.reset();
       core.failures.reset();
+      core.secretKeys.reset();
       for (const area of areas) area.reset();
     },
   };

@@ -5,11 +5,22 @@ import { assistant } from './assistant/endpoints.js';
 import { assignees } from './assignees/endpoints.js';
 import { contents } from './contents/endpoints.js';
 import { deploymentProtection } from './deployment-protection/endpoints.js';
+import { devenvSecrets } from './devenv-secrets/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
 import { variables } from './variables/endpoints.js';
 
-export const AREAS = [assignees, interactionLimits, traffic, contents, deploymentProtection, artifacts, assistant, variables] as const;
+export const AREAS = [
+  assignees,
+  interactionLimits,
+  traffic,
+  contents,
+  deploymentProtection,
+  artifacts,
+  assistant,
+  variables,
+  devenvSecrets,
+] as const;
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];

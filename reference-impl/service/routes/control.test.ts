@@ -10,7 +10,7 @@ test('capabilities', async ({ api }) => {
   const response = await api.get('/_conformance/capabilities', bare);
   expect(response.statusCode).toBe(200);
   expect(response.json()).toEqual({
-    capabilities: ['control.reset', 'control.clock', 'control.faults', 'control.failures'],
+    capabilities: ['control.reset', 'control.clock', 'control.faults', 'control.failures', 'control.key-rotation'],
     faults: [...SERVICE_FAULTS],
   });
 });
@@ -72,6 +72,15 @@ test('failures: POST sets how many storage writes fail, GET shows what is pendin
   expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 2, internal: 0 } });
   await api.call('POST', '/_conformance/reset', bare);
   expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0, internal: 0 } });
+});
+
+test('secret-keys/rotate: a new key for a known repository (any case), 422 for an unknown one or a bad body', async ({ api }) => {
+  const before = (await api.get('/repos/octo-org/widgets/devenv/secrets/public-key', { as: 'repo-admin' })).json();
+  const rotated = await api.call('POST', '/_conformance/secret-keys/rotate', { ...bare, body: { repository: 'Octo-Org/Widgets' } });
+  expect(rotated.statusCode).toBe(200);
+  expect(rotated.json().key_id).not.toBe(before.key_id);
+  for (const body of [{ repository: 'octo-org/nothing' }, { repository: 'widgets' }, {}])
+    expectErrorBody(await api.call('POST', '/_conformance/secret-keys/rotate', { ...bare, body }), 422);
 });
 
 test('GET clock: the world start', async ({ api }) => {

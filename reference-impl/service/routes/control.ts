@@ -1,6 +1,6 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
 // reset to the world, read and move the clock, switch built-in faults, inject failures
-// (injected-failures.ts), list capabilities.
+// (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), list capabilities.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
@@ -9,7 +9,7 @@ import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
 import { FAILURE_KINDS } from '../injected-failures.js';
 import type { Store } from '../store.js';
 
-export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults', 'control.failures'] as const;
+export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults', 'control.failures', 'control.key-rotation'] as const;
 
 const RESET_BODY = Type.Object({}, { title: 'Reset', additionalProperties: false });
 
@@ -21,6 +21,11 @@ const CLOCK_BODY = Type.Object(
 const FAULTS_BODY = Type.Object(
   { faults: Type.Array(Type.String(), { uniqueItems: true }) },
   { title: 'Faults', additionalProperties: false },
+);
+
+const ROTATE_BODY = Type.Object(
+  { repository: Type.String({ pattern: '^[^/]+/[^/]+$', description: 'owner/name' }) },
+  { title: 'SecretKeys', additionalProperties: false },
 );
 
 const FAILURES_BODY = Type.Object(
@@ -72,6 +77,14 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
   app.post<{ Body: Record<string, number> }>('/_conformance/failures', { schema: { body: FAILURES_BODY } }, async (request) => {
     store.failures.set(request.body);
     return { pending: store.failures.pending() };
+  });
+
+  // A new key pair for a repository's secrets: boxes sealed to the old key (its key_id) are refused from now on.
+  app.post<{ Body: Static<typeof ROTATE_BODY> }>('/_conformance/secret-keys/rotate', { schema: { body: ROTATE_BODY } }, async (request) => {
+    const [owner, name] = request.body.repository.split('/');
+    const repository = store.directory.repository(owner, name);
+    if (repository === undefined) throw validationFailed([{ resource: 'SecretKeys', field: 'repository', code: 'invalid' }]);
+    return { key_id: store.secretKeys.rotate(`${repository.owner}/${repository.name}`).keyId };
   });
 
   app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));

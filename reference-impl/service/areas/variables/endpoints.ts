@@ -24,6 +24,7 @@ import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { pageOf } from '../../pagination.js';
 import { pathId } from '../../query.js';
 import { representerFor } from '../../representations.js';
+import { CONFIG_NAME, CONFIG_NAME_RULE } from '../../config-names.js';
 import type { Directory } from '../../directory.js';
 import type { WorldOrganization, WorldRepository } from '../../world-model.js';
 import { VARIABLE_VISIBILITIES } from '../../world-schema.js';
@@ -35,7 +36,6 @@ const VARIABLES_READ = onOrganization({ ...OWNER, permissions: [read('organizati
 const VARIABLES_WRITE = onOrganization({ ...OWNER, permissions: [write('organization_actions_variables')] });
 
 const MAX_VALUE_BYTES = 48 * 1024;
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/;
 const Visibility = Type.Enum(VARIABLE_VISIBILITIES);
 const RepositoryIds = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 });
 
@@ -116,8 +116,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
     return new Set(ids);
   };
   const checkName = (name: string) => {
-    if (!NAME_PATTERN.test(name) && !faults.on('variables.invalid-name-accepted'))
-      throw invalid('name', 'letters, digits and underscores, not starting with a digit, at most 255 characters');
+    if (!CONFIG_NAME.test(name) && !faults.on('variables.invalid-name-accepted')) throw invalid('name', CONFIG_NAME_RULE);
   };
   const checkValue = (value: string) => {
     if (Buffer.byteLength(value) > MAX_VALUE_BYTES) throw invalid('value', 'at most 48 KiB');
