@@ -132,7 +132,7 @@ function checkDefinition({ id, access, body }: Endpoint): void {
     throw new Error(`endpoint ${id}: its body schema has no title`);
   const complete =
     access !== undefined &&
-    (access.target === 'repository' || access.target === 'organization') &&
+    ['repository', 'organization', 'user', 'account'].includes(access.target) &&
     typeof access.anonymous === 'boolean' &&
     Array.isArray(access.scopes?.public) &&
     Array.isArray(access.scopes?.private) &&

@@ -17,12 +17,13 @@ const START = '<!-- endpoint-table:start (generated from the endpoint definition
 const END = '<!-- endpoint-table:end -->';
 
 const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
-  visible: 'any caller who can see the repository',
+  visible: 'any caller who can see the repository (or the user)',
   'push-or-ignore': 'push access; without it the request succeeds and changes nothing',
   push: 'push access (403 otherwise)',
   admin: 'repository admin (403 otherwise)',
   'organization-owner': 'organization owner (403 otherwise)',
   'organization-billing-viewer': "organization owner, or owner or billing manager of the organization's enterprise (403 otherwise)",
+  self: 'a token of a user, acting on that user (403 for an app installation or a workflow)',
 };
 
 /**
@@ -40,7 +41,8 @@ function scopesText({ scopes }: EndpointAccess): string {
     : `public: ${text(scopes.public)}; private: ${text(scopes.private)}`;
 }
 
-const permissionsText = (needs: EndpointAccess['permissions']) => needs.map((need) => `${need.name}:${need.level}`).join(', ');
+const permissionsText = (needs: EndpointAccess['permissions']) =>
+  needs.length === 0 ? 'none needed' : needs.map((need) => `${need.name}:${need.level}`).join(', ');
 
 /** The definitions of every area, in registration order. */
 export function allEndpoints(): Endpoint[] {
@@ -53,7 +55,7 @@ export function renderEndpointTable(endpoints: readonly Endpoint[]): string {
       `${spec.document}.${spec.number}`,
       `\`${method} ${specPath(path)}\``,
       `\`${id}\``,
-      access.anonymous ? 'public repositories' : 'no (401)',
+      access.anonymous ? (access.target === 'repository' ? 'public repositories' : 'yes') : 'no (401)',
       scopesText(access) + (access.further ? `; ${access.further.what}: also ${code(access.further.scopes)}` : ''),
       permissionsText(access.permissions) +
         (access.further ? `; ${access.further.what}: also ${permissionsText(access.further.permissions)}` : ''),

@@ -29,7 +29,14 @@ export const LimitSettingSchema = Type.Object(
 );
 
 export const UserSchema = Type.Object(
-  { login: Login, id: Id, interaction_limit: Type.Optional(LimitSettingSchema) },
+  {
+    login: Login,
+    id: Id,
+    interaction_limit: Type.Optional(LimitSettingSchema),
+    social_accounts: Type.Optional(
+      Type.Array(Type.String({ pattern: '^https?://[^/\\s]+', description: 'a profile URL' }), { uniqueItems: true, maxItems: 100 }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -7,6 +7,7 @@ import { contents } from './contents/endpoints.js';
 import { deploymentProtection } from './deployment-protection/endpoints.js';
 import { devenvSecrets } from './devenv-secrets/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
+import { socialAccounts } from './social-accounts/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
 import { variables } from './variables/endpoints.js';
 
@@ -20,6 +21,7 @@ export const AREAS = [
   assistant,
   variables,
   devenvSecrets,
+  socialAccounts,
 ] as const;
 
 /** The built-in faults the areas declare. */

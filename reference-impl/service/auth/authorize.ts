@@ -8,13 +8,15 @@ import { ApiError, Moved, notFound } from '../errors.js';
 import { requestOrigin } from '../request-origin.js';
 import type { Faults } from '../faults.js';
 import { atLeast, roleOf } from '../repository-roles.js';
-import type { Permission, WorldOrganization, WorldRepository } from '../world-model.js';
+import type { Permission, WorldOrganization, WorldRepository, WorldUser } from '../world-model.js';
 import { ANONYMOUS, type Caller, type Permissions } from './credentials.js';
 import type { EndpointAccess, PermissionNeed } from './endpoint-access.js';
 
 export type Grant =
   | { target: 'repository'; repository: WorldRepository; role: Permission | null; push: boolean }
-  | { target: 'organization'; organization: WorldOrganization };
+  | { target: 'organization'; organization: WorldOrganization }
+  | { target: 'user'; user: WorldUser }
+  | { target: 'account'; user: WorldUser };
 
 interface Reach {
   visible: boolean;
@@ -36,9 +38,24 @@ export function authorize(directory: Directory, caller: Caller, access: Endpoint
       : new ApiError(401, 'REQUIRES_AUTHENTICATION', 'Requires authentication');
   }
   const params = request.params as Record<string, string | undefined>;
-  return access.target === 'organization'
-    ? authorizeOrganization(directory, caller, access, params, faults)
-    : authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '', request);
+  switch (access.target) {
+    case 'organization':
+      return authorizeOrganization(directory, caller, access, params, faults);
+    case 'repository':
+      return authorizeRepository(directory, caller, access, params.owner ?? '', params.repo ?? '', request);
+    case 'user': {
+      // The caller's own account: a token of a user (an app installation or a workflow has none).
+      if (!('user' in caller)) throw forbidden('Resource not accessible by integration', faults);
+      requireCredentials(caller, access, false, faults);
+      return { target: 'user', user: caller.user };
+    }
+    case 'account': {
+      const user = directory.user(params.username ?? '');
+      if (user === undefined) throw notFound();
+      requireCredentials(caller, access, false, faults);
+      return { target: 'account', user };
+    }
+  }
 }
 
 function authorizeRepository(
@@ -182,7 +199,8 @@ function requireCredentials(caller: Caller, access: EndpointAccess, privateTarge
     default: {
       if (faults.on('auth.permissions-ignored')) return;
       const readCanWrite = faults.on('auth.read-permission-can-write');
-      if (!access.permissions.some((need) => grants(caller.permissions, readCanWrite ? { ...need, level: 'read' } : need))) {
+      const granted = access.permissions.some((need) => grants(caller.permissions, readCanWrite ? { ...need, level: 'read' } : need));
+      if (access.permissions.length > 0 && !granted) {
         const by = caller.kind === 'fine-grained' ? 'personal access token' : 'integration';
         const needs = access.permissions.map((need) => `${need.name}:${need.level}`).join(' or ');
         throw forbidden(`Resource not accessible by ${by}: needs the ${needs} permission${forWhat}`, faults);

@@ -18,15 +18,18 @@ export type RoleNeed =
   | 'admin'
   | 'organization-owner'
   /** An organization owner, or an owner or billing manager of the organization's enterprise (assistant metrics). */
-  | 'organization-billing-viewer';
+  | 'organization-billing-viewer'
+  /** A token of a user, acting on that user's own account (`/user/...`). */
+  | 'self';
 
 export interface EndpointAccess {
-  target: 'repository' | 'organization';
+  /** What the path names: a repository, an organization, the caller's own account (`/user`), a user (`/users/:username`). */
+  target: 'repository' | 'organization' | 'user' | 'account';
   /** Anonymous callers may use it (public repositories only, and never with a body). */
   anonymous: boolean;
   /** Classic and OAuth token scopes, any of; an empty list needs no scope. */
   scopes: { public: readonly string[]; private: readonly string[] };
-  /** Fine-grained, app and workflow token permissions, any of. */
+  /** Fine-grained, app and workflow token permissions, any of; an empty list needs none. */
   permissions: readonly PermissionNeed[];
   role: RoleNeed;
   /**
@@ -59,3 +62,7 @@ export const write = (name: string): PermissionNeed => ({ name, level: 'write' }
 export const onRepository = (rule: Omit<EndpointAccess, 'target'>) => ({ target: 'repository' as const, ...rule });
 /** An access rule on an organization (`/orgs/:org/...`): its handler gets an organization grant. */
 export const onOrganization = (rule: Omit<EndpointAccess, 'target'>) => ({ target: 'organization' as const, ...rule });
+/** An access rule on the caller's own account (`/user/...`): its handler gets the user. */
+export const onUser = (rule: Omit<EndpointAccess, 'target' | 'role'>) => ({ target: 'user' as const, role: 'self' as const, ...rule });
+/** An access rule on a user named in the path (`/users/:username/...`): its handler gets that user. */
+export const onAccount = (rule: Omit<EndpointAccess, 'target'>) => ({ target: 'account' as const, ...rule });
