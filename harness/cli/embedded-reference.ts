@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   worldFile?: string;
   /** Built-in faults to start with (touchstone serve --fault). */
   faults?: string[];
+  /** Where source-import events are POSTed (touchstone serve --import-webhook). */
+  importWebhook?: string;
 }
 
 export async function startReferenceService(options: ReferenceOptions = {}): Promise<RunningService> {
@@ -30,7 +32,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     if (error instanceof reference.WorldError) throw new HarnessError('CONFIG', error.message);
     throw error;
   }
-  const service = reference.createReferenceService({ world, faults: faults.filter(reference.isServiceFault) });
+  if (options.importWebhook !== undefined && !/^https?:\/\/[^/\s]+/.test(options.importWebhook))
+    throw new HarnessError('USAGE', `--import-webhook must be an http(s) URL, not ${options.importWebhook}`);
+  const service = reference.createReferenceService({
+    world,
+    faults: faults.filter(reference.isServiceFault),
+    importWebhook: options.importWebhook,
+  });
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);

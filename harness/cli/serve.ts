@@ -15,9 +15,19 @@ export const serveCommand = {
         string: true,
         default: [] as string[],
         describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on',
+      })
+      .option('import-webhook', {
+        type: 'string',
+        describe: 'POST RepositoryImportEvent webhooks (source import status changes) to this URL',
       }),
-  handler: async (argv: { port: number; host: string; world?: string; fault: string[] }) => {
-    const service = await startReferenceService({ port: argv.port, host: argv.host, worldFile: argv.world, faults: argv.fault });
+  handler: async (argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string }) => {
+    const service = await startReferenceService({
+      port: argv.port,
+      host: argv.host,
+      worldFile: argv.world,
+      faults: argv.fault,
+      importWebhook: argv.importWebhook,
+    });
     const stop = async () => {
       await service.close();
       process.exit(0);

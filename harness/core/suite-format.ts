@@ -89,6 +89,10 @@ export interface Assertion {
   /** The value is a list of strings, each matching this regular expression. */
   each_matches?: string;
   /** The value is a list each of whose items is one of these. */
+  /** The value is one of these. */
+  one_of?: Json[];
+  /** The value is a number at most this ("${name}" for a captured one). */
+  at_most?: number | string;
   each_in?: Json[];
   /** The value is a list of numbers, each at most this (a number, or a captured one as "${name}"). */
   each_at_most?: number | string;
@@ -132,7 +136,7 @@ export interface ClockStep {
 
 /** Failures the target injects into its own operations (capability control.failures): `{storage: 1}`, `{internal: 1}`. */
 export interface InjectStep {
-  inject: { storage?: number; internal?: number };
+  inject: { storage?: number; internal?: number; maintenance?: number };
 }
 
 /**

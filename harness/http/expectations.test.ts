@@ -114,3 +114,20 @@ test('a truncated body (over the transport bound): status and headers are still 
   for (const e of [{ bytes: { size: 4 } }, { json: {} }, { empty: true }, { capture: { size: 'bytes.size' } }] as Expectation[])
     await expect(checkExpectation(huge, { status: 200, ...e }, context)).rejects.toThrow(/response body is over 33554432 bytes/);
 });
+
+test('value assertions: one_of and at_most hold one value (a list is not a number)', async () => {
+  const r = response(200, '{"status":"importing","percent":40,"xs":[1]}');
+  const check = (path: string, assertion: Record<string, unknown>) =>
+    failure(r, { assert: [{ path, ...assertion }] as Expectation['assert'] });
+  expect(await check('status', { one_of: ['detecting', 'importing'] })).toBeUndefined();
+  expect(await check('percent', { at_most: 40 })).toBeUndefined();
+  expect(await check('percent', { at_most: '40' })).toBeUndefined();
+  expect(await check('status', { one_of: ['complete'] })).toEqual({
+    requirement: 'test.must',
+    expected: 'status to be one of ["complete"]',
+    actual: 'status = "importing"',
+  });
+  expect(await check('percent', { at_most: 39 })).toMatchObject({ expected: 'percent to be a number at most 39' });
+  expect(await check('xs', { at_most: 9 })).toMatchObject({ actual: 'xs = [1]' });
+  expect(await check('missing', { at_most: 9 })).toMatchObject({ expected: 'missing to be a number at most 9' });
+});

@@ -53,6 +53,10 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
   const bound = (v: number | string) => Number(v);
   if (assertion.each_at_most !== undefined && !numbers?.every((v) => v <= bound(assertion.each_at_most!)))
     fail(`to be numbers each at most ${assertion.each_at_most}`);
+  if (assertion.one_of !== undefined && !assertion.one_of.some((allowed) => jsonEqual(value, allowed)))
+    fail(`to be one of ${show(assertion.one_of)}`);
+  if (assertion.at_most !== undefined && !(typeof value === 'number' && value <= bound(assertion.at_most)))
+    fail(`to be a number at most ${assertion.at_most}`);
   if (assertion.sum !== undefined && total !== bound(assertion.sum)) fail(`to be numbers summing to ${assertion.sum}`);
   if (assertion.sum_at_least !== undefined && !(total !== undefined && total >= bound(assertion.sum_at_least)))
     fail(`to be numbers summing to at least ${assertion.sum_at_least}`);

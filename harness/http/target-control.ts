@@ -11,7 +11,7 @@ export interface TargetControl {
   /** Switches exactly these built-in faults on (capability control.faults); a reset switches them off. */
   faults(ids: string[]): Promise<void>;
   /** Makes the target's next operations of each kind fail (capability control.failures): `{storage: 1}`, `{internal: 1}`. */
-  inject(failures: { storage?: number; internal?: number }): Promise<void>;
+  inject(failures: { storage?: number; internal?: number; maintenance?: number }): Promise<void>;
 }
 
 export function createTargetControl(baseUrl: string, transport: Transport, userAgent: string): TargetControl {

@@ -10,6 +10,7 @@ import type { Endpoint } from './endpoint.js';
 import type { Faults } from './faults.js';
 import type { InjectedFailures } from './injected-failures.js';
 import type { SecretKeys } from './secret-keys.js';
+import type { Webhooks } from './webhooks.js';
 
 export interface ServiceCore {
   readonly directory: Directory;
@@ -21,6 +22,8 @@ export interface ServiceCore {
   readonly failures: InjectedFailures;
   /** The key pairs repository secrets are sealed to (rotated through the control API). */
   readonly secretKeys: SecretKeys;
+  /** Webhook deliveries (RepositoryImportEvent), to the URL the service was started with. */
+  readonly webhooks: Webhooks;
 }
 
 export interface Area {

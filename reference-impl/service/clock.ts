@@ -6,6 +6,8 @@ export interface Clock {
   set(epochMs: number): void;
   advance(seconds: number): void;
   reset(): void;
+  /** Calls `listener` after every move (state that changes with time, such as source imports, catches up). */
+  onMove(listener: () => void): void;
 }
 
 /** Latest instant the clock may show: far enough from Date's limit that now + any duration stays valid. */
@@ -14,17 +16,17 @@ export const CLOCK_MAX_MS = Date.UTC(9000, 0, 1);
 export function createClock(startIso: string): Clock {
   const start = wholeSeconds(Date.parse(startIso));
   let current = start;
+  const listeners: (() => void)[] = [];
+  const moveTo = (epochMs: number) => {
+    current = wholeSeconds(epochMs);
+    for (const listener of listeners) listener();
+  };
   return {
     now: () => current,
-    set(epochMs) {
-      current = wholeSeconds(epochMs);
-    },
-    advance(seconds) {
-      current = wholeSeconds(current + seconds * 1000);
-    },
-    reset() {
-      current = start;
-    },
+    set: moveTo,
+    advance: (seconds) => moveTo(current + seconds * 1000),
+    reset: () => moveTo(start),
+    onMove: (listener) => void listeners.push(listener),
   };
 }
 

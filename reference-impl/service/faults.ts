@@ -29,6 +29,7 @@ const CORE_FAULTS = [
   'auth.further-need-ignored',
   'auth.org-ownership-not-required',
   'auth.enterprise-viewers-refused',
+  'auth.token-kind-ignored',
   'names.case-sensitive',
   'repos.unknown-repository-empty',
   'repos.renamed-unknown',

@@ -56,7 +56,9 @@ export function renderEndpointTable(endpoints: readonly Endpoint[]): string {
       `\`${method} ${specPath(path)}\``,
       `\`${id}\``,
       access.anonymous ? (access.target === 'repository' ? 'public repositories' : 'yes') : 'no (401)',
-      scopesText(access) + (access.further ? `; ${access.further.what}: also ${code(access.further.scopes)}` : ''),
+      scopesText(access) +
+        (access.further ? `; ${access.further.what}: also ${code(access.further.scopes)}` : '') +
+        (access.tokenKinds ? `; ${access.tokenKinds.join(' or ')} tokens only` : ''),
       permissionsText(access.permissions) +
         (access.further ? `; ${access.further.what}: also ${permissionsText(access.further.permissions)}` : ''),
       ROLE_TEXT[access.role],

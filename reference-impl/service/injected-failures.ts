@@ -2,9 +2,10 @@
 // that a suite can see how the service answers when its own machinery fails: the spec lists
 // 503 for a file deletion and 500 on the assistant endpoints, which a healthy reference
 // never has a reason to give. Each kind counts down: `{"storage": 2}` makes the next two
-// repository writes fail (503), `{"internal": 1}` the next assistant request (500), then
-// they work again. A reset clears them.
-export const FAILURE_KINDS = ['storage', 'internal'] as const;
+// repository writes fail (503), `{"internal": 1}` the next assistant request (500),
+// `{"maintenance": 1}` the next source-import request (503), then they work again. A reset
+// clears them.
+export const FAILURE_KINDS = ['storage', 'internal', 'maintenance'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export interface InjectedFailures {

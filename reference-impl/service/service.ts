@@ -12,6 +12,7 @@ import type { ServiceFault } from './faults.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { createStore } from './store.js';
+import type { Webhooks } from './webhooks.js';
 import type { World } from './world-model.js';
 import './request-context.js';
 
@@ -26,17 +27,22 @@ export interface ReferenceServiceOptions {
   logger?: FastifyServerOptions['logger'];
   /** Built-in faults on from the start, and again after every reset (faults.ts). */
   faults?: readonly ServiceFault[];
+  /** Where RepositoryImportEvent webhooks go (webhooks.ts); none when absent. */
+  importWebhook?: string;
 }
 
 export interface ReferenceService {
   app: FastifyInstance;
   /** Starts listening (host defaults to 127.0.0.1) and resolves to the base URL. */
   listen(options: { port: number; host?: string }): Promise<string>;
+  /** Webhook deliveries (settled() when each raised so far was attempted). */
+  readonly webhooks: Webhooks;
+  /** Stops serving once the webhooks raised so far were attempted. */
   close(): Promise<void>;
 }
 
-export function createReferenceService({ world, logger = false, faults = [] }: ReferenceServiceOptions): ReferenceService {
-  const store = createStore(world, AREAS, faults);
+export function createReferenceService({ world, logger = false, faults = [], importWebhook }: ReferenceServiceOptions): ReferenceService {
+  const store = createStore(world, AREAS, faults, importWebhook);
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -68,6 +74,10 @@ export function createReferenceService({ world, logger = false, faults = [] }: R
   return {
     app,
     listen: ({ port, host = '127.0.0.1' }) => app.listen({ port, host }),
-    close: () => app.close(),
+    webhooks: store.webhooks,
+    close: async () => {
+      await store.webhooks.settled();
+      await app.close();
+    },
   };
 }

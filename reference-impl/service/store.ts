@@ -8,6 +8,7 @@ import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
 import { createInjectedFailures } from './injected-failures.js';
 import { createSecretKeys } from './secret-keys.js';
+import { createWebhooks } from './webhooks.js';
 import type { World } from './world-model.js';
 
 export interface Store extends ServiceCore {
@@ -15,7 +16,12 @@ export interface Store extends ServiceCore {
   reset(): void;
 }
 
-export function createStore(world: World, areaModules: readonly AreaModule[], startFaults: readonly ServiceFault[] = []): Store {
+export function createStore(
+  world: World,
+  areaModules: readonly AreaModule[],
+  startFaults: readonly ServiceFault[] = [],
+  webhookUrl?: string,
+): Store {
   const clock = createClock(world.clock.start);
   const faults = createFaults(startFaults);
   const core: ServiceCore = {
@@ -25,6 +31,7 @@ export function createStore(world: World, areaModules: readonly AreaModule[], st
     downloads: createDownloads(clock, faults),
     failures: createInjectedFailures(),
     secretKeys: createSecretKeys(),
+    webhooks: createWebhooks(webhookUrl),
   };
   const areas = areaModules.map((area) => area.create(core));
   return {

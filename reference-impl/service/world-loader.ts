@@ -49,6 +49,7 @@ export function parseWorld(text: string, source: string): World {
     repositories: resolveCollaborators(document, users, source),
     apps: expandApps(document),
     enterprises: document.enterprises ?? [],
+    importSources: document.import_sources ?? [],
     tokens: document.tokens,
   };
   checkReferences(world);

@@ -11,6 +11,7 @@ import type {
   GitCommitSchema,
   GitEntrySchema,
   GitRepositorySchema,
+  ImportSourceSchema,
   IssueSchema,
   LabelSchema,
   LIMIT_EXPIRIES,
@@ -43,6 +44,7 @@ export type WorldAssistant = NonNullable<WorldOrganization['assistant']>;
 export type WorldAssistantSeat = Static<typeof AssistantSeatSchema>;
 export type WorldEnterprise = Static<typeof EnterpriseSchema>;
 export type WorldVariable = Static<typeof VariableSchema>;
+export type WorldImportSource = Static<typeof ImportSourceSchema>;
 export type WorldLabel = Static<typeof LabelSchema>;
 export type WorldMilestone = Static<typeof MilestoneSchema>;
 export type WorldIssue = Static<typeof IssueSchema>;
@@ -75,5 +77,6 @@ export interface World {
   /** Apps, series expanded. */
   apps: WorldApp[];
   enterprises: WorldEnterprise[];
+  importSources: WorldImportSource[];
   tokens: WorldToken[];
 }

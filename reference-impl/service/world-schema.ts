@@ -361,6 +361,49 @@ export const RepositoryDocumentSchema = Type.Object(
     git: Type.Optional(GitRepositorySchema),
     environments: Type.Optional(Type.Array(EnvironmentSchema)),
     workflow_runs: Type.Optional(Type.Array(WorkflowRunSchema)),
+    workflow_automation: Type.Optional(
+      Type.Boolean({ description: 'workflow automation is enabled: source imports into it are refused (422)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const IMPORT_VCS = ['subversion', 'git', 'mercurial', 'tfvc'] as const;
+export const IMPORT_STEPS = ['importing', 'mapping', 'pushing'] as const;
+
+export const ImportSourceSchema = Type.Object(
+  {
+    url: Type.String({
+      pattern: '^https?://',
+      description: 'the vcs_url an import names; a URL not listed is a source where nothing is found',
+    }),
+    vcs: Type.Optional(Type.Enum(IMPORT_VCS, { description: 'what detection finds; absent with project_choices' })),
+    project_choices: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { vcs: Type.Enum(IMPORT_VCS), tfvc_project: Type.Optional(Type.String()), human_name: Type.String() },
+          { additionalProperties: false },
+        ),
+        { minItems: 2, description: 'several projects at the URL: detection_found_multiple' },
+      ),
+    ),
+    credentials: Type.Optional(
+      Type.Object(
+        { username: Type.String(), password: Type.String() },
+        { additionalProperties: false, description: 'what the source requires' },
+      ),
+    ),
+    commits: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    authors: Type.Array(Type.String({ minLength: 1 }), { description: 'author names as the source writes them' }),
+    large_files: Type.Optional(
+      Type.Object({ count: Type.Integer({ minimum: 1 }), size_gb: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false }),
+    ),
+    failure: Type.Optional(
+      Type.Object(
+        { step: Type.Enum(IMPORT_STEPS), message: Type.String({ minLength: 1 }) },
+        { additionalProperties: false, description: 'the import fails when it reaches this step' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -401,6 +444,7 @@ export const WorldDocumentSchema = Type.Object(
     repositories: Type.Array(RepositoryDocumentSchema),
     apps: Type.Optional(Type.Array(Type.Union([AppSchema, AppSeriesSchema]))),
     enterprises: Type.Optional(Type.Array(EnterpriseSchema)),
+    import_sources: Type.Optional(Type.Array(ImportSourceSchema, { description: 'version-control hosts the source imports reach' })),
     tokens: Type.Array(TokenSchema),
   },
   { additionalProperties: false },

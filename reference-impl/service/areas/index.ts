@@ -8,6 +8,7 @@ import { deploymentProtection } from './deployment-protection/endpoints.js';
 import { devenvSecrets } from './devenv-secrets/endpoints.js';
 import { interactionLimits } from './interaction-limits/endpoints.js';
 import { socialAccounts } from './social-accounts/endpoints.js';
+import { sourceImports } from './source-imports/endpoints.js';
 import { traffic } from './traffic/endpoints.js';
 import { variables } from './variables/endpoints.js';
 
@@ -22,6 +23,7 @@ export const AREAS = [
   variables,
   devenvSecrets,
   socialAccounts,
+  sourceImports,
 ] as const;
 
 /** The built-in faults the areas declare. */

@@ -75,6 +75,11 @@ function authorizeRepository(
   if (faults.on('names.case-sensitive') && (repository.owner !== owner || repository.name !== name)) throw notFound();
   const reach = reachOf(directory, caller, repository);
   if (!reach.visible) throw faults.on('auth.hidden-as-403') ? new ApiError(403, 'FORBIDDEN', 'Forbidden') : notFound();
+  if (access.tokenKinds && caller.kind !== 'anonymous' && !access.tokenKinds.includes(caller.kind) && !faults.on('auth.token-kind-ignored'))
+    throw forbidden(
+      `Resource not accessible by a ${caller.kind} token: this endpoint takes ${access.tokenKinds.join(' or ')} tokens only`,
+      faults,
+    );
   requireCredentials(caller, access, repository.private, faults);
   requireFurther(caller, access, request.params as Record<string, string | undefined>, repository.private, faults);
   if (access.role === 'admin' && reach.role !== 'admin' && !faults.on('auth.admin-role-not-required')) {

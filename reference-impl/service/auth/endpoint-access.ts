@@ -1,7 +1,7 @@
 // The vocabulary of access rules (README "Auth model"): each endpoint definition
 // (endpoint.ts) carries its rule, built from the pieces below; authorize.ts is the only
 // reader, and handlers never check access themselves.
-import type { PermissionLevel } from '../world-model.js';
+import type { PermissionLevel, TokenKind } from '../world-model.js';
 
 export interface PermissionNeed {
   name: string;
@@ -32,6 +32,8 @@ export interface EndpointAccess {
   /** Fine-grained, app and workflow token permissions, any of; an empty list needs none. */
   permissions: readonly PermissionNeed[];
   role: RoleNeed;
+  /** Only these kinds of token are accepted (403 for the others), as the source imports take classic tokens only. */
+  tokenKinds?: readonly TokenKind[];
   /**
    * A further need of some requests only, which the caller must meet besides the rule above:
    * a file in the workflow directory also needs the workflow scope or the Workflows permission.

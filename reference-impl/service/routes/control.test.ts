@@ -63,15 +63,15 @@ test('faults the service starts with stay on across resets; an empty POST switch
 test('failures: POST sets how many storage writes fail, GET shows what is pending, bad bodies are 422, a reset clears them', async ({
   api,
 }) => {
-  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0, internal: 0 } });
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0, internal: 0, maintenance: 0 } });
   expect((await api.call('POST', '/_conformance/failures', { ...bare, body: { storage: 2 } })).json()).toEqual({
-    pending: { storage: 2, internal: 0 },
+    pending: { storage: 2, internal: 0, maintenance: 0 },
   });
   for (const body of [{}, { storage: -1 }, { storage: 'x' }, { disk: 1 }])
     expectErrorBody(await api.call('POST', '/_conformance/failures', { ...bare, body }), 422);
-  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 2, internal: 0 } });
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 2, internal: 0, maintenance: 0 } });
   await api.call('POST', '/_conformance/reset', bare);
-  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0, internal: 0 } });
+  expect((await api.get('/_conformance/failures', bare)).json()).toEqual({ pending: { storage: 0, internal: 0, maintenance: 0 } });
 });
 
 test('secret-keys/rotate: a new key for a known repository (any case), 422 for an unknown one or a bad body', async ({ api }) => {

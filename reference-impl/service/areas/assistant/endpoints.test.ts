@@ -184,7 +184,7 @@ test('who may: owners; the enterprise owner and billing manager see metrics only
 
 test('an injected internal failure answers 500 with the error body, once', async ({ api }) => {
   const injected = await api.call('POST', '/_conformance/failures', { body: { internal: 1 } });
-  expect(injected.json()).toEqual({ pending: { storage: 0, internal: 1 } });
+  expect(injected.json()).toEqual({ pending: { storage: 0, internal: 1, maintenance: 0 } });
   expectErrorBody(await api.get(BILLING(), owner), 500, 'Internal Server Error');
   expect((await api.get(BILLING(), owner)).statusCode).toBe(200);
 });

@@ -128,7 +128,7 @@ test('an injected storage failure: 503 and the branch unchanged; the next write 
   const readme = '/repos/octo-org/widgets/contents/README.md';
   const before = (await api.get(readme)).json().sha;
   const injected = await service.app.inject({ method: 'POST', url: '/_conformance/failures', payload: { storage: 1 } });
-  expect(injected.json()).toEqual({ pending: { storage: 1, internal: 0 } });
+  expect(injected.json()).toEqual({ pending: { storage: 1, internal: 0, maintenance: 0 } });
   expectErrorBody(await api.call('DELETE', readme, { as: 'repo-writer', body: { message: 'm', sha: before } }), 503);
   expect((await api.get(readme)).json().sha).toBe(before);
   expect((await api.call('DELETE', readme, { as: 'repo-writer', body: { message: 'm', sha: before } })).statusCode).toBe(200);
