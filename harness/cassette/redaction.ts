@@ -26,6 +26,7 @@
 //   object at a configured jsonPath becomes one placeholder.
 import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
+import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import {
   isDigestOnly,
@@ -66,7 +67,6 @@ export const REDACTED = '<redacted>';
 const MIN_SWEEP_LENGTH = 8;
 const SCHEME_HEADERS = new Set(['authorization', 'proxy-authorization']);
 const SECRET_QUERY_KEY = /token|key|secret|sig|password|passwd|auth|code/i;
-const DEFAULT_BODY_FIELDS = ['encrypted_value', 'vcs_password', 'password', 'token', 'client_secret'];
 const SECRET_NAME = /^[A-Za-z0-9_.-]+$/;
 const PLACEHOLDER_SOURCE = '<secret:[A-Za-z0-9_.-]+>|<redacted>|%3Csecret%3A[A-Za-z0-9_.-]+%3E|%3Credacted%3E';
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER_SOURCE})$`);
@@ -132,7 +132,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
   const notes = new Set<string>();
   const secretHeaders = new Set(['x-api-key', ...SCHEME_HEADERS, ...(config.headers ?? []).map((h) => h.toLowerCase())]);
   const queryKeys = new Set((config.queryParams ?? []).map((k) => k.toLowerCase()));
-  const bodyFields = new Set([...DEFAULT_BODY_FIELDS, ...(config.bodyFields ?? [])].map((f) => f.toLowerCase()));
+  const bodyFields = new Set([...SECRET_BODY_FIELDS, ...(config.bodyFields ?? [])].map((f) => f.toLowerCase()));
   const jsonPaths = new Set(config.jsonPaths ?? []);
   let cached: { size: number; forms: Array<[string, string]>; text: Sweep; url: Sweep; bytes: Sweep } | undefined;
 

@@ -30,6 +30,21 @@ test('every known secret is replaced by $TOKEN in the URL, headers and both bodi
   });
 });
 
+test('secret JSON fields of a request body (a sealed value, an import password) are <redacted>, a known token stays $TOKEN', () => {
+  const body = { encrypted_value: 'c2VhbGVk', nested: [{ vcs_password: 'hunter2' }], token: SECRET, name: 'API_TOKEN' };
+  const record = toExchangeRecord(
+    { method: 'PUT', url: 'http://127.0.0.1:1/s', headers: [], body: Buffer.from(JSON.stringify(body)) },
+    undefined,
+    redact,
+  );
+  expect(JSON.parse(record.request.body!)).toEqual({
+    encrypted_value: '<redacted>',
+    nested: [{ vcs_password: '<redacted>' }],
+    token: '$TOKEN',
+    name: 'API_TOKEN',
+  });
+});
+
 test('a large body is cut at 256 KiB with the number of bytes left out', () => {
   const record = toExchangeRecord(
     { method: 'GET', url: 'http://h/', headers: [] },

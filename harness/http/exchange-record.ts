@@ -1,7 +1,9 @@
 // Turns a wire exchange into the redacted, printable record that reports carry, and
 // into a curl command that reproduces it. Every token the run knows is replaced by
-// $TOKEN wherever it appears (headers, URL, body), so no report holds a secret.
+// $TOKEN wherever it appears (headers, URL, body), and the values of secret JSON fields of
+// a request body (secret-fields.ts) by <redacted>, so no report holds a secret.
 import type { ExchangeRecord, HeaderPairs } from '../core/results.js';
+import { hideSecretFields } from './secret-fields.js';
 import type { WireRequest, WireResponse } from './transport.js';
 
 const MAX_RECORDED_BODY = 256 * 1024;
@@ -40,7 +42,8 @@ export function toExchangeRecord(request: WireRequest, response: WireResponse | 
     request: { method: request.method, url: redact(request.url), headers: redactPairs(request.headers, redact) },
   };
   const requestBody = bodyText(request.body);
-  if (requestBody !== undefined) record.request.body = redact(requestBody);
+  // Known tokens become $TOKEN (the curl command expands it); other secret field values <redacted>.
+  if (requestBody !== undefined) record.request.body = hideSecretFields(redact(requestBody), '<redacted>', (value) => value === '$TOKEN');
   if (response) {
     record.response = { status: response.status, headers: redactPairs(response.headers, redact) };
     const responseBody = bodyText(response.body);
