@@ -26,7 +26,7 @@ import { pathId } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import { CONFIG_NAME, CONFIG_NAME_RULE } from '../../config-names.js';
 import type { Directory } from '../../directory.js';
-import type { WorldOrganization, WorldRepository } from '../../world-model.js';
+import type { WorldOrganization } from '../../world-model.js';
 import { VARIABLE_VISIBILITIES } from '../../world-schema.js';
 import { repositorySummary } from './repository-summary.js';
 
@@ -140,12 +140,14 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
     };
   }
 
-  /** The repository a path id names, if it is the organization's; 404 otherwise. */
-  const pathRepository = (organization: WorldOrganization, idText: string): WorldRepository => {
-    const id = pathId(idText);
+  /** The variable the path names (404), selected (409 otherwise), and the organization's repository of the path id (404). */
+  const selection = (organization: WorldOrganization, params: { name: string; repository_id: string }) => {
+    const variable = find(organization, params.name);
+    requireSelected(variable);
+    const id = pathId(params.repository_id);
     const repository = repositoriesOf(organization).find((candidate) => candidate.id === id);
     if (repository === undefined) throw notFound();
-    return repository;
+    return { variable, repository };
   };
 
   const REPOSITORY_WRITE = onOrganization({
@@ -302,9 +304,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name/repositories/:repository_id`,
       access: REPOSITORY_WRITE,
       handler: async (request, reply, { organization }) => {
-        const variable = find(organization, request.params.name);
-        requireSelected(variable);
-        const repository = pathRepository(organization, request.params.repository_id);
+        const { variable, repository } = selection(organization, request.params);
         if (!faults.on('variables.add-repository-ignored')) variable.selected.add(repository.id);
         return reply.code(204).send();
       },
@@ -317,9 +317,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name/repositories/:repository_id`,
       access: REPOSITORY_WRITE,
       handler: async (request, reply, { organization }) => {
-        const variable = find(organization, request.params.name);
-        requireSelected(variable);
-        const repository = pathRepository(organization, request.params.repository_id);
+        const { variable, repository } = selection(organization, request.params);
         if (!faults.on('variables.remove-repository-ignored')) variable.selected.delete(repository.id);
         return reply.code(204).send();
       },
