@@ -137,7 +137,7 @@ test('retired at 2024-04-12T00:00Z: 410 from that instant; workflow automation 4
 });
 
 test('RepositoryImportEvent: each status change is POSTed to the webhook URL, without the password', async ({ world }) => {
-  const received: { event: string | undefined; body: { action: string; import: { status: string } } }[] = [];
+  const received: { event: string | undefined; body: { action: string; import: Record<string, unknown> } }[] = [];
   const hook = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk) => (text += chunk));
@@ -162,6 +162,8 @@ test('RepositoryImportEvent: each status change is POSTed to the webhook URL, wi
     await service.webhooks.settled();
     expect(received.map((r) => r.body.action)).toEqual(['detecting', 'importing', 'mapping', 'pushing', 'complete']);
     expect(received.every((r) => r.event === 'repository_import')).toBe(true);
+    // Each event shows the import as it was when its status changed, though the clock moved past it at once.
+    expect(received[3].body.import).toMatchObject({ status: 'pushing', push_percent: 0 });
     expect(received[4].body).toMatchObject({
       import: { status: 'complete', commit_count: 30 },
       repository: { id: 1003, full_name: 'octocat/hello-world' },

@@ -120,7 +120,8 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
     status_text: STATUS_TEXT[imp.status],
     failed_step: imp.error?.step ?? null,
     error_message: imp.error?.message ?? null,
-    ...progress(imp, clock.now()),
+    // As the status was when it changed (the clock may have moved well past it).
+    ...progress(imp, imp.since),
   });
   /** Every import catches up with the clock, raising an event per status it passes. */
   const catchUpAll = () => {
