@@ -173,6 +173,9 @@ function createStreamingSink(options: BodySinkOptions): BodySink {
       await finished(decoder).catch(() => {
         corrupt = true;
       });
+      // A stream that ends before its bytes do (a brotli stream whose first block says
+      // "last, empty", then anything) is not what the header claimed either.
+      if (decoder.bytesWritten < wireSize) corrupt = true;
     }
     if (failure) throw failure;
     if (wireSize === 0) {
