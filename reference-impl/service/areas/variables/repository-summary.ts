@@ -47,7 +47,9 @@ const URL_FIELDS: Record<string, string> = {
 export function repositorySummary(representer: Representer, repository: WorldRepository): Record<string, unknown> {
   const { origin } = representer;
   const url = `${origin}/repos/${fullName(repository)}`;
-  const host = new URL(origin).host;
+  // The git and ssh URLs name the host without the API's port (those protocols have their
+  // own), which also keeps recordings of the reference the same whatever port it listens on.
+  const host = new URL(origin).hostname;
   return {
     id: repository.id,
     node_id: representer.nodeId('Repository', repository.id),
