@@ -9,7 +9,7 @@ import { HarnessError } from '../core/errors.js';
 import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-session.js';
 import { lintPluginSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
-import { shellWord } from '../plugin/reproduce-command.js';
+import { shellWord } from '../core/shell-word.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';

@@ -1,7 +1,7 @@
 // End-to-end checks of `touchstone run` and `touchstone serve`, through the real command.
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -151,6 +151,15 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
       'variables/list-pages': 'pagination.link-relations',
     });
     expect(readResults(dir).verdict).toBe('non-conforming');
+    // repro.sh runs each failing case again against the same target, as the reports say.
+    const repro = readFileSync(path.join(dir, 'repro.sh'), 'utf8');
+    for (const id of Object.keys(failed)) expect(repro).toContain(`run --target ${server.url} --tokens ${tokensFile(dir)} --only ${id}\n`);
+    const again = readResults(dir).cases.find((c) => c.id === 'interaction-limits/repo-conflict-with-org-limit')!;
+    const rerun = await runCli([...again.rerun!.split(' ').slice(2, -2), '--only', again.id, '--out', scratch()], {
+      ADMIN_TOKEN: readWorldTokens()['repo-admin'],
+    });
+    expect(rerun.code).toBe(1);
+    expect(rerun.stdout).toContain('FAIL  interaction-limits/repo-conflict-with-org-limit');
   } finally {
     await server.stop();
   }
@@ -169,6 +178,19 @@ test('--suite narrows the scope: one suite run alone conforms for what its cases
   expect(results.requirements.map((r) => r.id).sort()).toEqual([...cited].sort());
   expect(cited.has('interaction-limits.repo-put')).toBe(false);
   expect(result.stdout).toContain('every MUST requirement in scope was checked and held (scope: suite assignees)');
+});
+
+test('--only runs one case (its scope only); one that names no case is exit 2; a passing run writes no repro.sh', async () => {
+  const out = scratch();
+  const result = await runCli(['run', '--only', 'assistant/billing', '--out', out]);
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const results = readResults(out);
+  expect(results.cases.map((c) => c.id)).toEqual(['assistant/billing']);
+  expect(results).toMatchObject({ verdict: 'conforming', scope: { suites: [], only: ['assistant/billing'] } });
+  expect(existsSync(path.join(out, 'repro.sh'))).toBe(false);
+  const unknown = await runCli(['run', '--only', 'assistant/no-such-case', '--out', scratch()]);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('--only names no case: assistant/no-such-case');
 });
 
 test('a target where nothing listens exits 3 with a clear message', async () => {

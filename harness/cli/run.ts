@@ -13,7 +13,8 @@ import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import type { RunConfig } from '../core/run-config.js';
-import { lintSuites, loadSuites } from '../suite/suite-loader.js';
+import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
+import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { exitCodeOf } from '../core/errors.js';
@@ -25,6 +26,8 @@ export interface RunOptions {
   target?: string;
   tokens?: string;
   suite: string[];
+  only: string[];
+  grep?: string;
   out?: string;
   strict: boolean;
   baseline?: string;
@@ -49,6 +52,13 @@ export const runCommand = {
         default: [] as string[],
         describe: 'run only these suites (area folders under suites/service)',
       })
+      .option('only', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
+      })
+      .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
       .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
       .option('allow-incomplete', {
@@ -73,6 +83,8 @@ export async function run(options: RunOptions): Promise<number> {
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
+    // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
+    selectCases(suites, { only: options.only ?? [], grep: options.grep });
     if (options.tokens && !options.target && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
@@ -108,6 +120,9 @@ export async function run(options: RunOptions): Promise<number> {
       tokens,
       cassettes: !!cassettes,
       suites: options.suite,
+      only: options.only ?? [],
+      grep: options.grep,
+      rerun: rerunCommand(options),
       outDir,
       strict: options.strict,
       capabilities: [...capabilities],
@@ -120,7 +135,8 @@ export async function run(options: RunOptions): Promise<number> {
       proxy = undefined;
       process.stdout.write(formatProxySummary(summary));
       // A full re-recording leaves no cassette of a case that no longer exists.
-      if (options.record && options.suite.length === 0) removeStaleCassettes(path.resolve(options.record), written);
+      const everything = options.suite.length === 0 && (options.only ?? []).length === 0 && options.grep === undefined;
+      if (options.record && everything) removeStaleCassettes(path.resolve(options.record), written);
     }
 
     return exitCodeOf(results, options['allow-incomplete']);
@@ -133,6 +149,16 @@ export async function run(options: RunOptions): Promise<number> {
     await service?.close();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** `touchstone run` against the same target as this run (tokens, recordings, strictness), for reports to add `--only <case>` to. */
+function rerunCommand(options: RunOptions): string {
+  const words = ['npx', 'touchstone', 'run'];
+  if (options.target) words.push('--target', options.target);
+  if (options.tokens) words.push('--tokens', options.tokens);
+  if (options.replay) words.push('--replay', options.replay);
+  if (options.strict) words.push('--strict');
+  return words.map(shellWord).join(' ');
 }
 
 function removeStaleCassettes(dir: string, written: Cassette[]): void {

@@ -49,6 +49,8 @@ export interface CaseResult {
   message?: string;
   /** The first check that failed (a WARN case goes on after it; a FAIL case stops there). */
   failure?: FailureDetail;
+  /** The command that runs this case again against the same target (cases other than PASS). */
+  rerun?: string;
   /** Every requirement a check of this case found broken, the failure's first. */
   broken?: string[];
   /**
@@ -114,7 +116,7 @@ export interface Results {
    */
   verdict: Verdict;
   /** Suites the run was narrowed to with --suite; empty for every suite of its kind. */
-  scope: { suites: string[] };
+  scope: { suites: string[]; only?: string[]; grep?: string };
   gaps: Gaps;
   summary: Record<Outcome, number> & { total: number };
   requirements: RequirementResult[];

@@ -18,6 +18,11 @@ export interface RunConfig {
   /** Requests go through the record/replay proxy: each names its case's cassette. */
   cassettes: boolean;
   suites: string[];
+  /** `suite/case` keys to run (--only), and a pattern over keys and titles (--grep); none: every case of `suites`. */
+  only?: string[];
+  grep?: string;
+  /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
+  rerun?: string;
   outDir: string;
   strict: boolean;
   capabilities: string[];

@@ -24,7 +24,7 @@ import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome
 import { createCompilerSandbox, type CompilerSandbox } from './compiler-sandbox.js';
 import { CHECK_REQUIREMENT, type CompilerCase, type RequestExpectation } from './compiler-suite-format.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
-import { shellWord } from './reproduce-command.js';
+import { shellWord } from '../core/shell-word.js';
 import { stderrTail, whyUnjudgeable } from './plugin-checks.js';
 
 export interface CompilerRunRecord {

@@ -20,7 +20,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import path from 'node:path';
 import { encodeResponse } from '../protocol/plugin-codec.js';
 import type { CompilerCase, GeneratorSpec } from './compiler-suite-format.js';
-import { shellWord } from './reproduce-command.js';
+import { shellWord } from '../core/shell-word.js';
 
 export interface CompilerSandbox {
   root: string;

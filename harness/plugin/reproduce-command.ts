@@ -1,12 +1,7 @@
 // A copy-paste reproduction of a plugin case: `printf '<request bytes>' | <plugin>`.
 // printf's format string takes \ooo octal escapes for any byte (POSIX), so the exact
 // request travels inside the command with no file beside it.
-
-const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-export function shellWord(word: string): string {
-  return SAFE.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellWord } from '../core/shell-word.js';
 
 /** Bytes as a printf format string: printable ASCII as itself (% and \ escaped), the rest as \ooo. */
 export function printfFormat(bytes: Uint8Array): string {

@@ -1,7 +1,11 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { exitCodeOf } from '../core/errors.js';
 import type { Requirement } from '../core/suite-format.js';
 import { buildResults, caseResult } from './build-results.js';
+import { REPRO_FILE, writeReports } from './write-reports.js';
 import type { CaseOutcome, CaseResult } from '../core/results.js';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, level, source: 's', quote: 'q' });
@@ -80,4 +84,38 @@ test('a stale baseline entry fails the run (exit 1) without calling the target n
 test('--strict: a broken SHOULD fails the run', () => {
   const results = build([run('a', ['r.a', 'r.b', 'r.should'], broken('r.should', 'FAIL'))], true);
   expect(results.verdict).toBe('non-conforming');
+});
+
+test('each case that did not pass gets the command that runs it again; repro.sh lists them and goes when none is left', () => {
+  const cases = [
+    run('ok', ['r.a'], { outcome: 'PASS' }),
+    run(
+      "it's broken",
+      ['r.b'],
+      broken('r.b', 'FAIL', { failure: { requirement: 'r.b', expected: 'e', actual: 'a', reproduce: "curl -X GET 'u/x'" } }),
+    ),
+  ];
+  const results = buildResults(cases, REQUIREMENTS, {
+    kind: 'service',
+    target: { url: 'u', embedded: false },
+    startedAt: new Date(0),
+    finishedAt: new Date(1),
+    strict: false,
+    version: 'v',
+    suites: [],
+    rerun: 'npx touchstone run --target http://impl.test',
+  });
+  expect(results.cases[0].rerun).toBeUndefined();
+  expect(results.cases[1].rerun).toBe(`npx touchstone run --target http://impl.test --only 's/it'\\''s broken'`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-repro-'));
+  try {
+    writeReports(dir, results);
+    const script = readFileSync(path.join(dir, REPRO_FILE), 'utf8');
+    expect(script).toContain(`# s/it's broken: FAIL (r.b)\n${results.cases[1].rerun}\n#   curl -X GET 'u/x'`);
+    expect(statSync(path.join(dir, REPRO_FILE)).mode & 0o111).not.toBe(0);
+    writeReports(dir, { ...results, cases: [results.cases[0]] });
+    expect(existsSync(path.join(dir, REPRO_FILE))).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

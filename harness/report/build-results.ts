@@ -7,6 +7,7 @@
 //   is UNTESTED;
 // - conforming needs every MUST requirement in scope checked, none broken, no case in
 //   ERROR; a MUST broken only in a case the baseline lists (XFAIL) is still non-conforming.
+import { shellWord } from '../core/shell-word.js';
 import type { Requirement } from '../core/suite-format.js';
 import { outcomeOfBroken, worstOutcome } from '../core/outcome-order.js';
 import {
@@ -32,6 +33,11 @@ export interface RunFacts {
   version: string;
   /** --suite, when the run was narrowed to some suites. */
   suites: string[];
+  /** --only and --grep, when the run was narrowed to some cases. */
+  only?: string[];
+  grep?: string;
+  /** The command that runs the same target again; `--only <case>` makes each case's rerun. */
+  rerun?: string;
 }
 
 /** A case's record in results.json: its facts and what its run found (empty lists left out). */
@@ -91,7 +97,8 @@ function decideVerdict(cases: CaseResult[], gaps: Gaps, levelOf: (id: string) =>
   return gaps.untested.length > 0 || gaps.errors.length > 0 ? 'incomplete' : 'conforming';
 }
 
-export function buildResults(cases: CaseResult[], requirements: Iterable<Requirement>, facts: RunFacts): Results {
+export function buildResults(given: CaseResult[], requirements: Iterable<Requirement>, facts: RunFacts): Results {
+  const cases = given.map((c) => (facts.rerun && c.outcome !== 'PASS' ? { ...c, rerun: `${facts.rerun} --only ${shellWord(c.id)}` } : c));
   const summary = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const c of cases) summary[c.outcome]++;
   const inScope = [...requirements];
@@ -114,7 +121,11 @@ export function buildResults(cases: CaseResult[], requirements: Iterable<Require
     duration_ms: facts.finishedAt.getTime() - facts.startedAt.getTime(),
     strict: facts.strict,
     verdict: decideVerdict(cases, gaps, (id) => levels.get(id) ?? 'MUST', facts.strict),
-    scope: { suites: facts.suites },
+    scope: {
+      suites: facts.suites,
+      ...(facts.only && facts.only.length > 0 && { only: facts.only }),
+      ...(facts.grep !== undefined && { grep: facts.grep }),
+    },
     gaps,
     summary: { ...summary, total: cases.length },
     requirements: requirementResults,

@@ -50,6 +50,13 @@ export function renderFailure(c: CaseResult, caseIndex: number, requirements: Re
   }
   ${failure?.exchange && html`<h4>Exchange</h4>${renderExchange(failure.exchange)}`}
   ${
+    c.rerun &&
+    html`<div class="reproduce">
+    <h4>Run this case again</h4>
+    <pre class="reproduce" data-testid="rerun">${c.rerun}</pre>
+  </div>`
+  }
+  ${
     failure?.reproduce &&
     html`<div class="reproduce">
     <h4>Reproduce <button type="button" class="copy" data-copy-target="${reproduceId}" data-testid="copy-reproduce" hidden>Copy</button></h4>

@@ -45,6 +45,7 @@ function detailText(c: CaseResult, requirements: ReadonlyMap<string, Requirement
     lines.push(`expected: ${c.failure.expected}`, `actual: ${c.failure.actual}`);
     if (c.failure.reproduce) lines.push(`reproduce: ${c.failure.reproduce}`);
   }
+  if (c.rerun) lines.push(`run again: ${c.rerun}`);
   return lines.join('\n');
 }
 

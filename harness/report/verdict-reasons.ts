@@ -8,7 +8,13 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The headline: what the verdict means for this run. */
 export function verdictHeadline(results: Results): string {
-  const scope = results.scope.suites.length > 0 ? ` (scope: suite ${results.scope.suites.join(', ')})` : '';
+  const { suites, only, grep } = results.scope;
+  const parts = [
+    suites.length > 0 && `suite ${suites.join(', ')}`,
+    only && `case ${only.join(', ')}`,
+    grep !== undefined && `cases matching /${grep}/`,
+  ].filter(Boolean);
+  const scope = parts.length > 0 ? ` (scope: ${parts.join('; ')})` : '';
   switch (results.verdict) {
     case 'conforming':
       return `every MUST requirement in scope was checked and held${scope}`;

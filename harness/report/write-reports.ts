@@ -1,7 +1,7 @@
 // Writes the four report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { HarnessError } from '../core/errors.js';
@@ -13,6 +13,21 @@ import { renderMarkdownSummary } from './markdown-summary.js';
 import type { Results } from '../core/results.js';
 
 export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'report.html', summary: 'summary.md' } as const;
+/** Written beside the reports when a case did not pass: each such case's command to run it again. */
+export const REPRO_FILE = 'repro.sh';
+
+/** A shell script that runs each case that did not pass again, in the order of the run, one after the other. */
+export function renderReproScript(results: Results): string | undefined {
+  const again = results.cases.filter((c) => c.rerun !== undefined);
+  if (again.length === 0) return undefined;
+  const lines = ['#!/bin/sh', `# The ${again.length} case(s) of this run that did not pass, each run again against the same target.`];
+  for (const c of again) {
+    lines.push('', `# ${c.id}: ${c.outcome}${c.failure ? ` (${c.failure.requirement})` : ''}`, c.rerun!);
+    // The request alone, as curl (set TOKEN to the role's token first).
+    if (c.failure?.reproduce) lines.push(...c.failure.reproduce.split('\n').map((line) => `#   ${line}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 export function validateResults(results: Results): void {
   const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./results.schema.json', import.meta.url)));
@@ -26,6 +41,13 @@ export function writeReports(outDir: string, results: Results): void {
   writeFileAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
   writeFileAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
   writeFileAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
+  // A repro.sh of an earlier run in the same folder must not outlive it.
+  const repro = renderReproScript(results);
+  if (repro === undefined) rmSync(path.join(outDir, REPRO_FILE), { force: true });
+  else {
+    writeFileAtomic(path.join(outDir, REPRO_FILE), repro);
+    chmodSync(path.join(outDir, REPRO_FILE), 0o755);
+  }
   // Last: its presence tells the CLI the run completed.
   writeFileAtomic(path.join(outDir, REPORT_FILES.results), `${JSON.stringify(results, null, 2)}\n`);
 }

@@ -67,12 +67,16 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    // --suite narrows the scope to what its cases cite: a run of one suite can conform for that suite.
-    const narrowed = this.config.suites.length > 0;
+    // --suite, --only and --grep narrow the scope to what their cases cite: a run of one suite
+    // (or one case) can conform for what it checks.
+    const narrowed = this.config.suites.length > 0 || (this.config.only ?? []).length > 0 || this.config.grep !== undefined;
     const inScope = requirementsFor(registry, this.config.kind).filter((r) => !narrowed || this.cited.has(r.id));
     const results = buildResults(cases, inScope, {
       kind: this.config.kind,
       suites: this.config.suites,
+      only: this.config.only,
+      grep: this.config.grep,
+      rerun: this.config.rerun,
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),

@@ -10,7 +10,7 @@ import { createCaseContext, runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from './case-test.js';
 import { readRunConfig } from '../core/run-config.js';
-import { loadSuites } from './suite-loader.js';
+import { loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 
 const config = readRunConfig();
@@ -30,7 +30,7 @@ const target = {
 
 test.afterAll(() => transport.close());
 
-for (const suite of loadSuites(suitePaths.service, config.suites)) {
+for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), { only: config.only ?? [], grep: config.grep })) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
       test(testCase.title, caseTestDetails(serviceCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {

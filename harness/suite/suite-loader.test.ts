@@ -5,7 +5,7 @@ import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { listYamlFiles, loadRequirementRegistry } from './requirement-registry.js';
-import { lintSuites, loadSuites } from './suite-loader.js';
+import { lintSuites, loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from './world-tokens.js';
 
@@ -131,4 +131,19 @@ test('malformed YAML and an unknown suite name are clear errors, not crashes', (
   expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(HarnessError);
   expect(() => loadSuites(suiteDir('cases: [\n  - id: a'))).toThrow(/sample\.yaml:2:3: not valid YAML/);
   expect(() => loadSuites(suitePaths.service, ['nope'])).toThrow(/unknown suite nope; known: (.*, )?assignees, (.*, )?conventions, /);
+});
+
+test('--only and --grep select cases by <suite>/<case id> (grep also by title); what selects nothing is a usage error', () => {
+  const suites = loadSuites(suitePaths.service);
+  const keys = (selected: ReturnType<typeof selectCases>) => selected.flatMap((s) => s.cases.map((c) => `${s.name}/${c.id}`));
+  expect(keys(selectCases(suites, { only: ['assistant/billing', 'variables/get'] }))).toEqual(['assistant/billing', 'variables/get']);
+  expect(keys(selectCases(suites, { only: [], grep: '^devenv-secrets/.*key' }))).toEqual([
+    'devenv-secrets/public-key',
+    'devenv-secrets/stale-key',
+  ]);
+  expect(keys(selectCases(suites, { only: ['assistant/billing'], grep: 'never appears anywhere' }))).toEqual(['assistant/billing']);
+  expect(selectCases(suites, { only: [] })).toBe(suites);
+  expect(() => selectCases(suites, { only: ['assistant/nope'] })).toThrow(/--only names no case: assistant\/nope/);
+  expect(() => selectCases(suites, { only: [], grep: '(' })).toThrow(/--grep is not a regular expression/);
+  expect(() => selectCases(suites, { only: [], grep: 'zzzz' })).toThrow(/--grep zzzz matches no case/);
 });

@@ -54,6 +54,40 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
   return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
 }
 
+/** Which cases of the loaded suites run: `only` names `suite/case` keys, `grep` matches a key or a title. */
+export interface CaseSelection {
+  only: readonly string[];
+  grep?: string;
+}
+
+/**
+ * The suites with only the selected cases (suites left empty are dropped). An `only` key
+ * naming no case, a `grep` that is not a regular expression or that matches nothing, is a
+ * usage error: a re-run of nothing must not pass for a re-run that passed.
+ */
+export function selectCases(suites: Suite[], { only, grep }: CaseSelection): Suite[] {
+  if (only.length === 0 && grep === undefined) return suites;
+  const keys = suites.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
+  const unknown = only.filter((key) => !keys.includes(key));
+  if (unknown.length)
+    throw new HarnessError('USAGE', `--only names no case: ${unknown.join(', ')} (a case is <suite>/<case id>, as reports show it)`);
+  let pattern: RegExp | undefined;
+  try {
+    pattern = grep === undefined ? undefined : new RegExp(grep);
+  } catch (error) {
+    throw new HarnessError('USAGE', `--grep is not a regular expression: ${(error as Error).message}`);
+  }
+  const chosen = (suite: Suite, c: Case) => {
+    const key = `${suite.name}/${c.id}`;
+    return only.includes(key) || (pattern !== undefined && (pattern.test(key) || pattern.test(c.title)));
+  };
+  const selected = suites
+    .map((suite) => ({ ...suite, cases: suite.cases.filter((c) => chosen(suite, c)) }))
+    .filter((s) => s.cases.length > 0);
+  if (selected.length === 0) throw new HarnessError('USAGE', `--grep ${grep} matches no case`);
+  return selected;
+}
+
 /** Every problem found, one line each; empty when the suites are sound. */
 export function lintSuites(suites: Suite[], context: LintContext): string[] {
   const problems: string[] = [];
