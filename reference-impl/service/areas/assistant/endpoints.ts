@@ -26,8 +26,9 @@ import { pageOf } from '../../pagination.js';
 import { queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import type { WorldOrganization, WorldTeam } from '../../world-model.js';
-import { dailyMetrics, dayOf, lastActivity, METRICS_MIN_LICENSED, METRICS_WINDOW_DAYS, metricsDay } from './metrics.js';
-import { assign, billingCycle, licensedAt, type Seat, type SeatSource, teamMembers, withdraw, worldSeats } from './seats.js';
+import { dailyMetrics, dayOf, METRICS_MIN_LICENSED, METRICS_WINDOW_DAYS, metricsDay } from './metrics.js';
+import { representSeat, subscriptionSettings } from './representation.js';
+import { assign, licensedAt, type Seat, type SeatSource, teamMembers, withdraw, worldSeats } from './seats.js';
 
 const OWNER = { anonymous: false, role: 'organization-owner' } as const;
 const ASSISTANT_READ = onOrganization({
@@ -187,56 +188,8 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
     return created;
   };
 
-  function representTeam(request: FastifyRequest, organization: WorldOrganization, team: WorldTeam): Record<string, unknown> {
-    const { origin, nodeId } = representerFor(request, directory);
-    const parent = (organization.teams ?? []).find((candidate) => candidate.slug === team.parent);
-    return {
-      id: team.id,
-      node_id: nodeId('Team', team.id),
-      url: `${origin}/teams/${team.id}`,
-      html_url: `${origin}/orgs/${organization.login}/teams/${team.slug}`,
-      name: team.name,
-      slug: team.slug,
-      description: team.description ?? null,
-      privacy: 'closed',
-      notification_setting: 'notifications_enabled',
-      permission: 'pull',
-      members_url: `${origin}/teams/${team.id}/members{/member}`,
-      repositories_url: `${origin}/teams/${team.id}/repos`,
-      parent: parent ? representTeam(request, organization, parent) : null,
-    };
-  }
-
-  function representSeat(request: FastifyRequest, organization: WorldOrganization, seat: Seat) {
-    const representer = representerFor(request, directory);
-    const activity = lastActivity(seat, clock.now());
-    const team = (organization.teams ?? []).find((candidate) => candidate.slug === seat.teams[0]);
-    return {
-      created_at: representer.timestamp(seat.createdAt),
-      updated_at: representer.timestamp(seat.updatedAt),
-      pending_cancellation_date: seat.pendingCancellationDate,
-      last_activity_at: activity ? representer.timestamp(activity.at) : null,
-      last_activity_editor: activity?.editor ?? null,
-      plan_type: organization.assistant?.plan_type ?? 'business',
-      assignee: representer.user(representer.userByLogin(seat.login)),
-      ...(team && !faults.on('assistant.member-seat-no-team') && { assigning_team: representTeam(request, organization, team) }),
-    };
-  }
-
-  function seatBreakdown(organization: WorldOrganization) {
-    const held = heldSeats(organization);
-    const { start } = billingCycle(clock.now());
-    const active = held.filter((seat) => (lastActivity(seat, clock.now())?.at ?? 0) >= start).length;
-    const pendingCancellation = held.filter((seat) => seat.pendingCancellationDate !== null).length;
-    return {
-      total: faults.on('assistant.breakdown-total-off') ? held.length - pendingCancellation : held.length,
-      added_this_cycle: held.filter((seat) => seat.createdAt >= start).length,
-      pending_invitation: held.filter((seat) => !isMember(organization, seat.login)).length,
-      pending_cancellation: pendingCancellation,
-      active_this_cycle: active,
-      inactive_this_cycle: held.length - active,
-    };
-  }
+  const seatOf = (request: FastifyRequest, organization: WorldOrganization, seat: Seat) =>
+    representSeat(representerFor(request, directory), organization, seat, clock.now(), !faults.on('assistant.member-seat-no-team'));
 
   /** 422 unless the metrics policy is enabled for the organization and its enterprise. */
   const requireMetricsPolicy = (organization: WorldOrganization) => {
@@ -285,15 +238,12 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
         const settings = subscribed(organization);
         if (settings.payment_problem && !faults.on('assistant.payment-problem-ignored'))
           throw new ApiError(422, 'VALIDATION_FAILED', "There is a problem with the organization's payment method");
-        return {
-          seat_breakdown: seatBreakdown(organization),
-          seat_management_setting: settings.seat_management,
-          ide_chat: 'enabled',
-          platform_chat: 'enabled',
-          cli: 'enabled',
-          public_code_suggestions: settings.public_code_suggestions,
-          ...(!faults.on('assistant.billing-without-plan') && { plan_type: settings.plan_type ?? 'business' }),
-        };
+        const billing = subscriptionSettings(settings, heldSeats(organization), clock.now(), {
+          isMember: (login) => isMember(organization, login),
+          totalOff: faults.on('assistant.breakdown-total-off'),
+        });
+        // undefined leaves the field out of the JSON.
+        return faults.on('assistant.billing-without-plan') ? { ...billing, plan_type: undefined } : billing;
       },
     }),
     defineEndpoint({
@@ -307,9 +257,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
         subscribed(organization);
         const held = heldSeats(organization);
         const defaultPerPage = faults.on('assistant.seats-default-30') ? 30 : 50;
-        const page = pageOf(request, reply, held, { defaultPerPage, maxPerPage: 100 }).map((seat) =>
-          representSeat(request, organization, seat),
-        );
+        const page = pageOf(request, reply, held, { defaultPerPage, maxPerPage: 100 }).map((seat) => seatOf(request, organization, seat));
         return faults.on('assistant.seats-bare-array') ? page : { total_seats: held.length, seats: page };
       },
     }),
@@ -413,7 +361,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
           throw new ApiError(422, 'VALIDATION_FAILED', 'The user has a pending invitation to the organization');
         const seat = seatsOf(organization).get(username.toLowerCase());
         if (seat === undefined || !licensedAt(seat, clock.now())) throw new ApiError(404, 'NOT_FOUND', 'The user has no assistant seat');
-        return representSeat(request, organization, seat);
+        return seatOf(request, organization, seat);
       },
     }),
     defineEndpoint({

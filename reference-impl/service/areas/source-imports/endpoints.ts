@@ -40,7 +40,7 @@ import { IMPORT_VCS } from '../../world-schema.js';
 import { begin, catchUp, fetched, type Import, progress, STATUS_TEXT } from './import-progress.js';
 
 /** The endpoints closed at 00:00 UTC on April 12, 2024 (spec 2, Versioning). */
-export const RETIRED_AT = Date.UTC(2024, 3, 12);
+const RETIRED_AT = Date.UTC(2024, 3, 12);
 
 const IMPORT_SCOPES = { public: ['repo', 'public_repo'], private: ['repo'] } as const;
 const CLASSIC = ['classic'] as const;

@@ -30,7 +30,7 @@ export type Status =
   | 'error';
 
 /** How long each running phase takes, in ms. */
-export const PHASE_MS: Partial<Record<Status, number>> = { detecting: 60_000, importing: 300_000, mapping: 60_000, pushing: 120_000 };
+const PHASE_MS: Partial<Record<Status, number>> = { detecting: 60_000, importing: 300_000, mapping: 60_000, pushing: 120_000 };
 
 export interface Import {
   vcsUrl: string;
