@@ -1,14 +1,15 @@
 // A realistic results.json for the renderers' tests: one case of every outcome, a failure
 // with its full exchange and reproduction command, an exchange that never got an answer, and a requirement no
 // case cites. A factory, so a test can mutate its copy without touching another test's.
-import type { CaseResult, Results } from '../harness/core/results.js';
+import { sha256 } from '../harness/core/fingerprint.js';
+import type { CaseResult, Outcome, RequirementResult, Results } from '../harness/core/results.js';
 
 export const FIXTURE_TARGET = 'https://impl.example';
 const ASSIGNEES = 'GET /repos/{owner}/{repo}/assignees';
 const REPO_LIMITS = 'PUT /repos/{owner}/{repo}/interaction-limits';
 
 export function createResultsFixture(): Results {
-  const cases: CaseResult[] = [
+  const listed: Omit<CaseResult, 'started_at'>[] = [
     {
       id: 'assignees/list-returns-users',
       suite: 'assignees',
@@ -158,10 +159,98 @@ export function createResultsFixture(): Results {
       duration_ms: 19,
     },
   ];
+  // One after the other from the run's start, each taking its duration.
+  let clock = Date.parse('2025-11-22T12:00:00.000Z');
+  const cases: CaseResult[] = listed.map((c) => {
+    const started_at = new Date(clock).toISOString();
+    clock += c.duration_ms;
+    return { ...c, started_at };
+  });
+  const requirements: Omit<RequirementResult, 'quote_sha256'>[] = [
+    {
+      id: 'assignees.list-returns-users',
+      level: 'MUST',
+      source: 'spec 1 § Issue assignees, endpoint 6',
+      quote:
+        '| 6 | GET /repos/{owner}/{repo}/assignees | query per_page (max 100, default 30), page (default 1) | 200 array of User; 404 |',
+      cases: ['assignees/list-returns-users'],
+      status: 'PASS',
+    },
+    {
+      id: 'pagination.link-omitted-single-page',
+      level: 'MUST',
+      source: 'spec 1 § Pagination',
+      quote: 'When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.',
+      cases: ['assignees/single-page-omits-link'],
+      status: 'FAIL',
+    },
+    {
+      id: 'pagination.per-page-max',
+      level: 'MUST',
+      source: 'spec 1 § Common request parameters',
+      quote: '| per_page | query | integer | results per page, max 100, default 30 (exceptions stated per endpoint) |',
+      cases: ['assignees/per-page-max'],
+      status: 'PASS',
+    },
+    {
+      id: 'conventions.media-type-recommended',
+      level: 'SHOULD',
+      source: 'spec 1 § Common request parameters',
+      quote: 'media type; `application/vnd.service+json` is recommended; several media types may be comma-separated',
+      cases: ['conventions/vnd-media-type'],
+      status: 'WARN',
+    },
+    {
+      id: 'interaction-limits.expiry-default-one-day',
+      level: 'MUST',
+      source: 'spec 1 § Interaction restrictions, endpoint 28',
+      quote: 'expiry string (one_day default, three_days, one_week, one_month, six_months)',
+      cases: ['interaction-limits/expiry-defaults-one-day'],
+      status: 'UNTESTED',
+      missing: { capabilities: ['control.clock'] },
+    },
+    {
+      id: 'git-blobs.content-base64',
+      level: 'MUST',
+      source: 'spec 1 § Git blobs, endpoint 22',
+      quote: '200 Blob (content always Base64 in the default media type)',
+      cases: ['git-blobs/content-base64'],
+      status: 'ERROR',
+    },
+    {
+      id: 'interaction-limits.org-put-422',
+      level: 'MUST',
+      source: 'spec 1 § Interaction restrictions, endpoint 31',
+      quote: '| 31 | PUT /orgs/{org}/interaction-limits | body limit required; expiry | 200 Interaction limit; 422 |',
+      cases: ['interaction-limits/org-put-invalid-limit-422'],
+      status: 'XFAIL',
+    },
+    {
+      id: 'errors.401-authentication-required',
+      level: 'MUST',
+      source: 'spec 1 § Errors',
+      quote: '| 401 | authentication required |',
+      cases: ['auth/anonymous-put-limits-401'],
+      status: 'PASS',
+    },
+    {
+      id: 'interaction-limits.repo-409-owner-limit',
+      level: 'MUST',
+      source: 'spec 1 § Interaction restrictions, state machine',
+      quote: '| any (repository) | PUT or DELETE on the repository | a limit is set on the owning user or organization | unchanged | 409 |',
+      cases: [],
+      status: 'UNTESTED',
+    },
+  ];
 
   return {
-    format: 'touchstone-results/1',
+    format: 'touchstone-results/2',
     tool: { name: 'touchstone', version: '0.1.0' },
+    fingerprint: {
+      suites: sha256('suites'),
+      requirements: sha256('requirements'),
+      config: sha256('config'),
+    },
     kind: 'service',
     target: { url: FIXTURE_TARGET, embedded: false },
     started_at: '2025-11-22T12:00:00.000Z',
@@ -176,84 +265,25 @@ export function createResultsFixture(): Results {
       capabilities: ['control.clock'],
       errors: ['git-blobs/content-base64'],
     },
+    // The SKIP and ERROR cases exercised nothing; the requirement no case cites and the skipped one are unchecked.
+    coverage: {
+      requirements: { covered: 7, total: 9 },
+      endpoints: { covered: 3, total: 4 },
+      endpoint_aspects: { covered: 5, total: 7 },
+    },
     summary: { PASS: 3, FAIL: 1, WARN: 1, SKIP: 1, ERROR: 1, XFAIL: 1, total: 8 },
-    requirements: [
-      {
-        id: 'assignees.list-returns-users',
-        level: 'MUST',
-        source: 'spec 1 § Issue assignees, endpoint 6',
-        quote:
-          '| 6 | GET /repos/{owner}/{repo}/assignees | query per_page (max 100, default 30), page (default 1) | 200 array of User; 404 |',
-        cases: ['assignees/list-returns-users'],
-        status: 'PASS',
-      },
-      {
-        id: 'pagination.link-omitted-single-page',
-        level: 'MUST',
-        source: 'spec 1 § Pagination',
-        quote: 'When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.',
-        cases: ['assignees/single-page-omits-link'],
-        status: 'FAIL',
-      },
-      {
-        id: 'pagination.per-page-max',
-        level: 'MUST',
-        source: 'spec 1 § Common request parameters',
-        quote: '| per_page | query | integer | results per page, max 100, default 30 (exceptions stated per endpoint) |',
-        cases: ['assignees/per-page-max'],
-        status: 'PASS',
-      },
-      {
-        id: 'conventions.media-type-recommended',
-        level: 'SHOULD',
-        source: 'spec 1 § Common request parameters',
-        quote: 'media type; `application/vnd.service+json` is recommended; several media types may be comma-separated',
-        cases: ['conventions/vnd-media-type'],
-        status: 'WARN',
-      },
-      {
-        id: 'interaction-limits.expiry-default-one-day',
-        level: 'MUST',
-        source: 'spec 1 § Interaction restrictions, endpoint 28',
-        quote: 'expiry string (one_day default, three_days, one_week, one_month, six_months)',
-        cases: ['interaction-limits/expiry-defaults-one-day'],
-        status: 'UNTESTED',
-        missing: { capabilities: ['control.clock'] },
-      },
-      {
-        id: 'git-blobs.content-base64',
-        level: 'MUST',
-        source: 'spec 1 § Git blobs, endpoint 22',
-        quote: '200 Blob (content always Base64 in the default media type)',
-        cases: ['git-blobs/content-base64'],
-        status: 'ERROR',
-      },
-      {
-        id: 'interaction-limits.org-put-422',
-        level: 'MUST',
-        source: 'spec 1 § Interaction restrictions, endpoint 31',
-        quote: '| 31 | PUT /orgs/{org}/interaction-limits | body limit required; expiry | 200 Interaction limit; 422 |',
-        cases: ['interaction-limits/org-put-invalid-limit-422'],
-        status: 'XFAIL',
-      },
-      {
-        id: 'errors.401-authentication-required',
-        level: 'MUST',
-        source: 'spec 1 § Errors',
-        quote: '| 401 | authentication required |',
-        cases: ['auth/anonymous-put-limits-401'],
-        status: 'PASS',
-      },
-      {
-        id: 'interaction-limits.repo-409-owner-limit',
-        level: 'MUST',
-        source: 'spec 1 § Interaction restrictions, state machine',
-        quote:
-          '| any (repository) | PUT or DELETE on the repository | a limit is set on the owning user or organization | unchanged | 409 |',
-        cases: [],
-        status: 'UNTESTED',
-      },
-    ],
+    requirements: requirements.map((r) => ({ ...r, quote_sha256: sha256(r.quote) })),
     cases,
   };
+}
+
+/** The fixture with some cases' outcomes (and the requirements they decide) changed. */
+export function withOutcomes(changes: Record<string, Outcome>): Results {
+  const results = createResultsFixture();
+  for (const c of results.cases) if (changes[c.id]) Object.assign(c, { outcome: changes[c.id], message: `now ${changes[c.id]}` });
+  for (const r of results.requirements) {
+    const decided = r.cases.map((id) => changes[id]).find(Boolean);
+    if (decided) r.status = decided;
+  }
+  return results;
 }

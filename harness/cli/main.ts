@@ -1,12 +1,14 @@
 // Wires the commands; each lives in its own file.
 import yargs from 'yargs';
 import { HarnessError } from '../core/errors.js';
+import { baselineCommand } from './baseline.js';
 import { cassetteCommand } from './cassette.js';
 import { compilerCommand } from './compiler.js';
 import { mutateCommand } from './mutate.js';
 import { pluginCommand } from './plugin.js';
 import { protocCommand, runProtocCommand } from './protoc.js';
 import { proxyCommand } from './proxy.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { serveCommand } from './serve.js';
 
@@ -26,6 +28,8 @@ export async function main(args: string[]): Promise<void> {
       .command(pluginCommand)
       .command(compilerCommand)
       .command(mutateCommand)
+      .command(reportCommand)
+      .command(baselineCommand)
       .command(protocCommand)
       .demandCommand(1, 'name a command')
       .strict()

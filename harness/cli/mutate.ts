@@ -23,6 +23,7 @@ import { loadSuites } from '../suite/suite-loader.js';
 import { PROJECT_ROOT, suitePaths, toolVersion } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { fingerprintOf } from '../core/fingerprint.js';
 import { reportDirectory } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { loadFixtureDescriptors } from '../plugin/fixture-descriptors.js';
@@ -114,7 +115,7 @@ function sideReports(
   outDir: string,
 ): void {
   const { baseline, matrix, registry } = run;
-  const cases = baseline.filter((b) => b.side === side).map((b) => caseResult(b.case, b.found, b.found.duration_ms));
+  const cases = baseline.filter((b) => b.side === side).map((b) => caseResult(b.case, b.found, b.found));
   const results = buildResults(cases, requirementsFor(registry, side), {
     kind: side,
     target,
@@ -123,6 +124,7 @@ function sideReports(
     strict: false,
     version: toolVersion(),
     suites: [],
+    fingerprint: fingerprintOf({ kind: side, strict: false, suites: [], roles: Object.keys(readWorldTokens()) }),
   });
   const coverage = new Map(matrix.requirements.map((r) => [r.id, r.faults]));
   for (const requirement of results.requirements) requirement.faults = coverage.get(requirement.id) ?? [];

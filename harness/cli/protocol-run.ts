@@ -8,7 +8,8 @@ import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import type { RunConfig } from '../core/run-config.js';
-import { exitCodeOf } from '../core/errors.js';
+import { exitCodeOf } from '../core/exit-code.js';
+import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
 
 export interface ProtocolRunOptions {
@@ -19,6 +20,7 @@ export interface ProtocolRunOptions {
   timeout: number;
   'max-output': number;
   'allow-incomplete': boolean;
+  'min-coverage': string[];
 }
 
 export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
@@ -36,7 +38,13 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
       default: false,
       describe: 'exit 0 when nothing failed even though MUST requirements went unchecked',
     })
-    .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
+    .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see the README, Baselines)' })
+    .option('min-coverage', {
+      type: 'array',
+      string: true,
+      default: [] as string[],
+      describe: 'exit 4 when the requirements checked are below PERCENT (requirements=PERCENT)',
+    })
     .option('timeout', {
       type: 'number',
       default: timeoutSeconds,
@@ -63,6 +71,7 @@ export async function runProtocolSuites(
   try {
     if (!(options.timeout > 0) || !(options['max-output'] > 0))
       throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
+    const minCoverage = parseMinCoverage(options['min-coverage']);
     const limits = { timeoutMs: options.timeout * 1000, maxOutputBytes: options['max-output'] * 1024 * 1024 };
     const specific = await prepare(limits);
     const startedAt = new Date();
@@ -80,7 +89,9 @@ export async function runProtocolSuites(
       startedAt: startedAt.toISOString(),
       ...specific,
     };
-    return exitCodeOf(await runConformance(config, 'harness/plugin/conformance.config.ts', scratch), options['allow-incomplete']);
+    const results = await runConformance(config, 'harness/plugin/conformance.config.ts', scratch);
+    for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
+    return exitCodeOf(results, options['allow-incomplete'], minCoverage);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);

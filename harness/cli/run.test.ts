@@ -1,6 +1,5 @@
 // End-to-end checks of `touchstone run` and `touchstone serve`, through the real command.
 import { expect, test } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,23 +11,15 @@ import { validateResults } from '../report/write-reports.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadSuites } from '../suite/suite-loader.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
+import { runCli, startServe, tokensFile } from './cli-process.js';
 import { startReferenceService } from './embedded-reference.js';
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-cli-test-'));
 const readResults = (dir: string): Results => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
 const outcomes = (r: Results) => Object.fromEntries(r.cases.map((c) => [c.id, c.outcome]));
 
-function tokensFile(dir: string): string {
-  const tokens = readWorldTokens();
-  // One role read from the environment, as CI would keep it.
-  const lines = Object.entries(tokens).map(([role, token]) => (role === 'repo-admin' ? `${role}: \${ADMIN_TOKEN}` : `${role}: ${token}`));
-  const file = path.join(dir, 'tokens.yaml');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
-
-test.describe.configure({ mode: 'parallel' });
+// Full runs take 20-50 s on a loaded 2-core machine: more than the project's default test timeout.
+test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 test('self-check: every suite passes against the embedded reference, and no requirement is untested', async () => {
   const out = scratch();
@@ -46,23 +37,6 @@ test('self-check: every suite passes against the embedded reference, and no requ
     expect(readFileSync(path.join(out, file), 'utf8').length).toBeGreaterThan(100);
   expect(readFileSync(path.join(out, 'report.html'), 'utf8')).not.toContain(readWorldTokens()['repo-admin']);
 });
-
-/** `touchstone serve` in a child process, with its URL once it listens. */
-async function startServe(args: string[] = []) {
-  const server = spawn(process.execPath, [TOUCHSTONE_BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stdout!.once('data', (d: Buffer) => {
-      const match = /^touchstone: serving (http:\/\/127\.0\.0\.1:\d+)/.exec(d.toString());
-      if (match) resolve(match[1]!);
-      else reject(new Error(`unexpected first line: ${d}`));
-    });
-  });
-  const stop = async () => {
-    server.kill('SIGTERM');
-    return new Promise<number | null>((resolve) => server.once('exit', (c) => resolve(c)));
-  };
-  return { url, stop };
-}
 
 test('run --target against a separately served reference gives the same verdicts as the embedded run', async () => {
   const dir = scratch();
@@ -264,6 +238,8 @@ test.describe('a target that breaks two rules', () => {
   let result: Awaited<ReturnType<typeof runCli>>;
 
   test.beforeAll(async () => {
+    // A full run: the hook gets the file's full-run timeout, not the default one.
+    test.setTimeout(180_000);
     dir = scratch();
     const mutant = await startMutantTarget();
     try {

@@ -10,20 +10,25 @@ import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/casse
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { readTokensFile } from '../http/tokens-file.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
+import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import type { RunConfig } from '../core/run-config.js';
+import { parseShard, type RunConfig } from '../core/run-config.js';
 import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { exitCodeOf } from '../core/errors.js';
+import { exitCodeOf } from '../core/exit-code.js';
+import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { normaliseTarget, probeTarget } from './service-target.js';
 
 export interface RunOptions {
-  target?: string;
+  /** One per worker when there are several: each worker's cases change only its own target's state. */
+  target: string[];
+  workers?: number;
+  shard?: string;
   tokens?: string;
   suite: string[];
   only: string[];
@@ -34,6 +39,7 @@ export interface RunOptions {
   record?: string;
   replay?: string;
   'allow-incomplete': boolean;
+  'min-coverage': string[];
 }
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
@@ -44,7 +50,21 @@ export const runCommand = {
   describe: 'Run the service conformance suites against a target (default: the embedded reference)',
   builder: (yargs: Argv) =>
     yargs
-      .option('target', { type: 'string', describe: 'base URL of the implementation under test' })
+      .option('target', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'base URL of the implementation under test; once per worker for --workers N (each an isolated state)',
+      })
+      .option('workers', {
+        type: 'number',
+        describe:
+          'run N cases at once, each worker against a target state of its own (default 1; the embedded reference starts one instance per worker)',
+      })
+      .option('shard', {
+        type: 'string',
+        describe: 'run part i of n of the selected cases (i/n), one per CI machine; join the parts with `touchstone report merge`',
+      })
       .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
       .option('suite', {
         type: 'array',
@@ -66,7 +86,13 @@ export const runCommand = {
         default: false,
         describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
       })
-      .option('baseline', { type: 'string', describe: 'YAML list of known failures {case, reason}' })
+      .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see the README, Baselines)' })
+      .option('min-coverage', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'exit 4 when coverage is below PERCENT: for every kind, or KIND=PERCENT (requirements, endpoints, endpoint-aspects)',
+      })
       .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
       .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
       .conflicts('record', 'replay'),
@@ -76,8 +102,8 @@ export const runCommand = {
 };
 
 export async function run(options: RunOptions): Promise<number> {
-  let service: RunningService | undefined;
-  let proxy: RunningProxy | undefined;
+  const services: RunningService[] = [];
+  const proxies: RunningProxy[] = [];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-run-'));
   try {
     const registry = loadRequirementRegistry(suitePaths.requirements);
@@ -85,30 +111,52 @@ export async function run(options: RunOptions): Promise<number> {
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
     selectCases(suites, { only: options.only ?? [], grep: options.grep });
-    if (options.tokens && !options.target && !options.replay)
+    const targets = options.target.map(normaliseTarget);
+    const workers = workerCount(options, targets);
+    const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+    const minCoverage = parseMinCoverage(options['min-coverage']);
+    if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
-    const tokens = options.tokens ? readTokensFile(options.tokens) : options.target && !options.replay ? {} : worldTokens;
+    const tokens = options.tokens ? readTokensFile(options.tokens) : targets.length > 0 && !options.replay ? {} : worldTokens;
     const problems = lintSuites(suites, {
       registry,
       schemas: loadSchemaRegistry(suitePaths.schemas),
       roles: new Set(['anonymous', ...Object.keys(worldTokens)]),
     });
     if (problems.length) throw new HarnessError('CONFIG', `the suites do not pass the lint:\n  ${problems.join('\n  ')}`);
+    if (options.baseline) {
+      // Against every suite: a baseline kept for the whole catalogue also serves a run of one suite.
+      const catalogue = options.suite.length > 0 ? loadSuites(suitePaths.service) : suites;
+      const unknown = unknownBaselineCases(
+        readBaseline(options.baseline),
+        new Set(catalogue.flatMap((s) => s.cases.map((c) => `${s.name}/${c.id}`))),
+      );
+      if (unknown.length > 0)
+        throw new HarnessError('CONFIG', `${options.baseline} lists cases the suites do not have: ${unknown.join(', ')}`);
+    }
 
-    if (!options.target && !options.replay) service = await startReferenceService();
-    const upstream = options.target ? normaliseTarget(options.target) : service?.url;
+    const embedded = targets.length === 0 && !options.replay;
+    // Replay answers from the recordings alone, so one proxy serves every worker.
+    const lanes = options.replay ? 1 : workers;
+    if (embedded) for (let i = 0; i < lanes; i++) services.push(await startReferenceService());
+    const upstreams = embedded ? services.map((s) => s.url) : targets;
     const cassettes = options.record ?? options.replay;
     if (cassettes) {
       // In replay the target (if named) is never contacted: the proxy has no upstream client.
-      proxy = await createProxy({
-        mode: options.record ? 'record' : 'replay',
-        target: upstream,
-        cassette: path.resolve(cassettes),
-        redaction: { secrets: tokens },
-      });
+      for (let i = 0; i < lanes; i++)
+        proxies.push(
+          await createProxy({
+            mode: options.record ? 'record' : 'replay',
+            target: upstreams[i],
+            cassette: path.resolve(cassettes),
+            redaction: { secrets: tokens },
+          }),
+        );
     }
-    const targetUrl = proxy?.url ?? upstream!;
+    const targetUrls = cassettes ? proxies.map((p) => p.url) : upstreams;
+    const targetUrl = targetUrls[0];
+    // The targets are copies of one implementation: the first speaks for what they can do.
     const capabilities = await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 
     const startedAt = new Date();
@@ -116,7 +164,10 @@ export async function run(options: RunOptions): Promise<number> {
     const config: RunConfig = {
       kind: 'service',
       targetUrl,
-      embedded: !options.target && !options.replay,
+      targetUrls,
+      workers,
+      ...(shard && { shard }),
+      embedded,
       tokens,
       cassettes: !!cassettes,
       suites: options.suite,
@@ -130,31 +181,52 @@ export async function run(options: RunOptions): Promise<number> {
       startedAt: startedAt.toISOString(),
     };
     const results = await runConformance(config, 'harness/suite/conformance.config.ts', scratch);
-    if (proxy) {
-      const { summary, written } = await proxy.close();
-      proxy = undefined;
-      process.stdout.write(formatProxySummary(summary));
+    if (proxies.length > 0) {
+      const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
+      for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
       // A full re-recording leaves no cassette of a case that no longer exists.
-      const everything = options.suite.length === 0 && (options.only ?? []).length === 0 && options.grep === undefined;
-      if (options.record && everything) removeStaleCassettes(path.resolve(options.record), written);
+      const everything = options.suite.length === 0 && (options.only ?? []).length === 0 && options.grep === undefined && !shard;
+      if (options.record && everything)
+        removeStaleCassettes(
+          path.resolve(options.record),
+          closed.flatMap((c) => c.written),
+        );
     }
 
-    return exitCodeOf(results, options['allow-incomplete']);
+    for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
+    return exitCodeOf(results, options['allow-incomplete'], minCoverage);
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
     process.stderr.write(`touchstone: ${error.message}\n`);
     return error.exitCode;
   } finally {
-    await proxy?.close();
-    await service?.close();
+    await Promise.all(proxies.map((p) => p.close()));
+    await Promise.all(services.map((s) => s.close()));
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Workers: --workers, else one per --target. Several workers against external targets need
+ * a target each: cases change state, and two workers on one state would judge each other's changes.
+ */
+function workerCount(options: RunOptions, targets: string[]): number {
+  const workers = options.workers ?? Math.max(1, targets.length);
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new HarnessError('USAGE', `--workers ${options.workers} is not a positive whole number`);
+  if (targets.length > 0 && !options.replay && workers !== targets.length)
+    throw new HarnessError(
+      'USAGE',
+      `--workers ${workers} needs ${workers} --target URLs, one isolated state per worker (got ${targets.length})`,
+    );
+  return workers;
 }
 
 /** `touchstone run` against the same target as this run (tokens, recordings, strictness), for reports to add `--only <case>` to. */
 function rerunCommand(options: RunOptions): string {
   const words = ['npx', 'touchstone', 'run'];
-  if (options.target) words.push('--target', options.target);
+  // One case needs one worker: the first target does.
+  if (options.target.length > 0) words.push('--target', options.target[0]);
   if (options.tokens) words.push('--tokens', options.tokens);
   if (options.replay) words.push('--replay', options.replay);
   if (options.strict) words.push('--strict');

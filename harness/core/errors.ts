@@ -1,6 +1,6 @@
 // The few error types of touchstone. A ConformanceFailure is the target's fault (a check
 // failed); a HarnessError is ours or the environment's. Everything else is a bug.
-import type { ExchangeRecord, Results } from './results.js';
+import type { ExchangeRecord } from './results.js';
 
 export class ConformanceFailure extends Error {
   readonly code = 'CONFORMANCE';
@@ -37,17 +37,4 @@ export class HarnessError extends Error {
   get exitCode(): number {
     return this.code === 'TARGET_UNREACHABLE' ? EXIT.unreachable : EXIT.usage;
   }
-}
-
-/**
- * The exit code of a run: 1 for a FAIL (a broken MUST, or a stale baseline entry); 4 when
- * a case errored or a MUST requirement went unchecked, unless --allow-incomplete forgives
- * the unchecked ones (never an ERROR); otherwise 0, which includes failures every one of
- * which the baseline lists.
- */
-export function exitCodeOf(results: Results, allowIncomplete = false): number {
-  if (results.summary.FAIL > 0) return EXIT.failed;
-  if (results.gaps.errors.length > 0) return EXIT.incomplete;
-  if (results.gaps.untested.length > 0 && !allowIncomplete) return EXIT.incomplete;
-  return EXIT.conforming;
 }

@@ -44,6 +44,8 @@ export interface CaseResult {
   endpoints: string[]; // "GET /repos/{owner}/{repo}/assignees"
   aspects: Aspect[];
   role?: string;
+  /** When the case started (ISO 8601), and how long it took. */
+  started_at: string;
   duration_ms: number;
   /** Present for every outcome other than PASS, and for a PASS whose rows did not all run. */
   message?: string;
@@ -61,10 +63,15 @@ export interface CaseResult {
   unverified?: string[];
   /** Why the case (SKIP) or some of its rows (a partial PASS) could not run. */
   missing?: Missing;
+  /** When a --baseline entry changed the outcome: the entry's list and reason, and the outcome and message before. */
+  baseline?: { list: 'known' | 'flaky'; reason: string; was: Outcome; was_message?: string };
 }
 
 /** What is known of a case before it runs: who it is, what it checks, where. */
 export type CaseFacts = Pick<CaseResult, 'id' | 'suite' | 'title' | 'level' | 'requirements' | 'endpoints' | 'aspects' | 'role'>;
+
+/** When a case ran and for how long. */
+export type CaseTiming = Pick<CaseResult, 'started_at' | 'duration_ms'>;
 
 /** What a run of a case of any kind (service, plugin, compiler) found. */
 export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'broken' | 'unverified' | 'missing'>;
@@ -79,6 +86,8 @@ export interface RequirementResult {
   quote: string;
   cases: string[];
   status: RequirementStatus;
+  /** Hash of `quote`: a requirement whose text changed between two runs flags its cases when they are compared. */
+  quote_sha256: string;
   /** For an UNTESTED requirement whose cases could not run: what they lacked. */
   missing?: Missing;
   /** Kill-matrix runs only: the built-in faults that break this requirement, and the cases that caught each. */
@@ -100,9 +109,27 @@ export interface Gaps {
   errors: string[];
 }
 
+/** How much of something a run covered. */
+export interface Ratio {
+  covered: number;
+  total: number;
+}
+
+/**
+ * What the run covered: requirements in scope it checked; endpoints, and endpoint × aspect
+ * pairs, that its cases exercise and that a case which ran (not SKIP, not ERROR) exercised.
+ */
+export interface Coverage {
+  requirements: Ratio;
+  endpoints: Ratio;
+  endpoint_aspects: Ratio;
+}
+
 export interface Results {
-  format: 'touchstone-results/1';
+  format: 'touchstone-results/2';
   tool: { name: 'touchstone'; version: string };
+  /** What the run was judged by (harness/core/fingerprint.ts): two runs compare cleanly when these agree. */
+  fingerprint: Fingerprint;
   kind: 'service' | 'plugin' | 'compiler';
   target: { url: string; embedded: boolean };
   started_at: string;
@@ -116,11 +143,21 @@ export interface Results {
    */
   verdict: Verdict;
   /** Suites the run was narrowed to with --suite; empty for every suite of its kind. */
-  scope: { suites: string[]; only?: string[]; grep?: string };
+  scope: { suites: string[]; only?: string[]; grep?: string; shard?: string };
   gaps: Gaps;
+  coverage: Coverage;
   summary: Record<Outcome, number> & { total: number };
   requirements: RequirementResult[];
   cases: CaseResult[];
+}
+
+export interface Fingerprint {
+  /** The suites, endpoint catalogue, schemas and world (everything under suites/ but requirements and faults). */
+  suites: string;
+  /** The requirement registry (suites/requirements). */
+  requirements: string;
+  /** The run's configuration: kind, strictness, scope (not the shard), the roles given tokens, the baseline. Not the target, nor what it can do: two implementations judged alike share it. */
+  config: string;
 }
 
 /** Which side of an interface a run judges. */

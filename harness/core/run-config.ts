@@ -12,6 +12,15 @@ export interface RunConfig {
   kind: RunKind;
   /** The service's base URL, or the plugin or compiler command as given. */
   targetUrl: string;
+  /**
+   * Service runs in several workers: worker i (Playwright's parallel index) judges
+   * targetUrls[i], a target state of its own. Absent: every case goes to targetUrl.
+   */
+  targetUrls?: string[];
+  /** Cases run at once (default 1). */
+  workers?: number;
+  /** --shard i/n: this run is part `current` of `total` of the cases selected. */
+  shard?: Shard;
   embedded: boolean;
   /** role -> token */
   tokens: Record<string, string>;
@@ -34,6 +43,20 @@ export interface RunConfig {
    */
   plugin?: TargetProcess & { record?: string; replay?: string };
   compiler?: TargetProcess;
+}
+
+export interface Shard {
+  current: number;
+  total: number;
+}
+
+/** Reads --shard's `i/n` (1 <= i <= n). */
+export function parseShard(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const shard = match && { current: Number(match[1]), total: Number(match[2]) };
+  if (!shard || shard.current < 1 || shard.current > shard.total)
+    throw new HarnessError('USAGE', `--shard ${text} is not i/n with 1 <= i <= n (e.g. --shard 2/3)`);
+  return shard;
 }
 
 /** The program a plugin or compiler run starts for each case, and the bounds of each start. */

@@ -51,9 +51,9 @@ function sideRunner<C>(
     cases: [...index.values()].map((entry) => entry.facts),
     concurrency,
     async run(caseId, fault) {
-      const started = Date.now();
+      const started = new Date();
       const found = await run(index.get(caseId)!.testCase, fault);
-      return { ...found, duration_ms: Date.now() - started };
+      return { ...found, started_at: started.toISOString(), duration_ms: Date.now() - started.getTime() };
     },
   };
 }

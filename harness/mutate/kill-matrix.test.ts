@@ -30,7 +30,7 @@ function side(cases: CaseFacts[], behaviour: (caseId: string, fault: string | un
     calls,
     async run(caseId, f) {
       calls.push(`${caseId}@${f ?? '-'}`);
-      return { ...behaviour(caseId, f), duration_ms: 1 };
+      return { ...behaviour(caseId, f), started_at: new Date(0).toISOString(), duration_ms: 1 };
     },
   };
 }

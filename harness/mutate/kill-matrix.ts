@@ -5,7 +5,7 @@
 // requirements; a case that fails citing another requirement is listed as misattributed,
 // since the registry or the suite then says something untrue. A fault no case catches is
 // a hole in the suites; a MUST requirement with no caught fault is one too.
-import type { CaseFacts, CaseOutcome, Level, Outcome } from '../core/results.js';
+import type { CaseFacts, CaseOutcome, CaseTiming, Level, Outcome } from '../core/results.js';
 import type { RunKind } from '../suite/requirement-registry.js';
 import type { Fault } from './fault-registry.js';
 
@@ -15,7 +15,7 @@ export interface SideRunner {
   cases: CaseFacts[];
   /** How many of its cases may run at once: the service's share one state, so 1. */
   concurrency: number;
-  run(caseId: string, fault: string | undefined): Promise<CaseOutcome & { duration_ms: number }>;
+  run(caseId: string, fault: string | undefined): Promise<CaseOutcome & CaseTiming>;
 }
 
 export interface CaseRun {
@@ -52,7 +52,7 @@ export interface RequirementCoverage {
 export interface BaselineRun {
   side: RunKind;
   case: CaseFacts;
-  found: CaseOutcome & { duration_ms: number };
+  found: CaseOutcome & CaseTiming;
 }
 
 /** kill-matrix.json */

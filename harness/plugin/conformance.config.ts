@@ -5,11 +5,15 @@
 import { defineConfig } from '@playwright/test';
 import { readRunConfig } from '../core/run-config.js';
 
+const run = readRunConfig();
+
 export default defineConfig({
   testDir: '.',
-  testMatch: `${readRunConfig().kind}-conformance.spec.ts`,
+  testMatch: `${run.kind}-conformance.spec.ts`,
   workers: 1,
-  fullyParallel: false,
+  // Shards split the catalogue case by case.
+  fullyParallel: true,
+  shard: run.shard ?? null,
   retries: 0,
   timeout: 120_000,
   reporter: [['../suite/conformance-reporter.ts']],

@@ -2,17 +2,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { exitCodeOf } from '../core/errors.js';
+import { exitCodeOf } from '../core/exit-code.js';
+import { sha256 } from '../core/fingerprint.js';
 import type { Requirement } from '../core/suite-format.js';
 import { buildResults, caseResult } from './build-results.js';
 import { REPRO_FILE, writeReports } from './write-reports.js';
 import type { CaseOutcome, CaseResult } from '../core/results.js';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, level, source: 's', quote: 'q' });
+const FINGERPRINT = { suites: sha256('s'), requirements: sha256('r'), config: sha256('c') };
 const REQUIREMENTS = [requirement('r.a'), requirement('r.b'), requirement('r.should', 'SHOULD')];
 const facts = { suite: 's', title: 't', level: 'MUST' as const, endpoints: [], aspects: [] };
 const run = (id: string, requirements: string[], found: CaseOutcome): CaseResult =>
-  caseResult({ ...facts, id: `s/${id}`, requirements }, found, 1);
+  caseResult({ ...facts, id: `s/${id}`, requirements }, found, { started_at: new Date(0).toISOString(), duration_ms: 1 });
 const broken = (requirement: string, outcome: 'FAIL' | 'WARN' | 'XFAIL', extra: Partial<CaseOutcome> = {}): CaseOutcome => ({
   outcome,
   message: 'm',
@@ -28,6 +30,7 @@ const build = (cases: CaseResult[], strict = false) =>
     finishedAt: new Date(1),
     strict,
     version: 'v',
+    fingerprint: FINGERPRINT,
     suites: [],
   });
 const statuses = (cases: CaseResult[]) => Object.fromEntries(build(cases).requirements.map((r) => [r.id, r.status]));
@@ -102,6 +105,7 @@ test('each case that did not pass gets the command that runs it again; repro.sh 
     finishedAt: new Date(1),
     strict: false,
     version: 'v',
+    fingerprint: FINGERPRINT,
     suites: [],
     rerun: 'npx touchstone run --target http://impl.test',
   });

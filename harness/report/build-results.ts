@@ -7,6 +7,7 @@
 //   is UNTESTED;
 // - conforming needs every MUST requirement in scope checked, none broken, no case in
 //   ERROR; a MUST broken only in a case the baseline lists (XFAIL) is still non-conforming.
+import { sha256 } from '../core/fingerprint.js';
 import { shellWord } from '../core/shell-word.js';
 import type { Requirement } from '../core/suite-format.js';
 import { outcomeOfBroken, worstOutcome } from '../core/outcome-order.js';
@@ -15,6 +16,10 @@ import {
   type CaseFacts,
   type CaseOutcome,
   type CaseResult,
+  type CaseTiming,
+  type Coverage,
+  type Fingerprint,
+  type Ratio,
   type Gaps,
   type Level,
   type Missing,
@@ -31,18 +36,21 @@ export interface RunFacts {
   finishedAt: Date;
   strict: boolean;
   version: string;
+  fingerprint: Fingerprint;
   /** --suite, when the run was narrowed to some suites. */
   suites: string[];
   /** --only and --grep, when the run was narrowed to some cases. */
   only?: string[];
   grep?: string;
+  /** --shard's i/n, when the run was one part of a sharded run. */
+  shard?: string;
   /** The command that runs the same target again; `--only <case>` makes each case's rerun. */
   rerun?: string;
 }
 
 /** A case's record in results.json: its facts and what its run found (empty lists left out). */
-export function caseResult(facts: CaseFacts, found: CaseOutcome, durationMs: number): CaseResult {
-  const record: CaseResult = { ...facts, outcome: found.outcome, duration_ms: durationMs };
+export function caseResult(facts: CaseFacts, found: CaseOutcome, timing: CaseTiming): CaseResult {
+  const record: CaseResult = { ...facts, outcome: found.outcome, started_at: timing.started_at, duration_ms: timing.duration_ms };
   if (record.role === undefined) delete record.role;
   if (found.message) record.message = found.message;
   if (found.failure) record.failure = found.failure;
@@ -82,6 +90,7 @@ function requirementResult(r: Requirement, cases: CaseResult[]): RequirementResu
     quote: r.quote,
     cases: citing.map((c) => c.id),
     status: worstOutcome(outcomes) ?? 'UNTESTED',
+    quote_sha256: sha256(r.quote),
   };
   const missing = result.status === 'UNTESTED' ? mergeMissing(citing.map((c) => c.missing)) : undefined;
   if (missing) result.missing = missing;
@@ -95,6 +104,20 @@ function decideVerdict(cases: CaseResult[], gaps: Gaps, levelOf: (id: string) =>
   const broken = (c: CaseResult) => c.failure !== undefined && outcomeOfBroken(levelOf(c.failure.requirement), strict) === 'FAIL';
   if (cases.some((c) => (c.outcome === 'FAIL' || c.outcome === 'XFAIL') && broken(c))) return 'non-conforming';
   return gaps.untested.length > 0 || gaps.errors.length > 0 ? 'incomplete' : 'conforming';
+}
+
+/** Coverage of a run (see Coverage): a case that was skipped or errored exercised nothing. */
+function coverageOf(cases: CaseResult[], requirements: RequirementResult[]): Coverage {
+  const ran = cases.filter((c) => c.outcome !== 'SKIP' && c.outcome !== 'ERROR');
+  const ratio = (of: (c: CaseResult) => string[]): Ratio => ({
+    covered: new Set(ran.flatMap(of)).size,
+    total: new Set(cases.flatMap(of)).size,
+  });
+  return {
+    requirements: { covered: requirements.filter((r) => r.status !== 'UNTESTED').length, total: requirements.length },
+    endpoints: ratio((c) => c.endpoints),
+    endpoint_aspects: ratio((c) => c.endpoints.flatMap((e) => c.aspects.map((a) => `${e} ${a}`))),
+  };
 }
 
 export function buildResults(given: CaseResult[], requirements: Iterable<Requirement>, facts: RunFacts): Results {
@@ -112,8 +135,9 @@ export function buildResults(given: CaseResult[], requirements: Iterable<Require
   };
   const levels = new Map(inScope.map((r) => [r.id, r.level]));
   return {
-    format: 'touchstone-results/1',
+    format: 'touchstone-results/2',
     tool: { name: 'touchstone', version: facts.version },
+    fingerprint: facts.fingerprint,
     kind: facts.kind,
     target: facts.target,
     started_at: facts.startedAt.toISOString(),
@@ -125,8 +149,10 @@ export function buildResults(given: CaseResult[], requirements: Iterable<Require
       suites: facts.suites,
       ...(facts.only && facts.only.length > 0 && { only: facts.only }),
       ...(facts.grep !== undefined && { grep: facts.grep }),
+      ...(facts.shard !== undefined && { shard: facts.shard }),
     },
     gaps,
+    coverage: coverageOf(cases, requirementResults),
     summary: { ...summary, total: cases.length },
     requirements: requirementResults,
     cases,

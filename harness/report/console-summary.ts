@@ -1,6 +1,7 @@
 // The one-screen summary printed at the end of a run.
 import { OUTCOMES, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
+import { REPORT_FILES } from './write-reports.js';
 
 const MAX_LISTED = 15;
 
@@ -14,6 +15,6 @@ export function formatSummary(results: Results, outDir: string): string {
   for (const reason of gapReasons(results)) lines.push(`  ${reason}`);
   const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;
   lines.push(`  requirements: ${results.requirements.length}, untested: ${untested}`);
-  lines.push(`  reports: ${outDir}/{results.json,junit.xml,report.html,summary.md}`, '');
+  lines.push(`  reports: ${outDir}/{${Object.values(REPORT_FILES).join(',')}}`, '');
   return lines.join('\n');
 }

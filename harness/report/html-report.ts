@@ -25,11 +25,12 @@ function cspSource(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-function contentSecurityPolicy(): string {
+/** A policy that lets the page run only this style and, when given, this script: nothing a target wrote can. */
+export function contentSecurityPolicy(style: string, script?: string): string {
   return [
     "default-src 'none'",
-    `style-src ${cspSource(REPORT_STYLE)}`,
-    `script-src ${cspSource(REPORT_SCRIPT)}`,
+    `style-src ${cspSource(style)}`,
+    `script-src ${script === undefined ? "'none'" : cspSource(script)}`,
     "img-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -37,7 +38,7 @@ function contentSecurityPolicy(): string {
 }
 
 // A fixed UTC rendering, so two renders of the same results are byte-identical wherever they run.
-function formatTimestamp(iso: string): string {
+export function formatTimestamp(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
     ? iso
@@ -121,7 +122,7 @@ export function renderHtmlReport(results: Results): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy()}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(REPORT_STYLE, REPORT_SCRIPT)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>touchstone: ${results.verdict} · ${results.target.url}</title>

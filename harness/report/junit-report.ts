@@ -32,7 +32,7 @@ function firstLine(text: string | undefined): string {
 }
 
 /** The plain-text story of a non-PASS case: what was required, what happened, how to reproduce. */
-function detailText(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): string {
+export function detailText(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): string {
   const lines: string[] = [];
   if (c.message) lines.push(c.message, '');
   const cited = c.failure ? [c.failure.requirement] : c.requirements;

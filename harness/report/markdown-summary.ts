@@ -21,12 +21,12 @@ function oneLine(text: string): string {
 }
 
 /** Plain table-cell text: Markdown punctuation and pipes escaped, one line. */
-function cellText(text: string): string {
+export function cellText(text: string): string {
   return oneLine(text).replace(/[\\`*_[\]<>|~&!]/g, (c) => `\\${c}`);
 }
 
 /** A code span that survives any backticks inside it; pipes stay escaped because GFM splits table cells before parsing spans. */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const content = oneLine(text);
   if (content === '') return '';
   const longestRun = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length));
@@ -35,7 +35,7 @@ function codeSpan(text: string): string {
   return `${fence}${pad}${content.replace(/\|/g, '\\|')}${pad}${fence}`;
 }
 
-function truncatedMessage(message: string | undefined): string {
+export function truncatedMessage(message: string | undefined): string {
   const lines = (message ?? '').split('\n').filter((line) => line.trim() !== '');
   let first = lines[0] ?? '';
   let cut = lines.length > 1;

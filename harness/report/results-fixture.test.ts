@@ -39,6 +39,7 @@ test('the fixture is what buildResults makes of its cases: requirement statuses,
     finishedAt: new Date(fixture.finished_at),
     strict: fixture.strict,
     version: fixture.tool.version,
+    fingerprint: fixture.fingerprint,
     suites: fixture.scope.suites,
   });
   expect(built).toEqual(fixture);

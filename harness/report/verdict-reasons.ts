@@ -8,11 +8,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The headline: what the verdict means for this run. */
 export function verdictHeadline(results: Results): string {
-  const { suites, only, grep } = results.scope;
+  const { suites, only, grep, shard } = results.scope;
   const parts = [
     suites.length > 0 && `suite ${suites.join(', ')}`,
     only && `case ${only.join(', ')}`,
     grep !== undefined && `cases matching /${grep}/`,
+    shard !== undefined && `shard ${shard}, merge the shards for the whole run's verdict`,
   ].filter(Boolean);
   const scope = parts.length > 0 ? ` (scope: ${parts.join('; ')})` : '';
   switch (results.verdict) {

@@ -1,4 +1,4 @@
-// Writes the four report files of a run. results.json is validated against its schema
+// Writes the report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
 import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
@@ -7,12 +7,19 @@ import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { HarnessError } from '../core/errors.js';
 import { compileSchemaFile, createAjv } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
+import { renderCtrf } from './ctrf-report.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
 import type { Results } from '../core/results.js';
 
-export const REPORT_FILES = { results: 'results.json', junit: 'junit.xml', html: 'report.html', summary: 'summary.md' } as const;
+export const REPORT_FILES = {
+  results: 'results.json',
+  junit: 'junit.xml',
+  html: 'report.html',
+  summary: 'summary.md',
+  ctrf: 'ctrf.json',
+} as const;
 /** Written beside the reports when a case did not pass: each such case's command to run it again. */
 export const REPRO_FILE = 'repro.sh';
 
@@ -41,6 +48,7 @@ export function writeReports(outDir: string, results: Results): void {
   writeFileAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
   writeFileAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
   writeFileAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
+  writeFileAtomic(path.join(outDir, REPORT_FILES.ctrf), renderCtrf(results));
   // A repro.sh of an earlier run in the same folder must not outlive it.
   const repro = renderReproScript(results);
   if (repro === undefined) rmSync(path.join(outDir, REPRO_FILE), { force: true });

@@ -5,6 +5,7 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { loadRequirementRegistry, requirementsFor } from './requirement-registry.js';
 import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-config.js';
 import { suitePaths, toolVersion } from '../core/suite-paths.js';
+import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
 import { buildResults, caseResult } from '../report/build-results.js';
 import { formatSummary } from '../report/console-summary.js';
@@ -24,6 +25,8 @@ function readOutcome(result: TestResult): CaseOutcome {
 export default class ConformanceReporter implements Reporter {
   private readonly config: RunConfig = readRunConfig();
   private readonly cases: CaseResult[] = [];
+  /** Each planned case's place in the catalogue: parallel workers finish in any order, reports list cases in this one. */
+  private readonly order = new Map<string, number>();
   private total = 0;
   /** Every requirement the planned cases cite, whether or not they get to run. */
   private readonly cited = new Set<string>();
@@ -35,6 +38,7 @@ export default class ConformanceReporter implements Reporter {
   onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
     const planned = suite.allTests();
     this.total = planned.length;
+    planned.forEach((test, i) => this.order.set(annotations(test, 'case')[0], i));
     for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
     const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
     process.stdout.write(
@@ -55,33 +59,39 @@ export default class ConformanceReporter implements Reporter {
       aspects: annotations(test, 'aspect') as Aspect[],
       role: annotations(test, 'role')[0],
     };
-    this.cases.push(caseResult(facts, outcome, result.duration));
+    this.cases.push(caseResult(facts, outcome, { started_at: result.startTime.toISOString(), duration_ms: result.duration }));
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
   }
 
   onEnd(result: FullResult) {
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    let cases = this.cases;
-    if (this.config.baselineFile) cases = applyBaseline(cases, readBaseline(this.config.baselineFile), this.config.baselineFile);
+    const { config } = this;
+    let cases = this.cases.sort((a, b) => this.order.get(a.id)! - this.order.get(b.id)!);
+    // Entries expire by the day the run started (UTC).
+    if (config.baselineFile)
+      cases = applyBaseline(cases, readBaseline(config.baselineFile), config.baselineFile, config.startedAt.slice(0, 10));
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    // --suite, --only and --grep narrow the scope to what their cases cite: a run of one suite
-    // (or one case) can conform for what it checks.
-    const narrowed = this.config.suites.length > 0 || (this.config.only ?? []).length > 0 || this.config.grep !== undefined;
+    // --suite, --only, --grep and --shard narrow the scope to what their cases cite: a run of one
+    // suite (or one case, or one shard) can conform for what it checks. `report merge` judges
+    // the shards together against the whole scope.
+    const narrowed = config.suites.length > 0 || (config.only ?? []).length > 0 || config.grep !== undefined || config.shard !== undefined;
     const inScope = requirementsFor(registry, this.config.kind).filter((r) => !narrowed || this.cited.has(r.id));
     const results = buildResults(cases, inScope, {
       kind: this.config.kind,
       suites: this.config.suites,
       only: this.config.only,
       grep: this.config.grep,
+      shard: config.shard && `${config.shard.current}/${config.shard.total}`,
       rerun: this.config.rerun,
       target: { url: this.config.targetUrl, embedded: this.config.embedded },
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
       strict: this.config.strict,
       version: toolVersion(),
+      fingerprint: fingerprintOf({ ...config, roles: Object.keys(config.tokens) }),
     });
     writeReports(this.config.outDir, results);
     process.stdout.write(formatSummary(results, this.config.outDir));

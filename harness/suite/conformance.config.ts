@@ -1,12 +1,18 @@
 // Playwright configuration of `touchstone run` (the project's own tests use the top-level
-// playwright.config.ts). One worker: cases share one target whose state they change.
+// playwright.config.ts). Cases change their target's state, so each worker has a target
+// of its own (RunConfig.targetUrls); one worker unless the run asks for more.
 import { defineConfig } from '@playwright/test';
+import { readRunConfig } from '../core/run-config.js';
+
+const run = readRunConfig();
 
 export default defineConfig({
   testDir: '.',
   testMatch: 'conformance.spec.ts',
-  workers: 1,
-  fullyParallel: false,
+  workers: run.workers ?? 1,
+  // Every case its own unit of scheduling: workers and shards split the catalogue case by case.
+  fullyParallel: true,
+  shard: run.shard ?? null,
   retries: 0,
   timeout: 60_000,
   reporter: [['./conformance-reporter.ts']],

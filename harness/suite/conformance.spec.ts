@@ -20,7 +20,8 @@ const transport = createHttpTransport();
 let currentCase: string | undefined;
 const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
 const target = {
-  url: config.targetUrl,
+  // Each worker (its parallel index, stable across a restart) judges a target state of its own.
+  url: config.targetUrls?.[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? config.targetUrl,
   tokens: config.tokens,
   send,
   capabilities: new Set(config.capabilities),

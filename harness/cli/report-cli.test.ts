@@ -1,0 +1,168 @@
+// `touchstone report` through the real command. Sharding end to end: the whole catalogue run
+// in two shards (as two CI machines would), merged with `report merge`, says what one unsharded
+// run says, and the refusals a merge job relies on. `report compare`: its files and the exit
+// code CI gates on. `baseline update` and runs with the baseline it wrote.
+import { expect, test } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Results } from '../core/results.js';
+import { createResultsFixture, withOutcomes as after } from '../../test-support/results-fixture.js';
+import { readWorldTokens } from '../suite/world-tokens.js';
+import { runCli, startServe, tokensFile } from './cli-process.js';
+
+// Three full runs at once take 30-60 s on a loaded 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
+const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-merge-test-'));
+const readResults = (dir: string): Results => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
+/** What differs between two runs of the same cases however they are split: times, and the port of the embedded reference. */
+function withoutTimings(results: Results) {
+  const { started_at, finished_at, duration_ms, target, ...rest } = results;
+  return {
+    ...rest,
+    target: { embedded: target.embedded },
+    cases: results.cases.map(({ started_at, duration_ms, ...c }) => c),
+  };
+}
+
+test('all suites in two shards, merged, equal one unsharded run with two workers', async () => {
+  const dir = scratch();
+  const [whole, one, two] = await Promise.all([
+    runCli(['run', '--workers', '2', '--out', path.join(dir, 'whole')]),
+    runCli(['run', '--shard', '1/2', '--out', path.join(dir, 'one')]),
+    runCli(['run', '--shard', '2/2', '--out', path.join(dir, 'two')]),
+  ]);
+  for (const r of [whole, one, two]) expect(r.code, r.stdout + r.stderr).toBe(0);
+  const parts = [readResults(path.join(dir, 'one')), readResults(path.join(dir, 'two'))];
+  // Each shard ran about half of the cases and says it is a part.
+  for (const part of parts) expect(part.cases.length).toBeLessThan(readResults(path.join(dir, 'whole')).cases.length * 0.6);
+  expect(parts.map((p) => p.scope.shard)).toEqual(['1/2', '2/2']);
+  expect(one.stdout).toContain('shard 1/2, merge the shards');
+
+  const merged = await runCli(['report', 'merge', path.join(dir, 'two'), path.join(dir, 'one'), '--out', path.join(dir, 'merged')]);
+  expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+  expect(merged.stdout).toContain('touchstone: CONFORMING');
+  expect(withoutTimings(readResults(path.join(dir, 'merged')))).toEqual(withoutTimings(readResults(path.join(dir, 'whole'))));
+  // The other reports are the whole run's too: cases of both shards, the whole count.
+  const total = parts[0].cases.length + parts[1].cases.length;
+  const page = readFileSync(path.join(dir, 'merged', 'report.html'), 'utf8');
+  for (const id of [parts[0].cases[0].id, parts[1].cases.at(-1)!.id]) expect(page).toContain(id);
+  // One testcase per case, and the verdict's own.
+  expect(readFileSync(path.join(dir, 'merged', 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(total + 1);
+  expect(readFileSync(path.join(dir, 'merged', 'summary.md'), 'utf8')).toContain(`${total} cases`);
+});
+
+test('merge refuses what is not the whole of one run: a missing shard, a shard twice, another configuration, an older format', async () => {
+  const dir = scratch();
+  const run = (shard: string, out: string, ...extra: string[]) =>
+    runCli(['run', '--suite', 'assignees', '--shard', shard, '--out', path.join(dir, out), ...extra]);
+  const runs = await Promise.all([run('1/3', 'a'), run('2/3', 'b'), run('3/3', 'c'), run('3/3', 'strict', '--strict')]);
+  for (const r of runs) expect(r.code, r.stdout + r.stderr).toBe(0);
+  const merge = (...parts: string[]) => runCli(['report', 'merge', ...parts.map((p) => path.join(dir, p)), '--out', path.join(dir, 'm')]);
+
+  const missing = await merge('a', 'b');
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain('shard 3/3 is missing');
+  const twice = await merge('a', 'b', 'b', 'c');
+  expect(twice.code).toBe(2);
+  expect(twice.stderr).toContain('given twice');
+  const other = await merge('a', 'b', 'strict');
+  expect(other.code).toBe(2);
+  expect(other.stderr).toMatch(/differ in (fingerprint|strictness)/);
+  const old = readResults(path.join(dir, 'c')) as unknown as Record<string, unknown>;
+  writeFileSync(path.join(dir, 'old.json'), JSON.stringify({ ...old, format: 'touchstone-results/1' }));
+  const older = await merge('a', 'b', 'old.json');
+  expect(older.code).toBe(2);
+  expect(older.stderr).toContain('not touchstone-results/2');
+  const nothing = await merge('a', 'nowhere');
+  expect(nothing.stderr).toContain('no results.json there');
+  expect((await merge('c', 'a', 'b')).code).toBe(0);
+});
+
+test('touchstone report compare writes compare.html and compare.md and exits 1 on a regression, 0 without, 2 on bad input', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-compare-'));
+  const write = (name: string, results: Results) => {
+    mkdirSync(path.join(dir, name));
+    writeFileSync(path.join(dir, name, 'results.json'), JSON.stringify(results));
+    return path.join(dir, name);
+  };
+  const base = write('main', createResultsFixture());
+  const worse = write('branch', after({ 'assignees/list-returns-users': 'FAIL' }));
+  const same = write('again', createResultsFixture());
+
+  const regressed = await runCli(['report', 'compare', base, worse, '--out', path.join(dir, 'out')]);
+  expect(regressed.code, regressed.stderr).toBe(1);
+  expect(regressed.stdout).toContain('1 newly failing case');
+  expect(readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8')).toContain('`assignees/list-returns-users`');
+  expect(readFileSync(path.join(dir, 'out', 'compare.html'), 'utf8')).toContain('<th>branch</th>');
+
+  const fixed = await runCli(['report', 'compare', worse, base, '--out', path.join(dir, 'out2')]);
+  expect(fixed.code).toBe(0);
+  expect(fixed.stdout).toContain('nothing regressed against branch');
+  expect((await runCli(['report', 'compare', base, same, '--out', path.join(dir, 'out3')])).code).toBe(0);
+
+  writeFileSync(path.join(dir, 'broken.json'), '{"format":"touchstone-results/2"');
+  const broken = await runCli(['report', 'compare', base, path.join(dir, 'broken.json'), '--out', path.join(dir, 'out4')]);
+  expect(broken.code).toBe(2);
+  expect(broken.stderr).toContain('is not JSON');
+  const one = await runCli(['report', 'compare', base, '--out', path.join(dir, 'out5')]);
+  expect(one.code).toBe(2);
+});
+
+test('baseline: update writes a run’s failures; the next run with it is XFAIL and exit 0; a fixed target makes the entry stale; --fix drops it; an unknown case is exit 2', async () => {
+  const dir = scratch();
+  const baseline = path.join(dir, 'known.yaml');
+  const env = { ADMIN_TOKEN: readWorldTokens()['repo-admin'] };
+  const server = await startServe(['--fault', 'limits.owner-limit-ignored']);
+  try {
+    const run = (out: string) =>
+      runCli(
+        [
+          'run',
+          '--suite',
+          'interaction-limits',
+          '--target',
+          server.url,
+          '--tokens',
+          tokensFile(dir),
+          '--baseline',
+          baseline,
+          '--out',
+          path.join(dir, out),
+        ],
+        env,
+      );
+    writeFileSync(baseline, '# known failures\nknown: []\n');
+    const first = await run('first');
+    expect(first.code).toBe(1);
+    const update = await runCli(['baseline', 'update', baseline, '--from', path.join(dir, 'first')]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain(
+      '+ added   interaction-limits/repo-conflict-with-org-limit: MUST interaction-limits.repo-conflict-409: expected status 409, got status 200',
+    );
+    expect(update.stdout).toMatch(/2 change\(s\) written to .*known\.yaml/);
+    expect(readFileSync(baseline, 'utf8')).toContain('# known failures');
+
+    const second = await run('second');
+    expect(second.code, second.stdout).toBe(0);
+    const results = readResults(path.join(dir, 'second'));
+    expect(results.summary).toMatchObject({ XFAIL: 2, FAIL: 0 });
+    // Known, not fixed: the verdict still says the target breaks a MUST.
+    expect(results.verdict).toBe('non-conforming');
+  } finally {
+    await server.stop();
+  }
+  // The embedded reference has no such fault: the entries are stale and fail the run, until --fix removes them.
+  const fixed = await runCli(['run', '--suite', 'interaction-limits', '--baseline', baseline, '--out', path.join(dir, 'fixed')]);
+  expect(fixed.code).toBe(1);
+  expect(fixed.stdout).toContain('stale baseline entry: the case passes now');
+  const update = await runCli(['baseline', 'update', baseline, '--from', path.join(dir, 'fixed'), '--fix']);
+  expect(update.stdout).toContain('- removed interaction-limits/repo-conflict-with-org-limit: the case passes now');
+  expect((await runCli(['run', '--suite', 'interaction-limits', '--baseline', baseline, '--out', path.join(dir, 'clean')])).code).toBe(0);
+
+  writeFileSync(baseline, '- {case: interaction-limits/no-such-case, reason: typo}\n');
+  const unknown = await runCli(['run', '--suite', 'assignees', '--baseline', baseline, '--out', path.join(dir, 'unknown')]);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toContain('lists cases the suites do not have: interaction-limits/no-such-case');
+});

@@ -1,0 +1,128 @@
+// `touchstone report merge|compare|open`: what can be done with report folders after the runs.
+import path from 'node:path';
+import type { Argv } from 'yargs';
+import { mkdirSync } from 'node:fs';
+import { EXIT, HarnessError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/write-file-atomic.js';
+import { renderCompareHtml } from '../report/compare-html.js';
+import { renderCompareMarkdown } from '../report/compare-markdown.js';
+import { compareRuns, regressed, runLabels } from '../report/compare-runs.js';
+import { hashTree } from '../core/fingerprint.js';
+import type { Results } from '../core/results.js';
+import { SUITES_DIR, suitePaths } from '../core/suite-paths.js';
+import { allCases } from '../mutate/fault-coverage.js';
+import { formatSummary } from '../report/console-summary.js';
+import { mergeResults } from '../report/merge-results.js';
+import { readResults, resultsFile } from '../report/read-results.js';
+import { writeReports } from '../report/write-reports.js';
+import { guarded } from './guarded.js';
+import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
+import { exitCodeOf } from '../core/exit-code.js';
+
+interface MergeOptions {
+  parts: string[];
+  out: string;
+}
+
+const mergeCommand = {
+  command: 'merge <parts..>',
+  describe: 'Join the report folders of the shards of one run (--shard i/n) into the reports of the whole run',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('parts', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'report folders (or results.json files) of every shard',
+      })
+      .option('out', { type: 'string', demandOption: true, describe: 'where the merged reports go' })
+      .example('$0 report merge shard-1 shard-2 shard-3 --out reports/all', 'the three shards of one run, judged together'),
+  handler: (argv: MergeOptions) => {
+    process.exitCode = guarded(() => {
+      const parts = argv.parts.map(readResults);
+      const merged = mergeResults(parts, catalogueOf(argv.parts[0], parts[0]));
+      const outDir = path.resolve(argv.out);
+      writeReports(outDir, merged);
+      process.stdout.write(formatSummary(merged, outDir));
+      return exitCodeOf(merged);
+    });
+  },
+};
+
+interface CompareOptions {
+  runs: string[];
+  label: string[];
+  out: string;
+}
+
+export const COMPARE_FILES = { html: 'compare.html', markdown: 'compare.md' } as const;
+
+const compareCommand = {
+  command: 'compare <runs..>',
+  describe:
+    'Put runs side by side (implementations against each other, or one before and after a change); exit 1 when a later run regressed against the first',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('runs', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'report folders (or results.json files); the first is the one compared against',
+      })
+      .option('label', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'a name for each run, in order (default: the folder names)',
+      })
+      .option('out', { type: 'string', demandOption: true, describe: `where ${COMPARE_FILES.html} and ${COMPARE_FILES.markdown} go` })
+      .example(
+        '$0 report compare reports/main reports/branch --out reports/diff',
+        'what a change did: newly failing cases first, exit 1 if any',
+      )
+      .example(
+        '$0 report compare reports/ref reports/impl-a reports/impl-b --label reference a b --out reports/table',
+        'implementations side by side',
+      ),
+  handler: (argv: CompareOptions) => {
+    process.exitCode = guarded(() => {
+      if (argv.runs.length < 2) throw new HarnessError('USAGE', 'compare needs at least two runs');
+      if (argv.label.length > argv.runs.length) throw new HarnessError('USAGE', `${argv.label.length} labels for ${argv.runs.length} runs`);
+      const labels = runLabels(
+        argv.label,
+        argv.runs.map((r) => path.basename(path.dirname(resultsFile(r)))),
+      );
+      const comparison = compareRuns(argv.runs.map((r, i) => ({ label: labels[i], results: readResults(r) })));
+      const outDir = path.resolve(argv.out);
+      mkdirSync(outDir, { recursive: true });
+      const markdown = renderCompareMarkdown(comparison);
+      writeFileAtomic(path.join(outDir, COMPARE_FILES.html), renderCompareHtml(comparison));
+      writeFileAtomic(path.join(outDir, COMPARE_FILES.markdown), markdown);
+      process.stdout.write(`${markdown}
+reports: ${outDir}/{${COMPARE_FILES.html},${COMPARE_FILES.markdown}}
+`);
+      return regressed(comparison) ? EXIT.failed : EXIT.conforming;
+    });
+  },
+};
+
+/** This touchstone's requirements and case order, when they are the ones the parts were judged by. */
+function catalogueOf(given: string, results: Results) {
+  if (
+    hashTree(suitePaths.requirements) !== results.fingerprint.requirements ||
+    hashTree(SUITES_DIR, ['requirements', 'faults']) !== results.fingerprint.suites
+  )
+    throw new HarnessError(
+      'USAGE',
+      `${given} was judged by other suites or requirements than this touchstone ${results.tool.version} holds: merge with the touchstone that ran the shards`,
+    );
+  const registry = loadRequirementRegistry(suitePaths.requirements);
+  return { requirements: requirementsFor(registry, results.kind), order: allCases(registry).map((c) => c.id) };
+}
+
+export const reportCommand = {
+  command: 'report <command>',
+  describe: 'Work with the report folders of finished runs: merge shards, compare runs, open a report',
+  builder: (yargs: Argv) => yargs.command(mergeCommand).command(compareCommand).demandCommand(1, 'name a report command'),
+  handler: () => {},
+};

@@ -1,0 +1,39 @@
+// --min-coverage: thresholds on what a run covered (results.json `coverage`) a CI can gate on.
+// `--min-coverage 90` holds every kind to 90 %, `--min-coverage endpoint-aspects=80` one kind.
+// A run below a threshold is incomplete (exit 4), even with --allow-incomplete: that flag
+// forgives unchecked requirements, the threshold says how many.
+import { HarnessError } from './errors.js';
+import type { Coverage, Results } from './results.js';
+
+export const COVERAGE_KINDS = { requirements: 'requirements', endpoints: 'endpoints', 'endpoint-aspects': 'endpoint_aspects' } as const;
+export type CoverageKind = keyof typeof COVERAGE_KINDS;
+export type MinCoverage = Partial<Record<CoverageKind, number>>;
+
+export function parseMinCoverage(values: string[]): MinCoverage {
+  const min: MinCoverage = {};
+  for (const value of values) {
+    const match = /^(?:([a-z-]+)=)?(\d+(?:\.\d+)?)%?$/.exec(value.trim());
+    const percent = match && Number(match[2]);
+    const kinds = match?.[1] === undefined ? (Object.keys(COVERAGE_KINDS) as CoverageKind[]) : [match[1] as CoverageKind];
+    if (!match || percent! > 100 || kinds.some((k) => !(k in COVERAGE_KINDS)))
+      throw new HarnessError(
+        'USAGE',
+        `--min-coverage ${value}: give a percentage, or KIND=PERCENT with KIND one of ${Object.keys(COVERAGE_KINDS).join(', ')}`,
+      );
+    for (const kind of kinds) min[kind] = percent!;
+  }
+  return min;
+}
+
+const percentOf = ({ covered, total }: Coverage[keyof Coverage]) => (total === 0 ? 100 : (100 * covered) / total);
+
+/** One sentence per kind below its threshold. */
+export function coverageShortfalls(results: Results, min: MinCoverage): string[] {
+  return (Object.entries(min) as [CoverageKind, number][]).flatMap(([kind, threshold]) => {
+    const ratio = results.coverage[COVERAGE_KINDS[kind]];
+    const percent = percentOf(ratio);
+    return percent < threshold
+      ? [`coverage of ${kind} is ${percent.toFixed(1)} % (${ratio.covered} of ${ratio.total}), below --min-coverage ${threshold} %`]
+      : [];
+  });
+}

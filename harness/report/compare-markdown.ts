@@ -1,0 +1,68 @@
+// compare.md: the comparison short enough for a pull-request comment: the runs, then what
+// regressed and what was fixed against the first run. The full tables are in compare.html.
+import { comparisonHeadline, regressed, type CaseRow, type Comparison, type RequirementRow } from './compare-runs.js';
+import { cellText, codeSpan, truncatedMessage } from './markdown-summary.js';
+
+const MAX_ROWS = 50;
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function section(title: string, rows: (CaseRow | RequirementRow)[], comparison: Comparison, withMessage: boolean): string | undefined {
+  if (rows.length === 0) return undefined;
+  const labels = comparison.runs.map((r) => cellText(r.label));
+  const shown = rows
+    .slice(0, MAX_ROWS)
+    .map((row) => [
+      codeSpan(row.id) + (row.textChanged ? ' (requirement text changed)' : ''),
+      ...row.cells.map((cell, i) => (cell === undefined ? 'not run' : i > 0 && row.changes[i] === 'regressed' ? `**${cell}**` : cell)),
+      ...(withMessage ? [truncatedMessage('messages' in row ? row.messages.filter(Boolean).at(-1) : undefined)] : []),
+    ]);
+  const more = rows.length > MAX_ROWS ? `\n\n… and ${rows.length - MAX_ROWS} more; see compare.html.` : '';
+  return `### ${title} (${rows.length})\n\n${table(['', ...labels, ...(withMessage ? ['message'] : [])], shown)}${more}`;
+}
+
+export function renderCompareMarkdown(comparison: Comparison): string {
+  const mark = regressed(comparison) ? '❌' : '✅';
+  const headline = cellText(comparisonHeadline(comparison));
+  const runs = table(
+    ['run', 'target', 'verdict', 'PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'],
+    comparison.runs.map(({ label, results: r }) => [
+      cellText(label),
+      codeSpan(r.target.embedded ? `embedded reference (${r.target.url})` : r.target.url),
+      `**${r.verdict}**`,
+      ...(['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const).map((o) => String(r.summary[o])),
+    ]),
+  );
+  const parts = [
+    `## ${mark} touchstone comparison: ${headline}`,
+    runs,
+    comparison.notes.length > 0 ? comparison.notes.map((n) => `- ⚠️ ${cellText(n)}`).join('\n') : undefined,
+    section(
+      'Newly failing cases',
+      comparison.cases.filter((r) => r.change === 'regressed'),
+      comparison,
+      true,
+    ),
+    section(
+      'Requirements now worse',
+      comparison.requirements.filter((r) => r.change === 'regressed'),
+      comparison,
+      false,
+    ),
+    section(
+      'Newly passing cases',
+      comparison.cases.filter((r) => r.change === 'fixed'),
+      comparison,
+      false,
+    ),
+    section(
+      'Requirements now better',
+      comparison.requirements.filter((r) => r.change === 'fixed'),
+      comparison,
+      false,
+    ),
+  ];
+  return `${parts.filter(Boolean).join('\n\n')}\n`;
+}
