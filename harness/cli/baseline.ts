@@ -59,6 +59,10 @@ const updateCommand = {
 export const baselineCommand = {
   command: 'baseline <command>',
   describe: 'Maintain a baseline of known failures',
-  builder: (yargs: Argv) => yargs.command(updateCommand).demandCommand(1, 'name a baseline command'),
+  builder: (yargs: Argv) =>
+    yargs
+      .command(updateCommand)
+      .demandCommand(1, 'name a baseline command: update')
+      .example('$0 baseline update known.yaml --from reports/latest', "write the run's failures into known.yaml"),
   handler: () => {},
 };

@@ -125,6 +125,9 @@ export const cassetteCommand = {
           process.stdout.write(`touchstone: wrote ${out} (${written.interactions.length} interactions)\n`);
         },
       )
-      .demandCommand(1, 'name an action: lint, diff, export or import'),
+      .demandCommand(1, 'name an action: lint, diff, export or import')
+      .example('$0 cassette lint cassettes/reference', 'every recording valid, no leftovers')
+      .example('$0 cassette diff before.cassette.json after.cassette.json', 'what changed, ignoring volatile fields')
+      .example('$0 cassette export session.cassette.json --format har --out session.har', 'for browser devtools and HAR viewers'),
   handler: () => undefined,
 };

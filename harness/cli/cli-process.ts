@@ -17,7 +17,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TOUCHSTONE_BIN, ...args], {
       cwd,
-      env: { ...process.env, ...env },
+      // A variable given as undefined is removed (FORCE_COLOR, say, which the test runner sets).
+      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined)),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -26,7 +26,9 @@ export const compilerCommand = {
       'compiler',
       60,
       'suites/plugin/compiler',
-    ),
+    )
+      .example('$0 compiler --compiler protoc', "judge Debian's protoc")
+      .example('$0 compiler --compiler "npx buf"', 'judge another compiler'),
   handler: async (argv: CompilerOptions) => {
     process.exitCode = await runCompilerSuites(argv);
   },

@@ -27,7 +27,7 @@ export async function runConformance(config: RunConfig, playwrightConfig: string
   const configFile = path.join(scratch, 'run.json');
   writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
   rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
-  await runPlaywright(configFile, path.join(PROJECT_ROOT, playwrightConfig));
+  await runPlaywright(configFile, path.join(PROJECT_ROOT, playwrightConfig), config.colour === true);
   try {
     return JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
   } catch {
@@ -35,12 +35,13 @@ export async function runConformance(config: RunConfig, playwrightConfig: string
   }
 }
 
-function runPlaywright(configFile: string, playwrightConfig: string): Promise<void> {
+function runPlaywright(configFile: string, playwrightConfig: string, colour: boolean): Promise<void> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const child = spawn(process.execPath, [cli, 'test', '--config', playwrightConfig], {
     cwd: PROJECT_ROOT,
     stdio: 'inherit',
-    env: { ...process.env, [RUN_CONFIG_ENV]: configFile },
+    // Playwright's own messages follow the CLI's colour decision too.
+    env: { ...process.env, [RUN_CONFIG_ENV]: configFile, FORCE_COLOR: colour ? '1' : '0' },
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward).on('SIGTERM', forward);

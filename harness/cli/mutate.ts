@@ -55,7 +55,8 @@ export const mutateCommand = {
         type: 'string',
         describe: 'a reference service served elsewhere (touchstone serve); default: one started in this process',
       })
-      .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' }),
+      .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
+      .example('$0 mutate --side service --out reports/kill-matrix', 'which cases catch each fault of the reference service'),
   handler: async (argv: MutateOptions) => {
     process.exitCode = await mutate(argv);
   },

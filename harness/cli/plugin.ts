@@ -37,7 +37,9 @@ export const pluginCommand = {
       'plugin',
       30,
       'suites/plugin',
-    ),
+    )
+      .example('$0 plugin --plugin ./protoc-gen-yours', 'judge your plugin')
+      .example('$0 plugin --plugin "npx protoc-gen-es" --record session/', 'judge it and keep the session, for --replay session/'),
   handler: async (argv: PluginOptions) => {
     process.exitCode = await runPluginSuites(argv);
   },

@@ -9,6 +9,7 @@ import { HarnessError } from '../core/errors.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import type { RunConfig } from '../core/run-config.js';
 import { exitCodeOf } from '../core/exit-code.js';
+import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
 
@@ -85,6 +86,7 @@ export async function runProtocolSuites(
       outDir: reportDirectory(options.out, startedAt),
       strict: options.strict,
       capabilities: [],
+      colour: colourWanted(process.stdout),
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
       ...specific,

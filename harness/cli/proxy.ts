@@ -46,7 +46,12 @@ export const proxyCommand = {
         describe: 'after the last recorded answer to a request',
       })
       .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
-      .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' }),
+      .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' })
+      .example(
+        '$0 proxy --mode record --target https://impl.example --cassette session.cassette.json --port 9000',
+        'record what passes through',
+      )
+      .example('$0 proxy --mode replay --cassette session.cassette.json --port 9000', 'answer from the recording, offline'),
   handler: async (argv: ProxyArgs) => {
     const config = argv.config ? readProxyConfig(argv.config) : {};
     const secrets = argv.secrets ? readSecretsFile(argv.secrets, '--secrets') : undefined;

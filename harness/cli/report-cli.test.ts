@@ -3,7 +3,7 @@
 // run says, and the refusals a merge job relies on. `report compare`: its files and the exit
 // code CI gates on. `baseline update` and runs with the baseline it wrote.
 import { expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
@@ -165,4 +165,25 @@ test('baseline: update writes a run’s failures; the next run with it is XFAIL 
   const unknown = await runCli(['run', '--suite', 'assignees', '--baseline', baseline, '--out', path.join(dir, 'unknown')]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('lists cases the suites do not have: interaction-limits/no-such-case');
+});
+
+test('report open hands the report to $BROWSER as a file URL; a folder without a report, or a browser that cannot start, is exit 2', async () => {
+  const dir = scratch();
+  mkdirSync(path.join(dir, 'run'));
+  writeFileSync(path.join(dir, 'run', 'report.html'), '<!DOCTYPE html><title>r</title>');
+  const seen = path.join(dir, 'seen.txt');
+  const browser = path.join(dir, 'browser.mjs');
+  writeFileSync(browser, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(seen)}, process.argv[2]);\n`);
+  const opened = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: `"${process.execPath}" ${browser}` });
+  expect(opened.code, opened.stderr).toBe(0);
+  const url = `file://${path.join(dir, 'run', 'report.html')}`;
+  expect(opened.stdout).toContain(`opening ${url}`);
+  await expect.poll(() => (existsSync(seen) ? readFileSync(seen, 'utf8') : '')).toBe(url);
+
+  const empty = await runCli(['report', 'open', dir], { BROWSER: 'true' });
+  expect(empty.code).toBe(2);
+  expect(empty.stderr).toContain('no report.html or compare.html there');
+  const missing = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: 'no-such-browser-command' });
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain('cannot start no-such-browser-command');
 });

@@ -1,7 +1,10 @@
 // `touchstone report merge|compare|open`: what can be done with report folders after the runs.
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { splitCommand } from '../plugin/plugin-process.js';
 import { EXIT, HarnessError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { renderCompareHtml } from '../report/compare-html.js';
@@ -14,7 +17,7 @@ import { allCases } from '../mutate/fault-coverage.js';
 import { formatSummary } from '../report/console-summary.js';
 import { mergeResults } from '../report/merge-results.js';
 import { readResults, resultsFile } from '../report/read-results.js';
-import { writeReports } from '../report/write-reports.js';
+import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { guarded } from './guarded.js';
 import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
@@ -106,6 +109,53 @@ reports: ${outDir}/{${COMPARE_FILES.html},${COMPARE_FILES.markdown}}
   },
 };
 
+/** The command that shows a file to the user: $BROWSER (words and quotes as in a shell), else the platform's opener. */
+function opener(): string[] {
+  if (process.env.BROWSER) return splitCommand(process.env.BROWSER);
+  if (process.platform === 'darwin') return ['open'];
+  if (process.platform === 'win32') return ['cmd', '/c', 'start', '""'];
+  return ['xdg-open'];
+}
+
+/** DIR's report.html, or its compare.html, or DIR itself when it is an HTML file. */
+function pageIn(given: string): string {
+  const candidates =
+    existsSync(given) && statSync(given).isDirectory() ? [REPORT_FILES.html, COMPARE_FILES.html].map((f) => path.join(given, f)) : [given];
+  const page = candidates.find((f) => existsSync(f) && f.endsWith('.html'));
+  if (!page) throw new HarnessError('USAGE', `${given}: no ${REPORT_FILES.html} or ${COMPARE_FILES.html} there`);
+  return path.resolve(page);
+}
+
+const openCommand = {
+  command: 'open <dir>',
+  describe: "Open a run's report.html (or a comparison's compare.html) in a browser ($BROWSER, else the system's)",
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, or the HTML file' })
+      .example('$0 report open reports/ci', 'report.html of that run')
+      .example('BROWSER=firefox $0 report open reports/diff', 'compare.html, in the browser named'),
+  handler: async (argv: { dir: string }) => {
+    let page = '';
+    process.exitCode = guarded(() => {
+      page = pageIn(argv.dir);
+      return EXIT.conforming;
+    });
+    if (page === '') return;
+    const [command, ...args] = opener();
+    const url = pathToFileURL(page).href;
+    process.stdout.write(`touchstone: opening ${url}\n`);
+    // Detached: the browser outlives this command.
+    const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });
+    const started = await new Promise<Error | undefined>((resolve) => child.once('spawn', () => resolve(undefined)).once('error', resolve));
+    if (started) {
+      process.stderr.write(`touchstone: cannot start ${command} (${started.message}); open ${url} in a browser, or set BROWSER\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    child.unref();
+  },
+};
+
 /** This touchstone's requirements and case order, when they are the ones the parts were judged by. */
 function catalogueOf(given: string, results: Results) {
   if (
@@ -123,6 +173,14 @@ function catalogueOf(given: string, results: Results) {
 export const reportCommand = {
   command: 'report <command>',
   describe: 'Work with the report folders of finished runs: merge shards, compare runs, open a report',
-  builder: (yargs: Argv) => yargs.command(mergeCommand).command(compareCommand).demandCommand(1, 'name a report command'),
+  builder: (yargs: Argv) =>
+    yargs
+      .command(mergeCommand)
+      .command(compareCommand)
+      .command(openCommand)
+      .demandCommand(1, 'name a report command: merge, compare or open')
+      .example('$0 report merge shard-1 shard-2 --out all', 'the shards of one run, judged together')
+      .example('$0 report compare reports/main reports/branch --out diff', 'what a change did; exit 1 on a regression')
+      .example('$0 report open reports/latest', 'the HTML report in a browser'),
   handler: () => {},
 };

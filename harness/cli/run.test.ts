@@ -142,6 +142,21 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
   expect(unknown.stderr).toContain('unknown fault no.such-fault; the reference has: auth.bearer-refused,');
 });
 
+test('progress: a line per case with the count and, once there is a pace, the time left; colour only when asked for, never with NO_COLOR', async () => {
+  const [plain, coloured, refused] = await Promise.all([
+    runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: undefined, NO_COLOR: undefined }),
+    runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: '1', NO_COLOR: undefined }),
+    runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: '1', NO_COLOR: '1' }),
+  ]);
+  for (const r of [plain, coloured, refused]) expect(r.code, r.stderr).toBe(0);
+  // Piped output (as here, and in CI logs) has no escape codes.
+  expect(plain.stdout).not.toContain('\u001b[');
+  expect(plain.stdout).toMatch(/^ +6\/\d+ PASS  conventions\/\S+ +\(~[\d.]+ (ms|s) left\)$/m);
+  expect(coloured.stdout).toContain('\u001b[32mPASS \u001b[39m');
+  expect(coloured.stdout).toContain('touchstone: \u001b[32mCONFORMING\u001b[39m');
+  expect(refused.stdout).not.toContain('\u001b[');
+});
+
 test('--suite narrows the scope: one suite run alone conforms for what its cases cite', async () => {
   const out = scratch();
   const result = await runCli(['run', '--suite', 'assignees', '--out', out]);

@@ -19,6 +19,7 @@ import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { exitCodeOf } from '../core/exit-code.js';
+import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
@@ -95,7 +96,16 @@ export const runCommand = {
       })
       .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
       .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
-      .conflicts('record', 'replay'),
+      .conflicts('record', 'replay')
+      .example('$0 run', 'every suite against the embedded reference')
+      .example('$0 run --target https://impl.example --tokens tokens.yaml', 'judge your implementation')
+      .example('$0 run --only assignees/list-small-repository', 'run one case again (as a report names it)')
+      .example(
+        '$0 run --target http://127.0.0.1:8001 --target http://127.0.0.1:8002 --workers 2',
+        'two workers, each with its own copy of the target',
+      )
+      .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
+      .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
   handler: async (argv: RunOptions) => {
     process.exitCode = await run(argv);
   },
@@ -166,6 +176,7 @@ export async function run(options: RunOptions): Promise<number> {
       targetUrl,
       targetUrls,
       workers,
+      colour: colourWanted(process.stdout),
       ...(shard && { shard }),
       embedded,
       tokens,

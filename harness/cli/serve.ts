@@ -19,7 +19,9 @@ export const serveCommand = {
       .option('import-webhook', {
         type: 'string',
         describe: 'POST RepositoryImportEvent webhooks (source import status changes) to this URL',
-      }),
+      })
+      .example('$0 serve --port 8080', 'the reference at http://127.0.0.1:8080')
+      .example('$0 serve --port 0 --fault pagination.no-link-header', 'a reference that breaks a rule, to see a suite catch it'),
   handler: async (argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string }) => {
     const service = await startReferenceService({
       port: argv.port,

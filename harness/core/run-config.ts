@@ -17,6 +17,8 @@ export interface RunConfig {
    * targetUrls[i], a target state of its own. Absent: every case goes to targetUrl.
    */
   targetUrls?: string[];
+  /** Colour on the console (report/console-colour.ts decided it for the CLI's stdout). */
+  colour?: boolean;
   /** Cases run at once (default 1). */
   workers?: number;
   /** --shard i/n: this run is part `current` of `total` of the cases selected. */

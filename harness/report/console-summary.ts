@@ -2,15 +2,17 @@
 import { OUTCOMES, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 import { REPORT_FILES } from './write-reports.js';
+import { paint } from './console-colour.js';
 
 const MAX_LISTED = 15;
 
-export function formatSummary(results: Results, outDir: string): string {
-  const lines = ['', `touchstone: ${results.verdict.toUpperCase()} (${results.target.url})`, `  ${verdictHeadline(results)}`];
+export function formatSummary(results: Results, outDir: string, colour = false): string {
+  const verdict = paint(colour, results.verdict, results.verdict.toUpperCase());
+  const lines = ['', `touchstone: ${verdict} (${results.target.url})`, `  ${verdictHeadline(results)}`];
   lines.push(`  ${OUTCOMES.map((o) => `${o} ${results.summary[o]}`).join('  ')}  of ${results.summary.total}`);
   const notPassing = results.cases.filter((c) => c.outcome !== 'PASS' && c.outcome !== 'SKIP');
   for (const c of notPassing.slice(0, MAX_LISTED))
-    lines.push(`  ${c.outcome.padEnd(5)} ${c.id}: ${(c.message ?? '').split('\n')[0].slice(0, 160)}`);
+    lines.push(`  ${paint(colour, c.outcome, c.outcome.padEnd(5))} ${c.id}: ${(c.message ?? '').split('\n')[0].slice(0, 160)}`);
   if (notPassing.length > MAX_LISTED) lines.push(`  … ${notPassing.length - MAX_LISTED} more in the report`);
   for (const reason of gapReasons(results)) lines.push(`  ${reason}`);
   const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;

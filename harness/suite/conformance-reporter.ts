@@ -9,6 +9,8 @@ import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
 import { buildResults, caseResult } from '../report/build-results.js';
 import { formatSummary } from '../report/console-summary.js';
+import { paint } from '../report/console-colour.js';
+import { formatDuration } from '../report/duration-format.js';
 import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level } from '../core/results.js';
 import { writeReports } from '../report/write-reports.js';
 
@@ -30,6 +32,17 @@ export default class ConformanceReporter implements Reporter {
   private total = 0;
   /** Every requirement the planned cases cite, whether or not they get to run. */
   private readonly cited = new Set<string>();
+
+  private readonly colour = this.config.colour === true;
+  private readonly begun = Date.now();
+
+  /** "  (~1 min 5 s left)" from the pace so far, once there is one: runs of many cases say when they will end. */
+  private timeLeft(): string {
+    const done = this.cases.length;
+    const left = this.total - done;
+    if (done < 5 || left === 0) return '';
+    return `  (~${formatDuration(((Date.now() - this.begun) / done) * left)} left)`;
+  }
 
   printsToStdio() {
     return true;
@@ -60,7 +73,7 @@ export default class ConformanceReporter implements Reporter {
       role: annotations(test, 'role')[0],
     };
     this.cases.push(caseResult(facts, outcome, { started_at: result.startTime.toISOString(), duration_ms: result.duration }));
-    const line = `${String(this.cases.length).padStart(4)}/${this.total} ${outcome.outcome.padEnd(5)} ${id}`;
+    const line = `${String(this.cases.length).padStart(4)}/${this.total} ${paint(this.colour, outcome.outcome, outcome.outcome.padEnd(5))} ${id}${this.timeLeft()}`;
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
   }
 
@@ -94,6 +107,6 @@ export default class ConformanceReporter implements Reporter {
       fingerprint: fingerprintOf({ ...config, roles: Object.keys(config.tokens) }),
     });
     writeReports(this.config.outDir, results);
-    process.stdout.write(formatSummary(results, this.config.outDir));
+    process.stdout.write(formatSummary(results, this.config.outDir, this.colour));
   }
 }
