@@ -151,7 +151,7 @@ test('progress: a line per case with the count and, once there is a pace, the ti
   for (const r of [plain, coloured, refused]) expect(r.code, r.stderr).toBe(0);
   // Piped output (as here, and in CI logs) has no escape codes.
   expect(plain.stdout).not.toContain('\u001b[');
-  expect(plain.stdout).toMatch(/^ +6\/\d+ PASS  conventions\/\S+ +\(~[\d.]+ (ms|s) left\)$/m);
+  expect(plain.stdout).toMatch(/^ +6\/\d+ PASS {2}conventions\/\S+ +\(~[\d.]+ (ms|s) left\)$/m);
   expect(coloured.stdout).toContain('\u001b[32mPASS \u001b[39m');
   expect(coloured.stdout).toContain('touchstone: \u001b[32mCONFORMING\u001b[39m');
   expect(refused.stdout).not.toContain('\u001b[');
