@@ -1,7 +1,8 @@
 // The endpoints the suites name (suites/endpoints/*.yaml) are the reference's, as its
 // definitions declare them: same ids, spec numbers, methods and paths.
 import { expect, test } from '@playwright/test';
-import { allEndpoints, specPath } from '../../reference-impl/service/generated-files.js';
+import { specPath } from '../../reference-impl/service/endpoint.js';
+import { allEndpoints } from '../../reference-impl/service/generated-files.js';
 import { loadEndpointAliases } from '../suite/endpoint-aliases.js';
 
 test('suites/endpoints lists exactly the endpoints the reference service defines', () => {

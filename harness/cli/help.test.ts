@@ -16,6 +16,7 @@ const COMMANDS = [
   ['report', 'open'],
   ['baseline'],
   ['baseline', 'update'],
+  ['openapi'],
 ];
 
 test('every command has --help with examples', async () => {

@@ -5,6 +5,7 @@ import { baselineCommand } from './baseline.js';
 import { cassetteCommand } from './cassette.js';
 import { compilerCommand } from './compiler.js';
 import { mutateCommand } from './mutate.js';
+import { openapiCommand } from './openapi.js';
 import { pluginCommand } from './plugin.js';
 import { protocCommand, runProtocCommand } from './protoc.js';
 import { proxyCommand } from './proxy.js';
@@ -30,6 +31,7 @@ export async function main(args: string[]): Promise<void> {
       .command(mutateCommand)
       .command(reportCommand)
       .command(baselineCommand)
+      .command(openapiCommand)
       .command(protocCommand)
       .demandCommand(1, 'name a command')
       .strict()

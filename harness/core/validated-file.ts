@@ -16,8 +16,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * enclosing object is the usual way to say "one of these shapes", and Ajv's check looks
  * at the branch alone. Union types (`"type": ["string", "number"]`) are allowed.
  */
-export function createAjv(): Ajv2020 {
-  return addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true }));
+export function createAjv(overrides: { strict?: boolean } = {}): Ajv2020 {
+  return addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, ...overrides }));
 }
 
 export function compileSchemaFile(ajv: Ajv2020, schemaPath: string): ValidateFunction {

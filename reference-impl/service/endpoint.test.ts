@@ -21,6 +21,7 @@ const probe = (overrides: Partial<Endpoint> = {}): Endpoint => ({
     summary: 'probe',
     method: 'GET',
     path: '/repos/:owner/:repo/probe',
+    responses: { 200: 'json' },
     access: RULE,
     handler: async () => ({}),
   }),

@@ -14,6 +14,16 @@ import { DOWNLOAD_PREFIX } from './downloads.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * What a successful answer carries: a resource schema of the suites (suites/schemas/NAME.json,
+ * NAME[] an array of them); `empty` no body (or `{}`); `redirect` a Location to follow; `json`
+ * a JSON body no shared schema describes. Errors are the same for every endpoint (openapi.ts).
+ */
+export type ResponseBody = string;
+
+/** Success statuses and what each carries; several bodies when the answer takes one of several shapes. */
+export type Responses = Readonly<Record<number, ResponseBody | readonly ResponseBody[]>>;
+
 /** `/repos/:owner/:repo` → 'owner' | 'repo'. */
 type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<Rest>
@@ -48,6 +58,8 @@ export interface EndpointSpec<Path extends string, Body extends TSchema | undefi
   method: HttpMethod;
   /** Fastify syntax: `/repos/:owner/:repo/assignees`. */
   path: Path;
+  /** Its successful answers, for the OpenAPI document (openapi.ts); the suites' schema checks must agree. */
+  responses: Responses;
   access: Access;
   /** The request body's schema; `errors[].resource` is its title. Omitted: the endpoint takes no body. */
   body?: Body;
@@ -61,6 +73,12 @@ export interface EndpointSpec<Path extends string, Body extends TSchema | undefi
   handler: Handler<Path, Body, TargetOf<Access>>;
 }
 
+/**
+ * A definition's Fastify path as the spec writes it: `:name` → `{name}`, and a trailing `*`
+ * (the rest of the URL, the contents endpoints' optional path) → `/{path}`.
+ */
+export const specPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '/{path}');
+
 /** A definition with its types erased, as the registry and the docs hold it. */
 export interface Endpoint {
   readonly spec: { document: 1 | 2; number: number };
@@ -68,6 +86,7 @@ export interface Endpoint {
   readonly summary: string;
   readonly method: HttpMethod;
   readonly path: string;
+  readonly responses: Responses;
   readonly access: EndpointAccess;
   readonly body?: TSchema;
   readonly representations?: readonly Exclude<Representation, 'json'>[];

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AREAS } from './areas/index.js';
 import type { EndpointAccess, RoleNeed } from './auth/endpoint-access.js';
-import type { Endpoint } from './endpoint.js';
+import { specPath, type Endpoint } from './endpoint.js';
 import { createStore } from './store.js';
 import { loadWorld } from './world-loader.js';
 import { worldJsonSchema } from './world-schema.js';
@@ -25,12 +25,6 @@ const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
   'organization-billing-viewer': "organization owner, or owner or billing manager of the organization's enterprise (403 otherwise)",
   self: 'a token of a user, acting on that user (403 for an app installation or a workflow)',
 };
-
-/**
- * A definition's Fastify path as the spec writes it: `:name` → `{name}`, and a trailing `*`
- * (the rest of the URL, the contents endpoints' optional path) → `/{path}`.
- */
-export const specPath = (path: string) => path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '/{path}');
 
 const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(' or ');
 

@@ -1,7 +1,10 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
 // reset to the world, read and move the clock, switch built-in faults, inject failures
-// (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), list capabilities.
+// (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), list capabilities,
+// and describe the service as OpenAPI (openapi.ts).
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { openApiDocument } from '../openapi.js';
 import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
@@ -85,6 +88,16 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     const repository = store.directory.repository(owner, name);
     if (repository === undefined) throw validationFailed([{ resource: 'SecretKeys', field: 'repository', code: 'invalid' }]);
     return { key_id: store.secretKeys.rotate(`${repository.owner}/${repository.name}`).keyId };
+  });
+
+  // The service as an OpenAPI 3.1 document (openapi.ts), built on first request.
+  let document: unknown;
+  app.get('/_conformance/openapi.json', async () => {
+    document ??= openApiDocument(
+      store.areas.flatMap((area) => area.endpoints),
+      (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    );
+    return document;
   });
 
   app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));

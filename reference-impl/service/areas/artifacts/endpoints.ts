@@ -139,6 +139,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       summary: 'List artifacts for a repository',
       method: 'GET',
       path: '/repos/:owner/:repo/actions/artifacts',
+      responses: { 200: 'artifact-list' },
       access: ARTIFACTS_READ,
       handler: async (request, reply, { repository }) => list(request, reply, repository, listOf(repository)),
     }),
@@ -148,6 +149,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       summary: 'Get an artifact',
       method: 'GET',
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
+      responses: { 200: 'artifact' },
       access: ARTIFACTS_READ,
       handler: async (request, _reply, { repository }) => represent(request, repository, find(repository, request.params.artifact_id)),
     }),
@@ -157,6 +159,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       summary: 'Delete an artifact',
       method: 'DELETE',
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
+      responses: { 204: 'empty' },
       access: ARTIFACTS_DELETE,
       handler: async (request, reply, { repository }) => {
         const artifact = find(repository, request.params.artifact_id);
@@ -170,6 +173,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       summary: 'Download an artifact',
       method: 'GET',
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id/:archive_format',
+      responses: { 302: 'redirect' },
       access: ARTIFACTS_DOWNLOAD,
       handler: async (request, reply, { repository }) => {
         const artifact = find(repository, request.params.artifact_id);
@@ -190,6 +194,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       summary: 'List workflow run artifacts',
       method: 'GET',
       path: '/repos/:owner/:repo/actions/runs/:run_id/artifacts',
+      responses: { 200: 'artifact-list' },
       access: ARTIFACTS_READ,
       handler: async (request, reply, { repository }) => {
         const runId = pathId(request.params.run_id);

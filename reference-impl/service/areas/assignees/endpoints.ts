@@ -78,6 +78,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'List assignees',
       method: 'GET',
       path: '/repos/:owner/:repo/assignees',
+      responses: { 200: 'user[]' },
       access: READ,
       handler: async (request, reply, { repository }) => {
         const users = assignableUsers(directory, repository);
@@ -94,6 +95,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Check if a user can be assigned',
       method: 'GET',
       path: '/repos/:owner/:repo/assignees/:assignee',
+      responses: { 204: 'empty' },
       access: READ,
       handler: async (request, reply, { repository }) => {
         const user = directory.user(request.params.assignee);
@@ -107,6 +109,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Add assignees to an issue',
       method: 'POST',
       path: '/repos/:owner/:repo/issues/:issue_number/assignees',
+      responses: { 201: 'issue' },
       access: WRITE,
       body: ASSIGNEES_BODY,
       handler: async (request, reply, grant) => {
@@ -132,6 +135,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Remove assignees from an issue',
       method: 'DELETE',
       path: '/repos/:owner/:repo/issues/:issue_number/assignees',
+      responses: { 200: 'issue' },
       access: WRITE,
       body: ASSIGNEES_BODY,
       handler: async (request, reply, grant) => {

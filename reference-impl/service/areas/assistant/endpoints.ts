@@ -233,6 +233,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Get assistant seat information and settings for an organization',
       method: 'GET',
       path: `${PREFIX}/billing`,
+      responses: { 200: 'assistant-billing' },
       access: ASSISTANT_READ,
       handler: async (_request, _reply, { organization }) => {
         const settings = subscribed(organization);
@@ -252,6 +253,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'List all assistant seat assignments for an organization',
       method: 'GET',
       path: `${PREFIX}/billing/seats`,
+      responses: { 200: 'assistant-seats' },
       access: ASSISTANT_READ,
       handler: async (request, reply, { organization }) => {
         subscribed(organization);
@@ -267,6 +269,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Add teams to the assistant subscription for an organization',
       method: 'POST',
       path: `${PREFIX}/billing/selected_teams`,
+      responses: { 201: 'json' },
       access: ASSISTANT_WRITE,
       body: TEAMS_BODY,
       handler: async (request, reply, { organization }) => {
@@ -284,6 +287,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Remove teams from the assistant subscription for an organization',
       method: 'DELETE',
       path: `${PREFIX}/billing/selected_teams`,
+      responses: { 200: 'json' },
       access: ASSISTANT_WRITE,
       body: TEAMS_BODY,
       handler: async (request, _reply, { organization }) => {
@@ -301,6 +305,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Add users to the assistant subscription for an organization',
       method: 'POST',
       path: `${PREFIX}/billing/selected_users`,
+      responses: { 201: 'json' },
       access: ASSISTANT_WRITE,
       body: USERS_BODY,
       handler: async (request, reply, { organization }) => {
@@ -316,6 +321,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Remove users from the assistant subscription for an organization',
       method: 'DELETE',
       path: `${PREFIX}/billing/selected_users`,
+      responses: { 200: 'json' },
       access: ASSISTANT_WRITE,
       body: USERS_BODY,
       handler: async (request, _reply, { organization }) => {
@@ -346,6 +352,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Get assistant seat assignment details for a user',
       method: 'GET',
       path: '/orgs/:org/members/:username/assistant',
+      responses: { 200: 'assistant-seat' },
       access: ASSISTANT_READ,
       handler: async (request, _reply, { organization }) => {
         failIfInjected();
@@ -370,6 +377,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Get a summary of assistant usage for organization members',
       method: 'GET',
       path: `${PREFIX}/metrics`,
+      responses: { 200: 'assistant-metrics-day[]' },
       access: METRICS_READ,
       handler: async (request, reply, { organization }) => {
         requireMetricsPolicy(organization);
@@ -384,6 +392,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       summary: 'Get a summary of assistant usage for a team',
       method: 'GET',
       path: '/orgs/:org/team/:team_slug/assistant/metrics',
+      responses: { 200: 'assistant-metrics-day[]' },
       access: METRICS_READ,
       handler: async (request, reply, { organization }) => {
         const team = (organization.teams ?? []).find((candidate) => candidate.slug === request.params.team_slug.toLowerCase());

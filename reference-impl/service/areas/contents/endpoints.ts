@@ -148,6 +148,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Download a tar archive of a repository',
       method: 'GET',
       path: '/repos/:owner/:repo/tarball/:ref',
+      responses: { 302: 'redirect' },
       access: CONTENTS_READ,
       handler: async (request, reply, { repository }) => {
         const ref = faults.on('archive.ref-ignored') ? undefined : request.params.ref;
@@ -168,6 +169,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Get a repository README',
       method: 'GET',
       path: '/repos/:owner/:repo/readme',
+      responses: { 200: 'content-file' },
       access: CONTENTS_READ,
       representations: ['raw', 'html'],
       handler: (request, reply, { repository }) => readme(request, reply, repository, ''),
@@ -178,6 +180,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Get a repository README for a directory',
       method: 'GET',
       path: '/repos/:owner/:repo/readme/:dir',
+      responses: { 200: 'content-file' },
       access: CONTENTS_READ,
       representations: ['raw', 'html'],
       handler: (request, reply, { repository }) => readme(request, reply, repository, request.params.dir.replace(/^\/+|\/+$/g, '')),
@@ -188,6 +191,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Get repository content',
       method: 'GET',
       path: '/repos/:owner/:repo/contents*',
+      responses: { 200: ['content-file', 'content-listing-entry[]'] },
       access: CONTENTS_READ,
       representations: ['raw', 'object', 'html'],
       handler: async (request, reply, { repository }) => {
@@ -242,6 +246,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Create a blob',
       method: 'POST',
       path: '/repos/:owner/:repo/git/blobs',
+      responses: { 201: 'blob-created' },
       access: CONTENTS_WRITE,
       body: BLOB_BODY,
       bodyLimit: BLOB_BODY_LIMIT_BYTES,
@@ -269,6 +274,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       summary: 'Get a blob',
       method: 'GET',
       path: '/repos/:owner/:repo/git/blobs/:file_sha',
+      responses: { 200: 'blob' },
       access: CONTENTS_READ,
       representations: ['raw'],
       handler: async (request, reply, { repository }) => {

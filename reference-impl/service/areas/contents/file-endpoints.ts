@@ -117,6 +117,7 @@ export function fileEndpoints({ directory, faults, downloads, clock, failures }:
       summary: 'Create or update file contents',
       method: 'PUT',
       path: '/repos/:owner/:repo/contents*',
+      responses: { 200: 'commit-result', 201: 'commit-result' },
       access: FILE_WRITE,
       body: FILE_BODY,
       handler: async (request, reply, { repository }) => {
@@ -131,6 +132,7 @@ export function fileEndpoints({ directory, faults, downloads, clock, failures }:
       summary: 'Delete a file',
       method: 'DELETE',
       path: '/repos/:owner/:repo/contents*',
+      responses: { 200: 'commit-result' },
       access: FILE_WRITE,
       body: FILE_DELETE_BODY,
       handler: (request, reply, { repository }) => writeThrough(request, reply, repository, null),

@@ -100,6 +100,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       summary: 'Get all deployment protection rules for an environment',
       method: 'GET',
       path: PREFIX,
+      responses: { 200: 'deployment-protection-rules' },
       access: RULES_READ,
       handler: async (request, _reply, { repository }) => {
         const list = rulesOf(repository, environmentOf(request.params)).map((rule) => representRule(request, rule));
@@ -113,6 +114,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       summary: 'Create a custom deployment protection rule on an environment',
       method: 'POST',
       path: PREFIX,
+      responses: { 201: 'deployment-protection-rule' },
       access: RULES_ADMIN_WRITE,
       body: ENABLE_BODY,
       handler: async (request, reply, { repository }) => {
@@ -135,6 +137,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       summary: 'List custom deployment rule integrations available for an environment',
       method: 'GET',
       path: `${PREFIX}/apps`,
+      responses: { 200: 'json' },
       access: RULES_ADMIN_READ,
       handler: async (request, reply, { repository }) => {
         rulesOf(repository, environmentOf(request.params));
@@ -149,6 +152,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       summary: 'Get a custom deployment protection rule',
       method: 'GET',
       path: `${PREFIX}/:protection_rule_id`,
+      responses: { 200: 'deployment-protection-rule' },
       access: RULES_READ,
       handler: async (request, _reply, { repository }) => {
         const rule = findRule(request.params.protection_rule_id, repository, environmentOf(request.params));
@@ -161,6 +165,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       summary: 'Disable a custom protection rule for an environment',
       method: 'DELETE',
       path: `${PREFIX}/:protection_rule_id`,
+      responses: { 204: 'empty' },
       access: RULES_ADMIN_WRITE,
       handler: async (request, reply, { repository }) => {
         const name = environmentOf(request.params);

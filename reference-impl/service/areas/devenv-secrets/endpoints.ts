@@ -100,6 +100,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       summary: 'List development environment secrets of a repository',
       method: 'GET',
       path: PREFIX,
+      responses: { 200: 'secret-list' },
       access: SECRETS_READ,
       handler: async (request, reply, { repository }) => {
         const all = [...secretsOf(repository).values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -113,6 +114,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       summary: 'Get the public key secrets of a repository are sealed to',
       method: 'GET',
       path: `${PREFIX}/public-key`,
+      responses: { 200: 'secret-public-key' },
       access: SECRETS_READ,
       handler: async (_request, _reply, { repository }) => {
         const key = secretKeys.current(fullName(repository));
@@ -125,6 +127,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       summary: 'Get a development environment secret of a repository',
       method: 'GET',
       path: `${PREFIX}/:secret_name`,
+      responses: { 200: 'secret' },
       access: SECRETS_READ,
       handler: async (request, _reply, { repository }) => {
         const secret = represent(request, find(repository, request.params.secret_name));
@@ -138,6 +141,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       summary: 'Create or update a development environment secret of a repository',
       method: 'PUT',
       path: `${PREFIX}/:secret_name`,
+      responses: { 201: 'empty', 204: 'empty' },
       access: SECRETS_ADMIN,
       body: PUT_BODY,
       handler: async (request, reply, { repository }) => {
@@ -168,6 +172,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       summary: 'Delete a development environment secret of a repository',
       method: 'DELETE',
       path: `${PREFIX}/:secret_name`,
+      responses: { 204: 'empty' },
       access: SECRETS_ADMIN,
       handler: async (request, reply, { repository }) => {
         const secret = find(repository, request.params.secret_name);

@@ -101,6 +101,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Get interaction restrictions for a repository',
       method: 'GET',
       path: REPOSITORY_PATH,
+      responses: { 200: ['interaction-limit', 'empty'] },
       access: REPOSITORY_READ,
       handler: async (request, _reply, { repository }) => limitOf(request, limits.ofRepository(repository)),
     }),
@@ -110,6 +111,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Set interaction restrictions for a repository',
       method: 'PUT',
       path: REPOSITORY_PATH,
+      responses: { 200: 'interaction-limit' },
       access: REPOSITORY_WRITE,
       body: SET_BODY,
       handler: async (request, reply, { repository }) => {
@@ -127,6 +129,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Remove interaction restrictions from a repository',
       method: 'DELETE',
       path: REPOSITORY_PATH,
+      responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       body: DELETE_BODY,
       handler: async (_request, reply, { repository }) => {
@@ -141,6 +144,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Get interaction restrictions for an organization',
       method: 'GET',
       path: ORGANIZATION_PATH,
+      responses: { 200: ['interaction-limit', 'empty'] },
       access: ORGANIZATION_READ,
       handler: async (request, _reply, { organization }) =>
         limitOf(request, faults.on('limits.org-get-empty') ? null : limits.ofOrganization(organization)),
@@ -151,6 +155,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Set interaction restrictions for an organization',
       method: 'PUT',
       path: ORGANIZATION_PATH,
+      responses: { 200: 'interaction-limit' },
       access: ORGANIZATION_WRITE,
       body: SET_BODY,
       handler: async (request, reply, { organization }) => {
@@ -165,6 +170,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       summary: 'Remove interaction restrictions from an organization',
       method: 'DELETE',
       path: ORGANIZATION_PATH,
+      responses: { 204: 'empty' },
       access: ORGANIZATION_WRITE,
       body: DELETE_BODY,
       handler: async (_request, reply, { organization }) => {

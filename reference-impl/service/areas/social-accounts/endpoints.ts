@@ -99,6 +99,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       summary: 'List social accounts for the authenticated user',
       method: 'GET',
       path: '/user/social_accounts',
+      responses: { 200: 'social-account[]' },
       access: OWN_READ,
       handler: async (request, reply, { user }) => list(request, reply, user),
     }),
@@ -108,6 +109,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       summary: 'Add social accounts for the authenticated user',
       method: 'POST',
       path: '/user/social_accounts',
+      responses: { 201: 'social-account[]' },
       access: OWN_WRITE,
       body: URLS_BODY,
       handler: async (request, reply, { user }) => {
@@ -127,6 +129,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       summary: 'Delete social accounts for the authenticated user',
       method: 'DELETE',
       path: '/user/social_accounts',
+      responses: { 204: 'empty' },
       access: OWN_WRITE,
       body: URLS_BODY,
       handler: async (request, reply, { user }) => {
@@ -148,6 +151,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       summary: 'List social accounts for a user',
       method: 'GET',
       path: '/users/:username/social_accounts',
+      responses: { 200: 'social-account[]' },
       access: ANYONE_READ,
       handler: async (request, reply, { user }) => (faults.on('social.user-list-empty') ? [] : list(request, reply, user)),
     }),

@@ -183,6 +183,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       summary: 'Get an import status',
       method: 'GET',
       path: '/repos/:owner/:repo/import',
+      responses: { 200: 'import-progress' },
       access: IMPORT_READ,
       handler: async (request, _reply, { repository }) => {
         const progress = represent(request, repository, existing(repository));
@@ -196,6 +197,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       summary: 'Start an import',
       method: 'PUT',
       path: '/repos/:owner/:repo/import',
+      responses: { 201: 'import-progress' },
       access: IMPORT_WRITE,
       body: START_BODY,
       handler: async (request, reply, { repository }) => {
@@ -227,6 +229,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       summary: 'Update an import',
       method: 'PATCH',
       path: '/repos/:owner/:repo/import',
+      responses: { 200: 'import-progress' },
       access: IMPORT_WRITE,
       body: UPDATE_BODY,
       handler: async (request, _reply, { repository }) => {
@@ -255,6 +258,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       summary: 'Cancel an import',
       method: 'DELETE',
       path: '/repos/:owner/:repo/import',
+      responses: { 204: 'empty' },
       access: IMPORT_WRITE,
       handler: async (_request, reply, { repository }) => {
         const imp = existing(repository);
@@ -271,6 +275,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       summary: 'Get commit authors',
       method: 'GET',
       path: '/repos/:owner/:repo/import/authors',
+      responses: { 200: 'json' },
       access: IMPORT_READ,
       handler: async (request, _reply, { repository }) => {
         const imp = existing(repository);

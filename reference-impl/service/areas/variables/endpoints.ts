@@ -168,6 +168,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'List organization variables',
       method: 'GET',
       path: PREFIX,
+      responses: { 200: 'variable-list' },
       access: VARIABLES_READ,
       handler: async (request, reply, { organization }) => {
         const all = [...variablesOf(organization).values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -182,6 +183,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Create an organization variable',
       method: 'POST',
       path: PREFIX,
+      responses: { 201: 'empty' },
       access: VARIABLES_WRITE,
       body: CREATE_BODY,
       handler: async (request, reply, { organization }) => {
@@ -210,6 +212,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Get an organization variable',
       method: 'GET',
       path: `${PREFIX}/:name`,
+      responses: { 200: 'variable' },
       access: VARIABLES_READ,
       handler: async (request, _reply, { organization }) => {
         const variable = represent(request, organization, find(organization, request.params.name));
@@ -223,6 +226,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Update an organization variable',
       method: 'PATCH',
       path: `${PREFIX}/:name`,
+      responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
       body: UPDATE_BODY,
       handler: async (request, reply, { organization }) => {
@@ -254,6 +258,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Delete an organization variable',
       method: 'DELETE',
       path: `${PREFIX}/:name`,
+      responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
       handler: async (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
@@ -267,6 +272,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'List selected repositories for an organization variable',
       method: 'GET',
       path: `${PREFIX}/:name/repositories`,
+      responses: { 200: 'variable-repositories' },
       access: VARIABLES_READ,
       handler: async (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
@@ -285,6 +291,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Set selected repositories for an organization variable',
       method: 'PUT',
       path: `${PREFIX}/:name/repositories`,
+      responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
       body: SET_REPOSITORIES_BODY,
       handler: async (request, reply, { organization }) => {
@@ -302,6 +309,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Add selected repository to an organization variable',
       method: 'PUT',
       path: `${PREFIX}/:name/repositories/:repository_id`,
+      responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       handler: async (request, reply, { organization }) => {
         const { variable, repository } = selection(organization, request.params);
@@ -315,6 +323,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       summary: 'Remove selected repository from an organization variable',
       method: 'DELETE',
       path: `${PREFIX}/:name/repositories/:repository_id`,
+      responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       handler: async (request, reply, { organization }) => {
         const { variable, repository } = selection(organization, request.params);
