@@ -24,28 +24,34 @@ export interface ProtocolRunOptions {
   'min-coverage': string[];
 }
 
-export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
+/** How every conformance run (run, plugin, compiler) turns its results into a verdict and an exit code. */
+export function verdictOptions<T>(yargs: Argv<T>) {
   return yargs
-    .option('suite', {
-      type: 'array',
-      string: true,
-      default: [] as string[],
-      describe: `run only these suites (file names under ${suitesDir})`,
-    })
     .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
     .option('allow-incomplete', {
       type: 'boolean',
       default: false,
-      describe: 'exit 0 when nothing failed even though MUST requirements went unchecked',
+      describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
     })
     .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see the README, Baselines)' })
     .option('min-coverage', {
       type: 'array',
       string: true,
       default: [] as string[],
-      describe: 'exit 4 when the requirements checked are below PERCENT (requirements=PERCENT)',
-    })
+      describe: 'exit 4 when coverage is below PERCENT: for every kind, or KIND=PERCENT (requirements, endpoints, endpoint-aspects)',
+    });
+}
+
+export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
+  return verdictOptions(
+    yargs.option('suite', {
+      type: 'array',
+      string: true,
+      default: [] as string[],
+      describe: `run only these suites (file names under ${suitesDir})`,
+    }),
+  )
     .option('timeout', {
       type: 'number',
       default: timeoutSeconds,

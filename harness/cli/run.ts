@@ -22,6 +22,7 @@ import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
+import { verdictOptions } from './protocol-run.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { normaliseTarget, probeTarget } from './service-target.js';
 
@@ -50,52 +51,40 @@ export const runCommand = {
   command: 'run',
   describe: 'Run the service conformance suites against a target (default: the embedded reference)',
   builder: (yargs: Argv) =>
-    yargs
-      .option('target', {
-        type: 'array',
-        string: true,
-        default: [] as string[],
-        describe: 'base URL of the implementation under test; once per worker for --workers N (each an isolated state)',
-      })
-      .option('workers', {
-        type: 'number',
-        describe:
-          'run N cases at once, each worker against a target state of its own (default 1; the embedded reference starts one instance per worker)',
-      })
-      .option('shard', {
-        type: 'string',
-        describe: 'run part i of n of the selected cases (i/n), one per CI machine; join the parts with `touchstone report merge`',
-      })
-      .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
-      .option('suite', {
-        type: 'array',
-        string: true,
-        default: [] as string[],
-        describe: 'run only these suites (area folders under suites/service)',
-      })
-      .option('only', {
-        type: 'array',
-        string: true,
-        default: [] as string[],
-        describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
-      })
-      .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
-      .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
-      .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
-      .option('allow-incomplete', {
-        type: 'boolean',
-        default: false,
-        describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
-      })
-      .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see the README, Baselines)' })
-      .option('min-coverage', {
-        type: 'array',
-        string: true,
-        default: [] as string[],
-        describe: 'exit 4 when coverage is below PERCENT: for every kind, or KIND=PERCENT (requirements, endpoints, endpoint-aspects)',
-      })
-      .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
-      .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
+    verdictOptions(
+      yargs
+        .option('target', {
+          type: 'array',
+          string: true,
+          default: [] as string[],
+          describe: 'base URL of the implementation under test; once per worker for --workers N (each an isolated state)',
+        })
+        .option('workers', {
+          type: 'number',
+          describe:
+            'run N cases at once, each worker against a target state of its own (default 1; the embedded reference starts one instance per worker)',
+        })
+        .option('shard', {
+          type: 'string',
+          describe: 'run part i of n of the selected cases (i/n), one per CI machine; join the parts with `touchstone report merge`',
+        })
+        .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
+        .option('suite', {
+          type: 'array',
+          string: true,
+          default: [] as string[],
+          describe: 'run only these suites (area folders under suites/service)',
+        })
+        .option('only', {
+          type: 'array',
+          string: true,
+          default: [] as string[],
+          describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
+        })
+        .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
+        .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
+        .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' }),
+    )
       .conflicts('record', 'replay')
       .example('$0 run', 'every suite against the embedded reference')
       .example('$0 run --target https://impl.example --tokens tokens.yaml', 'judge your implementation')

@@ -2,9 +2,9 @@
 // stylesheet, no script, a CSP that allows nothing else). What changed comes first: cases and
 // requirements a later run made worse than the first, then the ones it fixed, then the rest.
 import { outcomeBadge } from './html-badge.js';
-import { contentSecurityPolicy, formatTimestamp } from './html-report.js';
+import { formatTimestamp, pageHead } from './html-report.js';
 import { REPORT_STYLE } from './html-report-style.js';
-import { html, Markup } from './markup.js';
+import { html, type Markup } from './markup.js';
 import { comparisonHeadline, regressed, type CaseRow, type Change, type Comparison, type RequirementRow } from './compare-runs.js';
 import { formatDuration } from './duration-format.js';
 import type { RequirementStatus } from '../core/results.js';
@@ -88,14 +88,7 @@ export function renderCompareHtml(comparison: Comparison): string {
   const headline = comparisonHeadline(comparison);
   const page = html`<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(STYLE)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>touchstone comparison: ${comparison.runs.map((r) => r.label).join(' · ')}</title>
-<style>${new Markup(STYLE)}</style>
-</head>
+${pageHead(`touchstone comparison: ${comparison.runs.map((r) => r.label).join(' · ')}`, STYLE)}
 <body>
 <header class="compare-banner" data-regressed="${regressed(comparison)}">
 <p class="eyebrow">touchstone comparison of ${comparison.runs.length} runs</p>

@@ -26,7 +26,7 @@ function cspSource(text: string): string {
 }
 
 /** A policy that lets the page run only this style and, when given, this script: nothing a target wrote can. */
-export function contentSecurityPolicy(style: string, script?: string): string {
+function contentSecurityPolicy(style: string, script?: string): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource(style)}`,
@@ -35,6 +35,18 @@ export function contentSecurityPolicy(style: string, script?: string): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+/** A self-contained page's head: the policy that allows only its own style (and script), and the title. */
+export function pageHead(title: string, style: string, script?: string): Markup {
+  return html`<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(style, script)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<style>${new Markup(style)}</style>
+</head>`;
 }
 
 // A fixed UTC rendering, so two renders of the same results are byte-identical wherever they run.
@@ -120,14 +132,7 @@ export function renderHtmlReport(results: Results): string {
   const hasMatrix = results.cases.some((c) => c.endpoints.length > 0);
   const page = html`<!DOCTYPE html>
 <html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(REPORT_STYLE, REPORT_SCRIPT)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>touchstone: ${results.verdict} · ${results.target.url}</title>
-<style>${new Markup(REPORT_STYLE)}</style>
-</head>
+${pageHead(`touchstone: ${results.verdict} · ${results.target.url}`, REPORT_STYLE, REPORT_SCRIPT)}
 <body>
 ${renderBanner(results)}
 <nav class="sections" aria-label="Sections"><ul>
