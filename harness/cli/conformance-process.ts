@@ -25,7 +25,7 @@ export function reportDirectory(out: string | undefined, startedAt: Date): strin
 /** Runs the cases of `config` under `playwrightConfig` (relative to the project) and returns results.json. */
 export async function runConformance(config: RunConfig, playwrightConfig: string, scratch: string): Promise<Results> {
   const configFile = path.join(scratch, 'run.json');
-  writeFileSync(configFile, JSON.stringify(config), { mode: 0o600 });
+  writeFileSync(configFile, JSON.stringify({ ...config, playwrightOutput: path.join(scratch, 'playwright-output') }), { mode: 0o600 });
   rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
   await runPlaywright(configFile, path.join(PROJECT_ROOT, playwrightConfig), config.colour === true);
   try {

@@ -35,6 +35,8 @@ export interface RunConfig {
   /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
   rerun?: string;
   outDir: string;
+  /** Playwright's own output folder: one per run (in its scratch folder), so runs side by side never clear each other's. */
+  playwrightOutput?: string;
   strict: boolean;
   capabilities: string[];
   baselineFile?: string;

@@ -16,6 +16,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: [['./conformance-reporter.ts']],
-  outputDir: '../../.touchstone-tmp/test-output',
+  // Concurrent runs (shards, CI jobs on one machine) once shared one folder and cleared it under each other.
+  outputDir: run.playwrightOutput ?? '../../.touchstone-tmp/test-output',
   preserveOutput: 'never',
 });
