@@ -233,17 +233,18 @@ test('usage and configuration errors exit 2 with a message naming the problem', 
   expect(badPort.stderr).toContain('--port 70000 is not a port number');
 });
 
-/** A reference behind a proxy that breaks two rules: no link header, and 409 turned into 200. */
-async function startMutantTarget() {
+/** A reference behind a proxy of this test's, which counts the requests and may change each answer's status and headers. */
+async function startProxiedReference(change: (status: number, headers: http.IncomingHttpHeaders) => number = (status) => status) {
   const reference = await startReferenceService();
   const upstream = new URL(reference.url);
+  let requests = 0;
   const proxy = http.createServer((req, res) => {
+    requests++;
     const forward = http.request(
       { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
         const headers = { ...answer.headers };
-        delete headers.link;
-        res.writeHead(answer.statusCode === 409 ? 200 : answer.statusCode!, headers);
+        res.writeHead(change(answer.statusCode!, headers), headers);
         answer.pipe(res);
       },
     );
@@ -255,12 +256,46 @@ async function startMutantTarget() {
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   return {
     url,
+    requests: () => requests,
     close: async () => {
       proxy.close();
       await reference.close();
     },
   };
 }
+
+/** A reference that breaks two rules: no link header, and 409 turned into 200. */
+const startMutantTarget = () =>
+  startProxiedReference((status, headers) => {
+    delete headers.link;
+    return status === 409 ? 200 : status;
+  });
+
+test('--workers 2 with two --target URLs: each worker judges its own target, and the run conforms; a worker without a target is exit 2', async () => {
+  const dir = scratch();
+  const targets = await Promise.all([startProxiedReference(), startProxiedReference()]);
+  try {
+    const args = [
+      'run',
+      '--suite',
+      'interaction-limits',
+      '--tokens',
+      tokensFile(dir),
+      '--workers',
+      '2',
+      ...targets.flatMap((t) => ['--target', t.url]),
+    ];
+    const result = await runCli([...args, '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain(`running 30 cases against ${targets[0].url}, ${targets[1].url} (2 workers)`);
+    for (const target of targets) expect(target.requests()).toBeGreaterThan(20);
+    const short = await runCli(['run', '--target', targets[0].url, '--tokens', tokensFile(dir), '--workers', '2', '--out', scratch()]);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('--workers 2 needs 2 --target URLs, one isolated state per worker (got 1)');
+  } finally {
+    await Promise.all(targets.map((t) => t.close()));
+  }
+});
 
 test.describe('a target that breaks two rules', () => {
   test.describe.configure({ mode: 'serial' });

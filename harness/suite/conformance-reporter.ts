@@ -53,10 +53,15 @@ export default class ConformanceReporter implements Reporter {
     this.total = planned.length;
     planned.forEach((test, i) => this.order.set(annotations(test, 'case')[0], i));
     for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
-    const target = this.config.kind === 'service' ? this.config.targetUrl : `the ${this.config.kind} \`${this.config.targetUrl}\``;
-    process.stdout.write(
-      `touchstone: running ${this.total} cases against ${target}${this.config.embedded ? ' (embedded reference)' : ''}\n`,
-    );
+    const { config } = this;
+    const urls = config.targetUrls ?? [config.targetUrl];
+    const target = config.kind === 'service' ? urls.join(', ') : `the ${config.kind} \`${config.targetUrl}\``;
+    const how = [
+      config.embedded && (urls.length > 1 ? `${urls.length} embedded references` : 'embedded reference'),
+      (config.workers ?? 1) > 1 && `${config.workers} workers`,
+      config.shard && `shard ${config.shard.current}/${config.shard.total}`,
+    ].filter(Boolean);
+    process.stdout.write(`touchstone: running ${this.total} cases against ${target}${how.length > 0 ? ` (${how.join(', ')})` : ''}\n`);
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
