@@ -17,8 +17,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TOUCHSTONE_BIN, ...args], {
       cwd,
-      // A variable given as undefined is removed (FORCE_COLOR, say, which the test runner sets).
-      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined)),
+      // As a user's shell would start it: without the FORCE_COLOR Playwright gives its test
+      // workers (in CI too), unless a test asks for it. A variable given as undefined is removed.
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, FORCE_COLOR: undefined, ...env }).filter(([, value]) => value !== undefined),
+      ),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -144,7 +144,7 @@ test('serve --fault: a reference switched into a fault is judged non-conforming,
 
 test('progress: a line per case with the count and, once there is a pace, the time left; colour only when asked for, never with NO_COLOR', async () => {
   const [plain, coloured, refused] = await Promise.all([
-    runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: undefined, NO_COLOR: undefined }),
+    runCli(['run', '--suite', 'conventions', '--out', scratch()], { NO_COLOR: undefined }),
     runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: '1', NO_COLOR: undefined }),
     runCli(['run', '--suite', 'conventions', '--out', scratch()], { FORCE_COLOR: '1', NO_COLOR: '1' }),
   ]);
