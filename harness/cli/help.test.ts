@@ -17,6 +17,7 @@ const COMMANDS = [
   ['baseline'],
   ['baseline', 'update'],
   ['openapi'],
+  ['protoc'],
 ];
 
 test('every command has --help with examples', async () => {

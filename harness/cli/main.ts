@@ -34,6 +34,10 @@ export async function main(args: string[]): Promise<void> {
       .command(openapiCommand)
       .command(protocCommand)
       .demandCommand(1, 'name a command')
+      .example('$0 run', 'every service suite against the embedded reference')
+      .example('$0 run --target https://impl.example --tokens tokens.yaml', 'judge an implementation of the service')
+      .example('$0 plugin --plugin ./protoc-gen-yours', 'judge a code-generator plugin')
+      .epilog('Each command has --help with its own examples.')
       .strict()
       .fail((message, error) => {
         throw error ?? new HarnessError('USAGE', message);

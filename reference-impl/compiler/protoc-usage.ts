@@ -32,4 +32,7 @@ touchstone only:
                               matrix; never for real use.
 Accepted without effect (touchstone has no warnings to make fatal, one error format):
   --experimental_allow_proto3_optional, --fatal_warnings, --error_format=gcc
+Examples:
+  touchstone protoc -Iproto --es_out=gen --plugin=protoc-gen-es=./node_modules/.bin/protoc-gen-es proto/a.proto
+  touchstone protoc --descriptor_set_in=set.pb --touchstone_out=out a.proto
 `;
