@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
+import { listenWarning } from './proxy.js';
 
 const REFERENCE = path.join(PROJECT_ROOT, 'cassettes/reference');
 const ONE = path.join(REFERENCE, 'assignees/add-assignee.cassette.json');
@@ -20,7 +21,7 @@ async function startProxy(args: string[]) {
   child.stdout!.on('data', (d) => (stdout += d));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => {
-      const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(d.toString());
+      const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127(?:\.\d+){3}:\d+)\n/.exec(d.toString());
       if (match) resolve(match[1]);
       else reject(new Error(`unexpected first line: ${d}`));
     });
@@ -105,4 +106,20 @@ test('cassette diff exits 0 for the same recording and 1 with the JSON path of a
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a --host other machines can reach is refused (exit 2, nothing listens) unless --allow-remote says it is meant, and then it warns', async () => {
+  for (const host of ['0.0.0.0', '192.168.1.10', '::']) {
+    const refused = await runCli(['proxy', '--mode', 'replay', '--cassette', ONE, '--host', host, '--port', '0']);
+    expect(refused.code, host).toBe(2);
+    expect(refused.stderr).toContain(`--host ${host} can be reached from other machines`);
+    expect(refused.stderr).toContain('add --allow-remote');
+    expect(refused.stdout).not.toContain('touchstone: proxy');
+  }
+  // Loopback addresses need no flag; the flag turns the refusal into a warning (checked without
+  // listening on a public address: tests bind to this machine only).
+  for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(listenWarning(host, false), host).toBeUndefined();
+  expect(listenWarning('0.0.0.0', true)).toMatch(/^touchstone: warning: --host 0\.0\.0\.0 can be reached/);
+  const proxy = await startProxy(['--mode', 'replay', '--cassette', ONE, '--host', '127.0.0.2']);
+  expect((await proxy.stop()).code).toBe(0);
 });

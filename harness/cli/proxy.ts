@@ -2,6 +2,7 @@
 // language. The first line on stdout is the address; SIGINT/SIGTERM compacts recordings,
 // prints the summary and exits 0 (1 with --fail-on-unused when something went unused).
 import type { Argv } from 'yargs';
+import { HarnessError } from '../core/errors.js';
 import { readSecretsFile } from '../http/tokens-file.js';
 import { readProxyConfig } from '../proxy/proxy-config.js';
 import { EXHAUSTION_POLICIES, PROXY_MODES, type ExhaustionPolicy, type ProxyMode } from '../proxy/proxy-options.js';
@@ -19,6 +20,22 @@ interface ProxyArgs {
   exhausted: ExhaustionPolicy;
   missStatus?: number;
   failOnUnused: boolean;
+  allowRemote: boolean;
+}
+
+/** This machine only: 127.0.0.0/8, ::1, localhost. */
+export const isLoopback = (host: string) => /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i.test(host);
+
+/**
+ * An address other machines can reach makes the proxy a relay: anyone could send requests to
+ * the target through it, with the secrets a replay restores. Refused unless --allow-remote
+ * says it is meant, and then said on stderr.
+ */
+export function listenWarning(host: string, allowRemote: boolean): string | undefined {
+  if (isLoopback(host)) return undefined;
+  const risk = `--host ${host} can be reached from other machines, and a proxy there relays their requests to the target (with the secrets it restores)`;
+  if (!allowRemote) throw new HarnessError('USAGE', `${risk}; add --allow-remote if that is what you want`);
+  return `touchstone: warning: ${risk}\n`;
 }
 
 export const proxyCommand = {
@@ -47,12 +64,19 @@ export const proxyCommand = {
       })
       .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
       .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' })
+      .option('allow-remote', {
+        type: 'boolean',
+        default: false,
+        describe: 'let --host be an address other machines can reach (the proxy then relays their requests)',
+      })
       .example(
         '$0 proxy --mode record --target https://impl.example --cassette session.cassette.json --port 9000',
         'record what passes through',
       )
       .example('$0 proxy --mode replay --cassette session.cassette.json --port 9000', 'answer from the recording, offline'),
   handler: async (argv: ProxyArgs) => {
+    const warning = listenWarning(argv.host, argv.allowRemote);
+    if (warning) process.stderr.write(warning);
     const config = argv.config ? readProxyConfig(argv.config) : {};
     const secrets = argv.secrets ? readSecretsFile(argv.secrets, '--secrets') : undefined;
     const proxy = await createProxy({
