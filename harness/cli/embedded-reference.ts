@@ -17,6 +17,8 @@ export interface ReferenceOptions {
   faults?: string[];
   /** Where source-import events are POSTed (touchstone serve --import-webhook). */
   importWebhook?: string;
+  /** Proxies whose X-Forwarded-Proto/-Host are believed (touchstone serve --trust-proxy); default this machine. */
+  trustProxy?: string[];
 }
 
 export async function startReferenceService(options: ReferenceOptions = {}): Promise<RunningService> {
@@ -38,6 +40,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     world,
     faults: faults.filter(reference.isServiceFault),
     importWebhook: options.importWebhook,
+    ...(options.trustProxy !== undefined && options.trustProxy.length > 0 && { trustProxy: options.trustProxy }),
   });
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)

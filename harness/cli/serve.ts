@@ -16,19 +16,26 @@ export const serveCommand = {
         default: [] as string[],
         describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on',
       })
+      .option('trust-proxy', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe: 'believe X-Forwarded-Proto and X-Forwarded-Host from this address or subnet (repeatable; default this machine only)',
+      })
       .option('import-webhook', {
         type: 'string',
         describe: 'POST RepositoryImportEvent webhooks (source import status changes) to this URL',
       })
       .example('$0 serve --port 8080', 'the reference at http://127.0.0.1:8080')
       .example('$0 serve --port 0 --fault pagination.no-link-header', 'a reference that breaks a rule, to see a suite catch it'),
-  handler: async (argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string }) => {
+  handler: async (argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string; trustProxy: string[] }) => {
     const service = await startReferenceService({
       port: argv.port,
       host: argv.host,
       worldFile: argv.world,
       faults: argv.fault,
       importWebhook: argv.importWebhook,
+      trustProxy: argv.trustProxy,
     });
     const stop = async () => {
       await service.close();

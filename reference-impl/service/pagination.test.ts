@@ -1,3 +1,5 @@
+import { createReferenceService } from './service.js';
+import { loadWorld } from './world-loader.js';
 import { expect, expectErrorBody, test } from './service.fixture.js';
 
 // Pagination through GET /repos/octo-org/crowd/assignees: 107 assignable users
@@ -77,13 +79,48 @@ test('link URLs keep the other query parameters and are absolute on the request 
   expect(link.next.searchParams.get('sort')).toBe('x');
 });
 
-test('behind a proxy, links are on the host the client reached (X-Forwarded-Host); a malformed one is ignored', async ({ api }) => {
+test('behind a proxy, links are on the host the client reached (X-Forwarded-Host, as the nearest proxy gives it); a malformed one is ignored', async ({
+  api,
+}) => {
   const forwarded = await api.get(`${CROWD}?per_page=50`, {
-    headers: { host: 'internal:3000', 'x-forwarded-host': 'proxy.test:8080, other' },
+    headers: { host: 'internal:3000', 'x-forwarded-host': 'client-said.test, proxy.test:8080' },
   });
   expect(parseLink(forwarded.headers.link).next.origin).toBe('http://proxy.test:8080');
   const malformed = await api.get(`${CROWD}?per_page=50`, { headers: { host: 'internal:3000', 'x-forwarded-host': 'evil.test/path' } });
   expect(parseLink(malformed.headers.link).next.origin).toBe('http://internal:3000');
+});
+
+test('X-Forwarded-Proto and X-Forwarded-Host count only from a trusted proxy (this machine by default): from anyone else they are ignored', async ({
+  service,
+}) => {
+  const links = async (remoteAddress: string) => {
+    const response = await service.app.inject({
+      method: 'GET',
+      url: `${CROWD}?per_page=50`,
+      remoteAddress,
+      headers: {
+        host: 'internal:3000',
+        'user-agent': 'test',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'attacker.test',
+      },
+    });
+    return parseLink(response.headers.link as string).next.origin;
+  };
+  expect(await links('127.0.0.1')).toBe('https://attacker.test');
+  expect(await links('203.0.113.7')).toBe('http://internal:3000');
+  const behind = createReferenceService({ world: loadWorld(), trustProxy: ['203.0.113.0/24'] });
+  try {
+    const response = await behind.app.inject({
+      method: 'GET',
+      url: `${CROWD}?per_page=50`,
+      remoteAddress: '203.0.113.7',
+      headers: { host: 'internal:3000', 'user-agent': 'test', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.test' },
+    });
+    expect(parseLink(response.headers.link as string).next.origin).toBe('https://public.test');
+  } finally {
+    await behind.close();
+  }
 });
 
 test('walking next links visits every assignee once, in id order', async ({ api }) => {

@@ -1,6 +1,8 @@
 // The origin every absolute URL of a response is built on: the request's own, so a
 // service behind a proxy (X-Forwarded-Host, X-Forwarded-Proto) or on a random port still
-// links to where its client reached it.
+// links to where its client reached it. The forwarded headers count only from a trusted
+// proxy (Fastify's trustProxy, set by the service: this machine by default, `serve
+// --trust-proxy ADDR` for others); from anyone else they are client input and ignored.
 import type { FastifyRequest } from 'fastify';
 
 // A Host header is client input; anything that is not a plain host[:port] is ignored
@@ -8,16 +10,10 @@ import type { FastifyRequest } from 'fastify';
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export function requestOrigin(request: FastifyRequest): string {
-  const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
-    .split(',')[0]
-    .trim()
-    .toLowerCase();
-  const scheme = forwarded === 'https' ? 'https' : 'http';
+  // Fastify reads X-Forwarded-Proto and X-Forwarded-Host only when the peer is a trusted proxy.
+  const scheme = request.protocol === 'https' ? 'https' : 'http';
   // Behind a proxy (touchstone's recording proxy among them) the client's host is X-Forwarded-Host.
-  const forwardedHost = String(request.headers['x-forwarded-host'] ?? '')
-    .split(',')[0]
-    .trim();
-  const host = HOST.test(forwardedHost) ? forwardedHost : request.headers.host;
+  const host = HOST.test(request.host) ? request.host : request.headers.host;
   if (host === undefined || !HOST.test(host)) return `${scheme}://localhost`;
   try {
     // Through URL so a default port is dropped the same way in every link (http://h:80 → http://h).

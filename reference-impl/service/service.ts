@@ -27,6 +27,12 @@ export interface ReferenceServiceOptions {
   logger?: FastifyServerOptions['logger'];
   /** Built-in faults on from the start, and again after every reset (faults.ts). */
   faults?: readonly ServiceFault[];
+  /**
+   * Peers whose X-Forwarded-Proto and X-Forwarded-Host are believed (addresses or subnets, as
+   * Fastify's trustProxy takes them); default this machine only (`loopback`), where
+   * touchstone's own proxy runs. Anyone else's are ignored: links are built on the Host header.
+   */
+  trustProxy?: readonly string[];
   /** Where RepositoryImportEvent webhooks go (webhooks.ts); none when absent. */
   importWebhook?: string;
 }
@@ -41,10 +47,17 @@ export interface ReferenceService {
   close(): Promise<void>;
 }
 
-export function createReferenceService({ world, logger = false, faults = [], importWebhook }: ReferenceServiceOptions): ReferenceService {
+export function createReferenceService({
+  world,
+  logger = false,
+  faults = [],
+  importWebhook,
+  trustProxy = ['loopback'],
+}: ReferenceServiceOptions): ReferenceService {
   const store = createStore(world, AREAS, faults, importWebhook);
   const app = Fastify({
     logger,
+    trustProxy: [...trustProxy],
     bodyLimit: BODY_LIMIT_BYTES,
     // Errors raised before routing (malformed URL encoding, overlong segments) get the same body as the rest.
     frameworkErrors: sendError,
