@@ -100,6 +100,16 @@ test.describe('routes', () => {
     expectErrorBody(await api.get('/repos/octo-org/widgets/nothing-here'), 404, /^Not Found$/);
   });
 
+  test('unknown route: 404 before the body is read, whatever the body (not 415, 400 or 413)', async ({ api }) => {
+    const route = '/repos/octo-org/widgets/nothing-here';
+    const asForm = { as: 'repo-admin', raw: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    expectErrorBody(await api.call('POST', route, asForm), 404);
+    expectErrorBody(await api.call('POST', route, { as: 'repo-admin', raw: '{"not json' }), 404);
+    expectErrorBody(await api.call('PUT', route, { as: 'repo-admin', raw: `{"x":"${'a'.repeat(2 * 1024 * 1024)}"}` }), 404);
+    // A known path with another method is no route either.
+    expectErrorBody(await api.call('PATCH', ASSIGNEES, { as: 'repo-admin', raw: '{"not json' }), 404);
+  });
+
   test('known path, wrong method: 404 as well', async ({ api }) => {
     expectErrorBody(await api.call('PATCH', ASSIGNEES, { as: 'repo-admin', body: {} }), 404);
     expectErrorBody(

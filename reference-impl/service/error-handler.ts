@@ -58,12 +58,23 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     .send(errorBody(apiError, faults));
 }
 
+/** Unknown routes and known paths with another method alike: 404, revealing nothing. */
+const routeNotFound = (request: FastifyRequest) =>
+  request.faults.on('errors.unknown-route-400') ? new ApiError(400, 'BAD_REQUEST', 'Bad Request') : notFound();
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  // Unknown routes and known paths with another method alike: 404, revealing nothing.
   app.setNotFoundHandler(async (request) => {
-    throw request.faults.on('errors.unknown-route-400') ? new ApiError(400, 'BAD_REQUEST', 'Bad Request') : notFound();
+    throw routeNotFound(request);
   });
+}
+
+/**
+ * An onRequest hook, after the conventions: an unknown route is answered before its body is
+ * read, so a path that does not exist is 404 whatever its body (never 413, 415 or 400 for it).
+ */
+export async function refuseUnknownRouteEarly(request: FastifyRequest): Promise<void> {
+  if (request.is404) throw routeNotFound(request);
 }
 
 /**

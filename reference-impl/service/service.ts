@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createBodyValidatorCompiler } from './body-validation.js';
 import { createConventionsHook, versionOnSend } from './conventions.js';
-import { handleClientError, registerErrorHandling, sendError } from './error-handler.js';
+import { handleClientError, refuseUnknownRouteEarly, registerErrorHandling, sendError } from './error-handler.js';
 import { etagOnSend } from './etag.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
 import { registerControlRoutes } from './routes/control.js';
@@ -76,6 +76,7 @@ export function createReferenceService({
     reply.header('date', new Date(store.clock.now()).toUTCString());
   });
   app.addHook('onRequest', createConventionsHook(store.directory));
+  app.addHook('onRequest', refuseUnknownRouteEarly);
   app.addHook('onSend', versionOnSend);
   app.addHook('onSend', etagOnSend);
 
