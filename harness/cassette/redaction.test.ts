@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Interaction } from './cassette-format.js';
-import { createRedactor } from './redaction.js';
+import { createRedactor, isSecretQueryName } from './redaction.js';
 
 // Characters that URL-encoding and base64 both change, so every form is distinct.
 const CANARY = 'c4n@ry/S3cr3t+tok=n';
@@ -228,4 +228,33 @@ test('configured jsonPaths, body fields, headers and query keys are redacted', (
 
 test('a bad secret name is a configuration error', () => {
   expect(() => createRedactor({ secrets: { 'has space': 'x' } })).toThrow(/secret name "has space"/);
+});
+
+test('query keys are secret by the words of their name, not by letters inside other words', () => {
+  for (const name of [
+    'access_token',
+    'token',
+    'api_key',
+    'apiKey',
+    'apikey',
+    'X-Amz-Signature',
+    'sig',
+    'code',
+    'client_secret',
+    'password',
+    'auth',
+    'sessionId',
+  ])
+    expect(isSecretQueryName(name), name).toBe(true);
+  for (const name of ['keyword', 'monkey', 'author', 'design', 'zipcode', 'encoding', 'page', 'per_page', 'ref', 'codec', 'tokenizer'])
+    expect(isSecretQueryName(name), name).toBe(false);
+  const redactor = createRedactor();
+  const [out] = [
+    redactor.redactRequest({
+      method: 'GET',
+      url: '/search?author=ada-lovelace-1815&keyword=analytical&api_key=k3y-0123456789',
+      headers: [],
+    }),
+  ];
+  expect(out.url).toBe('/search?author=ada-lovelace-1815&keyword=analytical&api_key=%3Credacted%3E');
 });

@@ -66,7 +66,30 @@ export interface Redactor {
 export const REDACTED = '<redacted>';
 const MIN_SWEEP_LENGTH = 8;
 const SCHEME_HEADERS = new Set(['authorization', 'proxy-authorization']);
-const SECRET_QUERY_KEY = /token|key|secret|sig|password|passwd|auth|code/i;
+/**
+ * Query keys whose value is a secret, judged by the words of the name (split at `_`, `-`, `.`
+ * and camelCase): `access_token`, `api_key`, `X-Amz-Signature`, `code` are; `keyword`,
+ * `author`, `design`, `zipcode` and `encoding` are not (a pattern over the whole name once
+ * hid them all). Run-together names common in the wild (`apikey`, `accesstoken`) count too.
+ */
+const SECRET_QUERY_WORDS = new Set([
+  'token',
+  'key',
+  'secret',
+  'sig',
+  'signature',
+  'password',
+  'passwd',
+  'pwd',
+  'auth',
+  'code',
+  'credential',
+  'session',
+]);
+const SECRET_QUERY_NAMES = new Set(['apikey', 'accesstoken', 'authtoken', 'clientsecret', 'sessionid', 'refreshtoken', 'idtoken']);
+export const isSecretQueryName = (name: string) =>
+  SECRET_QUERY_NAMES.has(name.toLowerCase()) ||
+  name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((word) => SECRET_QUERY_WORDS.has(word.toLowerCase()));
 const SECRET_NAME = /^[A-Za-z0-9_.-]+$/;
 const PLACEHOLDER_SOURCE = '<secret:[A-Za-z0-9_.-]+>|<redacted>|%3Csecret%3A[A-Za-z0-9_.-]+%3E|%3Credacted%3E';
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER_SOURCE})$`);
@@ -213,7 +236,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     });
   }
 
-  const isSecretQueryKey = (key: string) => SECRET_QUERY_KEY.test(key) || queryKeys.has(key.toLowerCase());
+  const isSecretQueryKey = (key: string) => isSecretQueryName(key) || queryKeys.has(key.toLowerCase());
   const queryNote = (key: string) => `request.query.${key}`;
 
   function redactUrl(url: string, pass: Pass): string {
