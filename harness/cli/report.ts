@@ -10,9 +10,9 @@ import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { renderCompareHtml } from '../report/compare-html.js';
 import { renderCompareMarkdown } from '../report/compare-markdown.js';
 import { compareRuns, regressed, runLabels } from '../report/compare-runs.js';
-import { hashTree } from '../core/fingerprint.js';
+import { catalogueFingerprint } from '../core/fingerprint.js';
 import type { Results } from '../core/results.js';
-import { SUITES_DIR, suitePaths } from '../core/suite-paths.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { allCases } from '../mutate/fault-coverage.js';
 import { formatSummary } from '../report/console-summary.js';
 import { mergeResults } from '../report/merge-results.js';
@@ -158,10 +158,8 @@ const openCommand = {
 
 /** This touchstone's requirements and case order, when they are the ones the parts were judged by. */
 function catalogueOf(given: string, results: Results) {
-  if (
-    hashTree(suitePaths.requirements) !== results.fingerprint.requirements ||
-    hashTree(SUITES_DIR, ['requirements', 'faults']) !== results.fingerprint.suites
-  )
+  const ours = catalogueFingerprint();
+  if (ours.requirements !== results.fingerprint.requirements || ours.suites !== results.fingerprint.suites)
     throw new HarnessError(
       'USAGE',
       `${given} was judged by other suites or requirements than this touchstone ${results.tool.version} holds: merge with the touchstone that ran the shards`,

@@ -43,6 +43,11 @@ export interface JudgedBy {
   baselineFile?: string;
 }
 
+/** What this touchstone judges by, besides a run's configuration: its suites and its requirement registry. */
+export function catalogueFingerprint(): Pick<Fingerprint, 'suites' | 'requirements'> {
+  return { suites: hashTree(SUITES_DIR, ['requirements', 'faults']), requirements: hashTree(suitePaths.requirements) };
+}
+
 export function fingerprintOf(run: JudgedBy): Fingerprint {
   const config = {
     kind: run.kind,
@@ -51,9 +56,5 @@ export function fingerprintOf(run: JudgedBy): Fingerprint {
     roles: [...run.roles].sort(),
     baseline: run.baselineFile === undefined ? null : sha256(readFileSync(run.baselineFile)),
   };
-  return {
-    suites: hashTree(SUITES_DIR, ['requirements', 'faults']),
-    requirements: hashTree(suitePaths.requirements),
-    config: sha256(canonicalJson(config)),
-  };
+  return { ...catalogueFingerprint(), config: sha256(canonicalJson(config)) };
 }

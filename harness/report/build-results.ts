@@ -106,6 +106,20 @@ function decideVerdict(cases: CaseResult[], gaps: Gaps, levelOf: (id: string) =>
   return gaps.untested.length > 0 || gaps.errors.length > 0 ? 'incomplete' : 'conforming';
 }
 
+/**
+ * --suite, --only, --grep and --shard narrow a run's scope to the requirements its cases cite:
+ * a run of one suite (or case, or shard) can conform for what it checks. Otherwise every
+ * requirement of its kind is in scope.
+ */
+export function requirementsInScope(
+  requirements: Requirement[],
+  scope: { suites: string[]; only?: string[]; grep?: string; shard?: unknown },
+  cited: ReadonlySet<string>,
+): Requirement[] {
+  const narrowed = scope.suites.length > 0 || (scope.only ?? []).length > 0 || scope.grep !== undefined || scope.shard !== undefined;
+  return requirements.filter((r) => !narrowed || cited.has(r.id));
+}
+
 /** Coverage of a run (see Coverage): a case that was skipped or errored exercised nothing. */
 function coverageOf(cases: CaseResult[], requirements: RequirementResult[]): Coverage {
   const ran = cases.filter((c) => c.outcome !== 'SKIP' && c.outcome !== 'ERROR');

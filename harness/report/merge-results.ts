@@ -6,7 +6,7 @@
 import { HarnessError } from '../core/errors.js';
 import type { Requirement } from '../core/suite-format.js';
 import type { Results } from '../core/results.js';
-import { buildResults } from './build-results.js';
+import { buildResults, requirementsInScope } from './build-results.js';
 
 export interface Catalogue {
   /** The requirements of the parts' kind, from the registry whose hash is `fingerprint.requirements`. */
@@ -42,28 +42,23 @@ export function mergeResults(parts: Results[], catalogue: Catalogue): Results {
     seen.add(c.id);
   }
   const cases = parts.flatMap((p) => p.cases).sort((a, b) => place.get(a.id)! - place.get(b.id)!);
-  // As the run itself decides: a narrowed scope holds what its cases cite, the full scope every requirement.
+  // As an unsharded run decides its scope (the shard itself no longer narrows it).
   const { scope } = first;
-  const narrowed = scope.suites.length > 0 || (scope.only ?? []).length > 0 || scope.grep !== undefined;
   const cited = new Set(cases.flatMap((c) => c.requirements));
   const started = Math.min(...parts.map((p) => Date.parse(p.started_at)));
   const finished = Math.max(...parts.map((p) => Date.parse(p.finished_at)));
-  return buildResults(
-    cases,
-    catalogue.requirements.filter((r) => !narrowed || cited.has(r.id)),
-    {
-      kind: first.kind,
-      target: first.target,
-      startedAt: new Date(started),
-      finishedAt: new Date(finished),
-      strict: first.strict,
-      version: first.tool.version,
-      fingerprint: first.fingerprint,
-      suites: scope.suites,
-      only: scope.only,
-      grep: scope.grep,
-    },
-  );
+  return buildResults(cases, requirementsInScope(catalogue.requirements, { ...scope, shard: undefined }, cited), {
+    kind: first.kind,
+    target: first.target,
+    startedAt: new Date(started),
+    finishedAt: new Date(finished),
+    strict: first.strict,
+    version: first.tool.version,
+    fingerprint: first.fingerprint,
+    suites: scope.suites,
+    only: scope.only,
+    grep: scope.grep,
+  });
 }
 
 /** Every part is a shard i/n of the same n, each i from 1 to n exactly once. */

@@ -7,7 +7,7 @@ import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-c
 import { suitePaths, toolVersion } from '../core/suite-paths.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
-import { buildResults, caseResult } from '../report/build-results.js';
+import { buildResults, caseResult, requirementsInScope } from '../report/build-results.js';
 import { formatSummary } from '../report/console-summary.js';
 import { paint } from '../report/console-colour.js';
 import { formatDuration } from '../report/duration-format.js';
@@ -92,11 +92,8 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
-    // --suite, --only, --grep and --shard narrow the scope to what their cases cite: a run of one
-    // suite (or one case, or one shard) can conform for what it checks. `report merge` judges
-    // the shards together against the whole scope.
-    const narrowed = config.suites.length > 0 || (config.only ?? []).length > 0 || config.grep !== undefined || config.shard !== undefined;
-    const inScope = requirementsFor(registry, this.config.kind).filter((r) => !narrowed || this.cited.has(r.id));
+    // A shard's scope is what its cases cite; `report merge` judges the shards together against the whole.
+    const inScope = requirementsInScope(requirementsFor(registry, config.kind), config, this.cited);
     const results = buildResults(cases, inScope, {
       kind: this.config.kind,
       suites: this.config.suites,
