@@ -26,6 +26,7 @@ import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { HarnessError } from '../core/errors.js';
 import { createContentDecoder, createContentEncoder, toInlineBody } from './body-codec.js';
+import { createJsonFieldScrubber, type FieldRules } from './json-field-scrubber.js';
 import { relativePathProblem } from './cassette-load.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';
 
@@ -38,6 +39,8 @@ export interface BodySinkOptions {
   contentEncoding?: ContentCoding;
   /** Secret forms replaced in the stored (decoded) bytes, across chunk boundaries. */
   replacements?: Replacements;
+  /** For a JSON body: its secret fields, replaced as it streams (an inline body is redacted whole later). */
+  fields?: FieldRules;
 }
 
 /** [secret form, placeholder] pairs made ready for byte search; build once, share among sinks. */
@@ -137,9 +140,8 @@ function createStreamingSink(options: BodySinkOptions): BodySink {
   const blobs = createBlobStore(options.blobDir, options.blobPrefix);
   const coding = options.contentEncoding;
   const wire = coding ? createSpool(blobs) : undefined;
-  const replacements = options.replacements ?? NO_REPLACEMENTS;
   let stored = createSpool(blobs);
-  let replacer = createReplacer(replacements, (bytes) => stored.write(bytes));
+  let replacer = createRedactingWriter(options, (bytes) => stored.write(bytes));
   const decoder = coding ? createContentDecoder(coding) : undefined;
   let corrupt = false;
   let failure: unknown;
@@ -186,7 +188,7 @@ function createStreamingSink(options: BodySinkOptions): BodySink {
       // Not what the header claimed: keep the wire bytes as they are, with no coding.
       stored.discard();
       stored = createSpool(blobs);
-      replacer = createReplacer(replacements, (bytes) => stored.write(bytes));
+      replacer = createRedactingWriter(options, (bytes) => stored.write(bytes));
       const raw = wire.finish();
       if (raw.bytes) replacer.write(raw.bytes);
       else for await (const chunk of createReadStream(raw.tempFile!)) replacer.write(chunk as Buffer);
@@ -350,6 +352,33 @@ function createBlobStore(blobDir: string, blobPrefix: string): BlobStore {
         promote(temp.file, hex);
       }
       return ref(hex, bytes.length);
+    },
+  };
+}
+
+/** The bytes a sink would store of a body held whole in memory: secret fields scrubbed (with `fields`), secret forms replaced. */
+export function redactedBytes(bytes: Buffer, options: Pick<BodySinkOptions, 'replacements' | 'fields'>): Buffer {
+  if (!options.fields) return replaceAll(bytes, options.replacements ?? NO_REPLACEMENTS);
+  const pieces: Buffer[] = [];
+  const writer = createRedactingWriter(options, (piece) => pieces.push(piece));
+  writer.write(bytes);
+  writer.flush();
+  return Buffer.concat(pieces);
+}
+
+/** Secret fields scrubbed (a JSON body with `fields`), then secret forms replaced, across chunk boundaries. */
+function createRedactingWriter(options: Pick<BodySinkOptions, 'replacements' | 'fields'>, emit: (bytes: Buffer) => void) {
+  const replacer = createReplacer(options.replacements ?? NO_REPLACEMENTS, emit);
+  if (!options.fields) return replacer;
+  const scrubber = createJsonFieldScrubber(options.fields, (bytes) => replacer.write(bytes));
+  return {
+    write: (chunk: Buffer) => scrubber.write(chunk),
+    flush(): void {
+      scrubber.flush();
+      replacer.flush();
+    },
+    get replaced(): boolean {
+      return scrubber.replaced || replacer.replaced;
     },
   };
 }

@@ -28,6 +28,7 @@ import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
+import type { FieldRules, PathStep } from './json-field-scrubber.js';
 import {
   isDigestOnly,
   type Body,
@@ -61,6 +62,8 @@ export interface Redactor {
   replacements(): ReadonlyArray<readonly [string, string]>;
   /** <secret:NAME> (and its URL-encoded form) -> the configured value. */
   restore(text: string): string;
+  /** The JSON field rules, for bodies redacted as they stream (sidecars); what they hide is learnt and noted. */
+  bodyFieldRules(side: Side): FieldRules;
 }
 
 export const REDACTED = '<redacted>';
@@ -94,13 +97,11 @@ const SECRET_NAME = /^[A-Za-z0-9_.-]+$/;
 const PLACEHOLDER_SOURCE = '<secret:[A-Za-z0-9_.-]+>|<redacted>|%3Csecret%3A[A-Za-z0-9_.-]+%3E|%3Credacted%3E';
 const WHOLE_PLACEHOLDER = new RegExp(`^(?:${PLACEHOLDER_SOURCE})$`);
 
-type Side = 'request' | 'response';
-/** A step down a JSON value: an object key or an array index. */
-type PathStep = string | number;
+export type Side = 'request' | 'response';
 /** `$.items[*].token`: what jsonPaths and notes name. */
-const genericPath = (steps: PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? '[*]' : `.${s}`)).join('')}`;
+const genericPath = (steps: readonly PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? '[*]' : `.${s}`)).join('')}`;
 /** `$.items[3].token`. */
-const concretePath = (steps: PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+const concretePath = (steps: readonly PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
 type Sweep = (text: string) => string;
 /** One pass over a message: where notes go, and the sweeps of every known secret form. */
 interface Pass {
@@ -285,8 +286,11 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     return value;
   }
 
+  const atJsonPath = (steps: readonly PathStep[]) =>
+    jsonPaths.size > 0 && (jsonPaths.has(genericPath(steps)) || jsonPaths.has(concretePath(steps)));
+
   function redactField(key: string, value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {
-    const atPath = jsonPaths.size > 0 && (jsonPaths.has(genericPath(steps)) || jsonPaths.has(concretePath(steps)));
+    const atPath = atJsonPath(steps);
     if ((atPath || bodyFields.has(key.toLowerCase())) && (typeof value === 'string' || typeof value === 'number')) {
       const placeholder = hide(String(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
       if (typeof value === 'string') ctx.edits.push([value, placeholder]);
@@ -390,6 +394,15 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     redactRequest: (r) => twoPass((pass) => redactMessage(r, 'request', pass)),
     notes: () => [...notes].sort(),
     replacements: () => sweeps().forms,
+    bodyFieldRules: (side) => ({
+      decide(steps) {
+        if (atJsonPath(steps)) return 'path';
+        const key = steps.at(-1);
+        return typeof key === 'string' && bodyFields.has(key.toLowerCase()) ? 'field' : undefined;
+      },
+      // '' is never learnt (too short to sweep): a value too long to hold is still hidden.
+      hide: (value, steps) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.${genericPath(steps)}`),
+    }),
     restore: (text) =>
       text.replace(
         /<secret:([A-Za-z0-9_.-]+)>|%3Csecret%3A([A-Za-z0-9_.-]+)%3E/g,

@@ -18,7 +18,10 @@ import {
   type Interaction,
   type RecordedRequest,
 } from '../cassette/cassette-format.js';
-import { compileReplacements, createBodySink, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
+import { compileReplacements, createBodySink, redactedBytes, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
+import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import type { Side } from '../cassette/redaction.js';
+import { headerValue } from '../http/transport.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
 import { diffResponses } from '../cassette/cassette-diff.js';
 import type { HeaderPairs } from '../core/results.js';
@@ -99,15 +102,17 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     }
 
     const body = hasBody(req) ? await readRequestBody(req) : (req.resume(), EMPTY);
-    // A body too big to inline was recorded as a sidecar, which is matched by its digest.
-    const big = body.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(body).digest('hex') } : undefined;
+    // The bytes as a recording stored them: this proxy's origin and known secrets replaced,
+    // and (a body too big to inline, recorded as its digest) secret fields scrubbed.
+    const stored = body.length ? redactedBytes(body, sinkOptionsFor(session, 'request', headers)) : body;
+    const big = stored.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
     // Only what takes part in matching goes through redaction: the per-request cost of replay.
     const keyHeaders = headers.filter(([name]) => matchHeaders.has(name.toLowerCase()));
     const keyed = session.redactor.redactRequest({
       method,
       url: recordedRequest.url,
       headers: keyHeaders,
-      body: body.length && !big ? toInlineBody(body) : undefined,
+      body: stored.length && !big ? toInlineBody(stored) : undefined,
     });
     const parts = matchParts({ ...keyed, body: big ?? keyedBody(keyed.body) }, match);
     const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
@@ -163,12 +168,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (capture && (body ? body.length : Infinity) > INLINE_TEXT_LIMIT) session.redactor.redactRequest(request);
     // Sinks are made on the first byte: most requests have no body at all.
     let requestSink: BodySink | undefined;
-    if (capture && body?.length) (requestSink = createBodySink(sinkOptionsFor(session))).write(body);
+    if (capture && body?.length) (requestSink = createBodySink(sinkOptionsFor(session, 'request', request.headers))).write(body);
     // A target may answer (413, say) before the request body is all in; the body sink is
     // finished only once it is, so nothing is written to it after it was closed.
     let requestDone: Promise<void> | undefined;
     if (capture && !body) {
-      req.on('data', (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptionsFor(session))).write(chunk));
+      req.on('data', (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptionsFor(session, 'request', request.headers))).write(chunk));
       if (!req.readableEnded) requestDone = new Promise<void>((resolve) => req.once('end', resolve).once('close', resolve));
     }
     forwarder!.forward(
@@ -193,9 +198,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         let held: Buffer | undefined;
         upstream.on('data', (chunk: Buffer) => {
           if (capture)
-            (responseSink ??= createBodySink(
-              contentEncoding ? { ...sinkOptionsFor(session), contentEncoding } : sinkOptionsFor(session),
-            )).write(chunk);
+            (responseSink ??= createBodySink({ ...sinkOptionsFor(session, 'response', wireHeaders), contentEncoding })).write(chunk);
           if (held && !res.write(held)) {
             upstream.pause();
             res.once('drain', () => upstream.resume());
@@ -252,15 +255,22 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     return session.prepared;
   };
 
-  /** Where a session's sinks put sidecars and what they replace, rebuilt only when its redactor learns a secret. */
-  const sinkOptionsFor = (session: CassetteSession): BodySinkOptions => {
+  /**
+   * Where a session's sinks put sidecars and what they replace (rebuilt only when its redactor
+   * learns a secret); a JSON body also gets the field rules, since a sidecar is never
+   * redacted whole afterwards.
+   */
+  const sinkOptionsFor = (session: CassetteSession, side: Side, headers: HeaderPairs): BodySinkOptions => {
     const forms = session.redactor.replacements();
     if (session.sinkOptions?.forms !== forms) {
       const blobPrefix = sidecarFolder(session.file).prefix;
       const replacements = compileReplacements([...forms, ...recordedOrigins.map((o): [string, string] => [o, RECORDED_ORIGIN])]);
       session.sinkOptions = { forms, options: { blobDir: path.join(scratch ?? session.dir, blobPrefix), blobPrefix, replacements } };
     }
-    return session.sinkOptions.options;
+    const options = session.sinkOptions.options;
+    return isJsonMediaType(headerValue(headers, 'content-type') ?? '')
+      ? { ...options, fields: session.redactor.bodyFieldRules(side) }
+      : options;
   };
 
   await new Promise<void>((resolve, reject) => {
