@@ -183,3 +183,25 @@ test('verify calls the target and reports how its answer differs from the record
   ]);
   expect(readFileSync(cassette, 'utf8')).toBe(text);
 });
+
+test('a request body naming the proxy’s own origin matches on replay, where the proxy has another origin', async () => {
+  const cassette = path.join(bed.dir, 'callback.cassette.json');
+  const register = (base: string) =>
+    bed.client.send(base, {
+      method: 'POST',
+      path: '/echo',
+      headers: [['Content-Type', 'application/json']],
+      body: JSON.stringify({ callback: `${base}/hooks/1`, events: ['push'] }),
+    });
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  expect((await register(recorder.url)).status).toBe(200);
+  await recorder.close();
+  expect(readFileSync(cassette, 'utf8')).not.toContain(recorder.url);
+
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  expect(replayer.url).not.toBe(recorder.url);
+  const replayed = await register(replayer.url);
+  expect(replayed.status).toBe(200);
+  expect(bed.client.json(replayed)).toEqual({ callback: `${replayer.url}/hooks/1`, events: ['push'] });
+  await replayer.close();
+});
