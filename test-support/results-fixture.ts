@@ -53,6 +53,7 @@ export function createResultsFixture(): Results {
             headers: [
               ['content-type', 'application/json; charset=utf-8'],
               ['link', '<https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&page=1>; rel="first"'],
+              ['X-Request-Id', '7f3c2a91-req'],
             ],
             body: '[{"login":"octocat","id":1,"type":"User","site_admin":false},{"login":"hubot","id":2,"type":"Bot","site_admin":false}]',
           },

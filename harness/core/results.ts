@@ -15,6 +15,23 @@ export interface ExchangeRecord {
   response?: { status: number; headers: HeaderPairs; body?: string };
 }
 
+/**
+ * Where an implementation says which request it answered, most specific first: the service's
+ * own header, then the names other servers use. Reports show it so a failure can be quoted
+ * to whoever runs the implementation.
+ */
+const REQUEST_ID_HEADERS = ['x-service-request-id', 'x-request-id', 'request-id', 'x-correlation-id'];
+
+/** The id the implementation gave the response of `exchange`, if it gave one. */
+export function requestIdOf(exchange: ExchangeRecord | undefined): string | undefined {
+  const headers = exchange?.response?.headers ?? [];
+  for (const name of REQUEST_ID_HEADERS) {
+    const found = headers.find(([key]) => key.toLowerCase() === name);
+    if (found) return found[1];
+  }
+  return undefined;
+}
+
 export interface FailureDetail {
   /** The requirement the failing check enforces. */
   requirement: string;

@@ -5,7 +5,7 @@ import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
 import { renderExchange } from './html-exchange.js';
 import { html, type Markup } from './markup.js';
-import type { CaseResult, Outcome, RequirementResult } from '../core/results.js';
+import { requestIdOf, type CaseResult, type Outcome, type RequirementResult } from '../core/results.js';
 
 /** The outcomes that get a failure block; SKIP and XFAIL explain themselves in one message line. */
 export const DETAILED_OUTCOMES: ReadonlySet<Outcome> = new Set(['FAIL', 'WARN', 'ERROR']);
@@ -35,6 +35,7 @@ export function renderFailure(c: CaseResult, caseIndex: number, requirements: Re
   const { failure } = c;
   const cited = failure ? [failure.requirement] : c.requirements;
   const reproduceId = `reproduce-${caseIndex}`;
+  const requestId = requestIdOf(failure?.exchange);
   return html`<details class="failure" id="${failureElementId(caseIndex)}" data-testid="failure" data-case="${c.id}" data-outcome="${c.outcome}">
 <summary>${outcomeBadge(c.outcome)} <span class="failure-title">${c.title}</span> <code class="requirement-id">${cited.join(', ')}</code><span class="summary-message">${firstLine(c.message)}</span></summary>
 <div class="failure-body">
@@ -65,6 +66,7 @@ export function renderFailure(c: CaseResult, caseIndex: number, requirements: Re
   }
   <dl class="case-facts">
     <dt>Case</dt><dd><code>${c.id}</code></dd>
+    ${requestId && html`<dt>Request id</dt><dd><code data-testid="request-id">${requestId}</code></dd>`}
     <dt>Level</dt><dd>${levelBadge(c.level)}</dd>
     ${c.role && html`<dt>Role</dt><dd>${c.role}</dd>`}
     ${c.endpoints.length > 0 && html`<dt>Endpoints</dt><dd>${c.endpoints.join(', ')}</dd>`}

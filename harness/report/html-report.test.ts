@@ -112,6 +112,8 @@ test('each FAIL, WARN and ERROR gets a failure block, worst first, with requirem
     `<pre class="reproduce" id="reproduce-1" data-testid="reproduce">curl -sS -i -H &#39;accept: application/vnd.service+json&#39; -H &quot;authorization: Bearer $TOKEN&quot;`,
   );
   expect(fail).toContain('data-copy-target="reproduce-1" data-testid="copy-reproduce"');
+  expect(fail).toContain('<dt>Request id</dt><dd><code data-testid="request-id">7f3c2a91-req</code></dd>');
+  expect(blocks[2]).not.toContain('Request id');
   expect(blocks[0]).toContain('No response: the request never got an answer');
   expect(blocks[0]).toContain('<pre class="message" data-testid="message">TARGET_IO: socket hang up after 30000 ms\n    at request');
 });

@@ -43,6 +43,7 @@ test('FAIL becomes <failure> with requirement, expected, actual and the reproduc
     'actual: link: &lt;https://impl.example/repos/octo-org/hello-world/assignees?per_page=100&amp;page=1&gt;; rel="first"',
   );
   expect(fail).toContain(`reproduce: curl -sS -i -H 'accept: application/vnd.service+json' -H "authorization: Bearer $TOKEN"`);
+  expect(fail).toContain('request id: 7f3c2a91-req');
 });
 
 test('ERROR becomes <error>, SKIP becomes <skipped message>', () => {

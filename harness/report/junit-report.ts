@@ -3,7 +3,7 @@
 // terms) is still findable; their explanation goes to <system-out>, which CI shows beside
 // the test.
 import { escapeXmlText, xml, type Markup } from './markup.js';
-import type { CaseResult, Outcome, RequirementResult, Results } from '../core/results.js';
+import { requestIdOf, type CaseResult, type Outcome, type RequirementResult, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 type JunitStatus = 'passed' | 'failure' | 'error' | 'skipped';
@@ -43,6 +43,8 @@ export function detailText(c: CaseResult, requirements: ReadonlyMap<string, Requ
   }
   if (c.failure) {
     lines.push(`expected: ${c.failure.expected}`, `actual: ${c.failure.actual}`);
+    const requestId = requestIdOf(c.failure.exchange);
+    if (requestId) lines.push(`request id: ${requestId}`);
     if (c.failure.reproduce) lines.push(`reproduce: ${c.failure.reproduce}`);
   }
   if (c.rerun) lines.push(`run again: ${c.rerun}`);

@@ -11,6 +11,7 @@ import { registerDownloadRoute } from './downloads.js';
 import type { ServiceFault } from './faults.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
+import { REQUEST_ID_HEADER } from './request-ids.js';
 import { createStore } from './store.js';
 import type { Webhooks } from './webhooks.js';
 import type { World } from './world-model.js';
@@ -62,6 +63,7 @@ export function createReferenceService({
     // Errors raised before routing (malformed URL encoding, overlong segments) get the same body as the rest.
     frameworkErrors: sendError,
     clientErrorHandler: handleClientError,
+    genReqId: (request) => store.requestIds.next(request.method ?? '', request.url ?? ''),
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('grant', null);
@@ -72,8 +74,9 @@ export function createReferenceService({
   registerErrorHandling(app);
   // The Date header tells the service's own clock, like every other time it shows: a
   // recording of the reference is then the same whenever it is made.
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.header('date', new Date(store.clock.now()).toUTCString());
+    reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.addHook('onRequest', createConventionsHook(store.directory));
   app.addHook('onRequest', refuseUnknownRouteEarly);

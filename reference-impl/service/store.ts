@@ -7,12 +7,15 @@ import { createDirectory } from './directory.js';
 import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
 import { createInjectedFailures } from './injected-failures.js';
+import { createRequestIds, type RequestIds } from './request-ids.js';
 import { createSecretKeys } from './secret-keys.js';
 import { createWebhooks } from './webhooks.js';
 import type { World } from './world-model.js';
 
 export interface Store extends ServiceCore {
   readonly areas: readonly Area[];
+  /** X-Service-Request-Id of each answer, counted again from every reset. */
+  readonly requestIds: RequestIds;
   reset(): void;
 }
 
@@ -34,10 +37,13 @@ export function createStore(
     webhooks: createWebhooks(webhookUrl),
   };
   const areas = areaModules.map((area) => area.create(core));
+  const requestIds = createRequestIds();
   return {
     ...core,
     areas,
+    requestIds,
     reset() {
+      requestIds.reset();
       core.faults.reset();
       // The clock first: the world's state expires relative to its start.
       core.clock.reset();
