@@ -41,6 +41,8 @@ async function closeAll(hosts: (ServerHost | undefined)[]): Promise<(ProxyCloseR
 
 export interface ReplayFigures {
   bare: TargetResult;
+  /** talkback 4 replaying its own recording of /items/1 from the same bare server: the anchor. */
+  talkback: TargetResult;
   replayOne: TargetResult;
   replayBig: TargetResult;
   bigSize: number;
@@ -51,7 +53,7 @@ export interface ReplayFigures {
   misses: number;
 }
 
-/** Bare server vs replay of a 1-interaction cassette vs replay of a `bigSize` one, alternated. */
+/** Bare server vs talkback vs replay of a 1-interaction cassette vs replay of a `bigSize` one, alternated. */
 export async function measureReplay(context: ScenarioContext & { settings: LoadSettings; bigSize: number }): Promise<ReplayFigures> {
   const { workDir, settings, bigSize, log = () => {} } = context;
   mkdirSync(workDir, { recursive: true });
@@ -67,7 +69,14 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
     const profile = { cpuProfileDir: context.cpuProfileDir };
     let one: ServerHost | undefined;
     let big: ServerHost | undefined;
+    let talkback: ServerHost | undefined;
     try {
+      talkback = await startHost({
+        kind: 'talkback',
+        target: bare.url,
+        tapeDir: path.join(workDir, 'talkback-tapes'),
+        recordPath: itemPath(1),
+      });
       // One after the other, so the big load is timed with nothing else starting beside it.
       one = await startHost({ kind: 'proxy', options: replay(oneFile), firstRequestPath: itemPath(1) }, profile);
       big = await startHost({ kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) }, profile);
@@ -77,6 +86,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
       const results = await compareTargets(
         [
           { label: 'bare http', url: bare.url, spread: 1, cpuUsage: bare.cpuUsage },
+          { label: 'talkback', url: talkback.url, spread: 1, cpuUsage: talkback.cpuUsage },
           { label: 'replay 1', url: one.url, spread: 1, cpuUsage: one.cpuUsage },
           { label: `replay ${bigSize}`, url: big.url, spread: bigSize, cpuUsage: big.cpuUsage },
         ],
@@ -85,10 +95,11 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
       );
       const loadMsOne = one.loadMs!;
       const loadMsBig = big.loadMs!;
-      const [oneReport, bigReport] = await closeAll([one, big]);
-      one = big = undefined;
+      const [oneReport, bigReport] = await closeAll([one, big, talkback]);
+      one = big = talkback = undefined;
       return {
         bare: results.get('bare http')!,
+        talkback: results.get('talkback')!,
         replayOne: results.get('replay 1')!,
         replayBig: results.get(`replay ${bigSize}`)!,
         bigSize,
@@ -99,6 +110,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
     } finally {
       one?.kill();
       big?.kill();
+      talkback?.kill();
     }
   });
 }

@@ -16,14 +16,20 @@ export const STREAM_CHUNK = 64 * 1024;
 
 export const itemPath = (n: number): string => `${ITEM_PREFIX}${n}`;
 
+/** About 1 KB, the size of a typical API answer (a small one flatters per-byte costs away). */
+const DESCRIPTION = 'A benchmark item: '.padEnd(800, 'lorem ipsum dolor sit amet, consectetur adipiscing elit; ');
+
 /** JSON.stringify output, so the cassette stores it as `json` and replays the same bytes. */
 export function itemJson(n: number): string {
   return JSON.stringify({
     id: n,
     name: `item ${n}`,
+    description: DESCRIPTION,
     price: { amount: (n % 1000) * 7 + 99, currency: 'EUR' },
     tags: ['bench', n % 2 === 1 ? 'odd' : 'even'],
     active: true,
+    url: `https://example.test/items/${n}`,
+    updated_at: '2024-01-01T00:00:00Z',
   });
 }
 

@@ -1,4 +1,10 @@
-// autocannon, driven programmatically, and the noise policy every throughput ratio uses.
+// The load generators and the noise policy every throughput ratio uses.
+//
+// Generator: wrk (Debian's `wrk`, a C program) when it is installed, else autocannon with a
+// warning. On a 2-core machine a Node generator takes most of a core and its own overhead
+// compresses every ratio toward 1 (measured: replay / bare http 0.86 with autocannon, 0.55
+// with wrk, for the same code); wrk with one thread leaves the server a whole core.
+// BENCH_LOAD_GENERATOR=wrk|autocannon chooses explicitly (wrk then must be installed).
 //
 // Noise: the machine is shared, so one long run per side would let a burst of someone
 // else's work land on one side only. Instead every target of a comparison is warmed up,
@@ -14,11 +20,18 @@
 // reports CPU µs per request (median over the rounds). It is not a target, but it is far
 // less sensitive to other people's load than throughput, so it tells whether a miss is
 // the code or the neighbours.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { positiveEnvNumber } from './env-number.js';
-import { itemPath } from './item-fixture.js';
+import { ITEM_PREFIX, itemPath } from './item-fixture.js';
+
+export type LoadGenerator = 'wrk' | 'autocannon';
 
 export interface LoadSettings {
+  generator: LoadGenerator;
   connections: number;
   /** Seconds per measured run. */
   durationS: number;
@@ -28,10 +41,28 @@ export interface LoadSettings {
   warmupS: number;
 }
 
-export const DEFAULT_LOAD: LoadSettings = { connections: 10, durationS: 3, rounds: 5, warmupS: 1 };
+export const DEFAULT_LOAD: LoadSettings = { generator: 'autocannon', connections: 10, durationS: 3, rounds: 5, warmupS: 1 };
+
+let hasWrk: boolean | undefined;
+export const wrkInstalled = (): boolean => (hasWrk ??= spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined);
+
+/** The generator BENCH_LOAD_GENERATOR names, else wrk when installed; a warning when it falls back to autocannon. */
+export function chooseGenerator(env: NodeJS.ProcessEnv): { generator: LoadGenerator; warning?: string } {
+  const asked = env.BENCH_LOAD_GENERATOR;
+  if (asked !== undefined && asked !== 'wrk' && asked !== 'autocannon') throw new Error(`BENCH_LOAD_GENERATOR=${asked}: wrk or autocannon`);
+  if (asked === 'wrk' && !wrkInstalled()) throw new Error('BENCH_LOAD_GENERATOR=wrk but wrk is not installed (apt-get install wrk)');
+  if (asked) return { generator: asked };
+  if (wrkInstalled()) return { generator: 'wrk' };
+  return {
+    generator: 'autocannon',
+    warning:
+      'wrk is not installed (apt-get install wrk): measuring with autocannon, which shares the cores with the servers and pulls every ratio toward 1',
+  };
+}
 
 export function loadSettingsFromEnv(env: NodeJS.ProcessEnv): LoadSettings {
   return {
+    generator: chooseGenerator(env).generator,
     connections: Math.round(positiveEnvNumber(env, 'BENCH_CONNECTIONS', DEFAULT_LOAD.connections)),
     durationS: positiveEnvNumber(env, 'BENCH_DURATION', DEFAULT_LOAD.durationS),
     rounds: Math.round(positiveEnvNumber(env, 'BENCH_ROUNDS', DEFAULT_LOAD.rounds)),
@@ -69,10 +100,73 @@ export interface TargetResult {
   cpuUsPerRequest?: number;
 }
 
-/** One autocannon run. Requests always go through setupRequest, so every target costs the generator the same. */
-export async function runLoad(target: LoadTarget, seconds: number, connections: number): Promise<RunResult> {
-  const { spread } = target;
+/** One run of the settings' generator; the server's CPU time is read around it. */
+export async function runLoad(
+  target: LoadTarget,
+  seconds: number,
+  settings: Pick<LoadSettings, 'generator' | 'connections'>,
+): Promise<RunResult> {
   const cpuBefore = await target.cpuUsage?.();
+  const load =
+    settings.generator === 'wrk'
+      ? await runWrk(target, seconds, settings.connections)
+      : await runAutocannon(target, seconds, settings.connections);
+  const cpuAfter = cpuBefore && (await target.cpuUsage!());
+  const cpuUs = cpuBefore && cpuAfter ? cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system : undefined;
+  return { ...load, cpuUsPerRequest: cpuUs !== undefined && load.total > 0 ? cpuUs / load.total : undefined };
+}
+
+let wrkScripts: string | undefined;
+
+/**
+ * One wrk run: one thread (the server keeps the other core), a Lua `request` that asks for a
+ * random item (for spread 1 as well, so every target costs wrk the same), and a `done` that
+ * prints the counts as one JSON line.
+ */
+async function runWrk(target: LoadTarget, seconds: number, connections: number): Promise<Omit<RunResult, 'cpuUsPerRequest'>> {
+  if (!wrkScripts) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-wrk-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    wrkScripts = dir;
+  }
+  const script = path.join(wrkScripts, `items-${target.spread}.lua`);
+  writeFileSync(
+    script,
+    `local spread = ${Math.floor(target.spread)}
+request = function()
+  return wrk.format("GET", "${ITEM_PREFIX}" .. math.random(1, spread))
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK-SUMMARY {"requests":%d,"duration_us":%d,"bad":%d}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout))
+end
+`,
+  );
+  const output = await new Promise<string>((resolve, reject) => {
+    // wrk takes whole seconds only.
+    const child = spawn(
+      'wrk',
+      ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', script, target.url],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`wrk exited ${code}: ${out}`))));
+  });
+  const line = /WRK-SUMMARY (\{.*\})/.exec(output)?.[1];
+  if (!line) throw new Error(`wrk printed no summary: ${output}`);
+  const { requests, duration_us, bad } = JSON.parse(line) as { requests: number; duration_us: number; bad: number };
+  return { reqPerSec: duration_us > 0 ? requests / (duration_us / 1e6) : 0, total: requests, bad };
+}
+
+/** One autocannon run. Requests always go through setupRequest, so every target costs the generator the same. */
+async function runAutocannon(target: LoadTarget, seconds: number, connections: number): Promise<Omit<RunResult, 'cpuUsPerRequest'>> {
+  const { spread } = target;
   const result = await autocannon({
     url: target.url,
     connections,
@@ -81,14 +175,7 @@ export async function runLoad(target: LoadTarget, seconds: number, connections: 
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: itemPath(1 + Math.floor(Math.random() * spread)) }) }],
   });
   const total = result.requests.total;
-  const cpuAfter = cpuBefore && (await target.cpuUsage!());
-  const cpuUs = cpuBefore && cpuAfter ? cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system : undefined;
-  return {
-    reqPerSec: result.duration > 0 ? total / result.duration : 0,
-    total,
-    bad: result.non2xx + result.errors + result.timeouts,
-    cpuUsPerRequest: cpuUs !== undefined && total > 0 ? cpuUs / total : undefined,
-  };
+  return { reqPerSec: result.duration > 0 ? total / result.duration : 0, total, bad: result.non2xx + result.errors + result.timeouts };
 }
 
 export async function compareTargets(
@@ -99,13 +186,13 @@ export async function compareTargets(
   const results = new Map<string, TargetResult>(targets.map((t) => [t.label, { label: t.label, best: 0, runs: [], total: 0, bad: 0 }]));
   const cpu = new Map<string, number[]>(targets.map((t) => [t.label, []]));
   for (const target of targets) {
-    const warm = await runLoad(target, settings.warmupS, settings.connections);
+    const warm = await runLoad(target, settings.warmupS, settings);
     results.get(target.label)!.bad += warm.bad;
   }
   for (let round = 0; round < settings.rounds; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length]);
     for (const target of order) {
-      const run = await runLoad(target, settings.durationS, settings.connections);
+      const run = await runLoad(target, settings.durationS, settings);
       const entry = results.get(target.label)!;
       entry.runs.push(run.reqPerSec);
       entry.best = Math.max(entry.best, run.reqPerSec);

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { loadCassetteFile } from '../harness/cassette/cassette-load.js';
-import { measureRecord, measureStream } from './bench-scenarios.js';
+import { skipUnlessInstalled } from '../test-support/required-tool.js';
+import { measureRecord, measureReplay, measureStream } from './bench-scenarios.js';
+import { wrkInstalled } from './load-runner.js';
 import { itemJson } from './item-fixture.js';
 
 let workDir: string;
@@ -36,9 +38,30 @@ test('the streamed-body helper carries 8 MiB each way through a recording proxy 
   }
 });
 
+for (const generator of ['wrk', 'autocannon'] as const) {
+  test(`${generator}: the replay helper measures bare http, talkback and both replays with no miss and no bad answer`, async () => {
+    test.setTimeout(60_000);
+    if (generator === 'wrk') skipUnlessInstalled(test, wrkInstalled(), 'wrk not found: apt-get install wrk', 'TOUCHSTONE_REQUIRE_WRK');
+    const figures = await measureReplay({
+      workDir,
+      bigSize: 50,
+      settings: { generator, connections: 4, durationS: 0.5, rounds: 1, warmupS: 0.2 },
+    });
+    for (const side of [figures.bare, figures.talkback, figures.replayOne, figures.replayBig]) {
+      expect(side.best, side.label).toBeGreaterThan(0);
+      expect(side.bad, side.label).toBe(0);
+    }
+    expect(figures.misses).toBe(0);
+  });
+}
+
 test('the throughput helper compares record with http-proxy and the cassette holds every answered request', async () => {
   test.setTimeout(60_000);
-  const figures = await measureRecord({ workDir, spread: 50, settings: { connections: 4, durationS: 1, rounds: 1, warmupS: 0.2 } });
+  const figures = await measureRecord({
+    workDir,
+    spread: 50,
+    settings: { generator: 'autocannon', connections: 4, durationS: 1, rounds: 1, warmupS: 0.2 },
+  });
   expect(figures.record.best).toBeGreaterThan(0);
   expect(figures.httpProxy.best).toBeGreaterThan(0);
   expect(figures.record.bad + figures.httpProxy.bad).toBe(0);

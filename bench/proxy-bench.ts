@@ -22,12 +22,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureRecord, measureReplay, measureStream, type StreamFigures } from './bench-scenarios.js';
-import { loadSettingsFromEnv, type TargetResult } from './load-runner.js';
+import { chooseGenerator, loadSettingsFromEnv, type TargetResult } from './load-runner.js';
 import { reportAndExit, type ResultRow } from './result-table.js';
 import { startHost, type ServerHost } from './server-host-client.js';
 
 const MIB = 1024 * 1024;
-const TARGETS = { replayVsBare: 0.7, bigVsOne: 0.9, bigLoadMs: 2000, recordVsHttpProxy: 0.6, streamGrowth: 128 * MIB };
+const TARGETS = {
+  replayVsBare: 0.7,
+  replayVsTalkback: 1.5,
+  bigVsOne: 0.9,
+  bigLoadMs: 1000,
+  recordVsHttpProxy: 0.6,
+  streamGrowth: 128 * MIB,
+};
 
 const env = process.env;
 const settings = loadSettingsFromEnv(env);
@@ -59,9 +66,11 @@ const cpuNote = (candidate: TargetResult, baseline: TargetResult) =>
     ? undefined
     : `CPU/req ${candidate.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs (${(baseline.cpuUsPerRequest / candidate.cpuUsPerRequest).toFixed(2)})`;
 
+const { warning: generatorWarning } = chooseGenerator(env);
 log(
-  `touchstone proxy bench — ${os.cpus().length} cores, node ${process.version}; ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`,
+  `touchstone proxy bench — ${os.cpus().length} cores, node ${process.version}; ${settings.generator}, ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`,
 );
+if (generatorWarning) console.warn(`warning: ${generatorWarning}`);
 if (cpuProfileDir) log(`CPU profiles of the proxy children go to ${cpuProfileDir}; figures are slowed by profiling`);
 
 let upstream: ServerHost | undefined;
@@ -83,6 +92,16 @@ try {
         target: `>= ${TARGETS.replayVsBare}`,
         pass: ratio >= TARGETS.replayVsBare && r.replayOne.bad + r.bare.bad === 0 && r.misses === 0,
         note: badNote(r.replayOne.bad + r.bare.bad) ?? missNote ?? cpuNote(r.replayOne, r.bare),
+      });
+      const talkbackRatio = r.replayOne.best / r.talkback.best;
+      rows.push({
+        scenario: 'replay / talkback',
+        value: reqs(r.replayOne.best),
+        baseline: reqs(r.talkback.best),
+        ratio: talkbackRatio.toFixed(2),
+        target: `>= ${TARGETS.replayVsTalkback}`,
+        pass: talkbackRatio >= TARGETS.replayVsTalkback && r.replayOne.bad + r.talkback.bad === 0 && r.misses === 0,
+        note: badNote(r.replayOne.bad + r.talkback.bad) ?? missNote ?? cpuNote(r.replayOne, r.talkback),
       });
       const bigRatio = r.replayBig.best / r.replayOne.best;
       rows.push({

@@ -4,6 +4,8 @@ import type { ProxyOptions, ProxySummary } from '../harness/proxy/proxy-options.
 export type HostRole =
   | { kind: 'bare' }
   | { kind: 'http-proxy'; target: string }
+  /** talkback (the anchor): records `recordPath` from `target` once, then replays its tape with recording off. */
+  | { kind: 'talkback'; target: string; tapeDir: string; recordPath: string }
   /** firstRequestPath: fetched right after createProxy; the time to its answer is the load time. */
   | { kind: 'proxy'; options: ProxyOptions; firstRequestPath?: string };
 

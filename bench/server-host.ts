@@ -73,6 +73,10 @@ async function start(role: HostRole): Promise<StartReport> {
     };
     return { url: hosted.url };
   }
+  if (role.kind === 'talkback') {
+    hosted = await startTalkback(role);
+    return { url: hosted.url };
+  }
   // Imported only here, so the bare hosts never load (or pay for) the harness.
   const { createProxy } = await import('../harness/proxy/proxy-server.js');
   const started = performance.now();
@@ -94,6 +98,30 @@ async function start(role: HostRole): Promise<StartReport> {
   return { url: proxy.url, loadMs };
 }
 
+/**
+ * talkback as its users run it, but on a server of ours bound to 127.0.0.1 (its own start()
+ * listens on every interface): its tape is recorded from the same upstream first, then served
+ * with recording off. Header matching is off (allowHeaders: []), as it is off in touchstone's
+ * default match, so both answer the load generator's bare requests.
+ */
+async function startTalkback(role: Extract<HostRole, { kind: 'talkback' }>): Promise<Hosted> {
+  // CommonJS whose typings say `export default`: the default import is the function itself.
+  const talkback = (await import('talkback')).default as unknown as typeof import('talkback')['default'];
+  const serve = async (record: string): Promise<{ url: string; server: http.Server }> => {
+    const instance = talkback({ host: role.target, path: role.tapeDir, record, allowHeaders: [], silent: true, summary: false });
+    await instance.tapeStore.load();
+    const server = http.createServer((req, res) => instance.handleRequest(req, res));
+    return { url: await listen(server), server };
+  };
+  const recorder = await serve(talkback.Options.RecordMode.NEW);
+  const agent = new http.Agent({ keepAlive: true });
+  const status = await get(`${recorder.url}${role.recordPath}`, agent).finally(() => agent.destroy());
+  await closeServer(recorder.server);
+  if (status !== 200) throw new Error(`talkback recording ${role.recordPath} answered ${status}`);
+  const replayer = await serve(talkback.Options.RecordMode.DISABLED);
+  return { url: replayer.url, close: () => closeServer(replayer.server) };
+}
+
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -108,10 +136,11 @@ function closeServer(server: http.Server): Promise<void> {
   });
 }
 
-function get(url: string): Promise<number> {
+/** One GET; `agent` keep-alive makes the answer say keep-alive too (talkback replays that header as recorded). */
+function get(url: string, agent: http.Agent | false = false): Promise<number> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent: false }, (res) => {
+      .get(url, { agent }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       })

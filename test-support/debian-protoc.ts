@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { skipUnlessInstalled, type Skippable } from './required-tool.js';
 
 export const DEBIAN_PROTOC = '/usr/bin/protoc';
 // The platform package itself, not the @bufbuild/buf wrapper: the wrapper lists a binary
@@ -16,14 +17,7 @@ export const DEBIAN_PROTOC = '/usr/bin/protoc';
 export const BUF = fileURLToPath(new URL('../node_modules/@bufbuild/buf-linux-x64/bin/buf', import.meta.url));
 
 const REQUIRE = 'TOUCHSTONE_REQUIRE_PROTOC';
-type Skippable = { skip(condition: boolean, description: string): void };
-
-function skipUnlessPresent(test: Skippable, present: boolean, missing: string): void {
-  const reason = `${missing} (CI sets ${REQUIRE}=1 to fail here instead)`;
-  if (!present && process.env[REQUIRE] === '1') throw new Error(`${REQUIRE}=1 but ${reason}`);
-  if (!present) console.warn(`skipping: ${reason}`);
-  test.skip(!present, reason);
-}
+const skipUnlessPresent = (test: Skippable, present: boolean, missing: string) => skipUnlessInstalled(test, present, missing, REQUIRE);
 
 /** Call at the top of a test file (or first in a test) that needs Debian's protoc. */
 export function skipWithoutDebianProtoc(test: Skippable): void {

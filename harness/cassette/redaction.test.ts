@@ -258,3 +258,13 @@ test('query keys are secret by the words of their name, not by letters inside ot
   ];
   expect(out.url).toBe('/search?author=ada-lovelace-1815&keyword=analytical&api_key=%3Credacted%3E');
 });
+
+test('a request with nothing to discover (no headers, query or body) still has known secrets swept from its path', () => {
+  const redactor = createRedactor({ secrets: { ORG: 'org-9f8e7d6c' } });
+  const plain = { method: 'GET', url: '/items/1', headers: [] };
+  expect(redactor.redactRequest(plain)).toBe(plain);
+  expect(redactor.redactRequest({ method: 'GET', url: '/orgs/org-9f8e7d6c/items', headers: [] }).url).toBe(
+    '/orgs/%3Csecret%3AORG%3E/items',
+  );
+  expect(redactor.notes()).toEqual(['request.url']);
+});

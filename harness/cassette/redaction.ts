@@ -391,7 +391,17 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
         request: redactMessage(i.request, 'request', pass),
         response: redactMessage(i.response, 'response', pass),
       })),
-    redactRequest: (r) => twoPass((pass) => redactMessage(r, 'request', pass)),
+    redactRequest: (r) => {
+      // Nothing to discover in a request without headers, query or body: only the known
+      // secrets are swept from its path (replay's common case, and its per-request cost).
+      if (r.headers.length === 0 && r.body === undefined && !r.url.includes('?')) {
+        const url = sweeps().url(r.url);
+        if (url === r.url) return r;
+        notes.add('request.url');
+        return { ...r, url };
+      }
+      return twoPass((pass) => redactMessage(r, 'request', pass));
+    },
     notes: () => [...notes].sort(),
     replacements: () => sweeps().forms,
     bodyFieldRules: (side) => ({
