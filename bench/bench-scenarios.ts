@@ -45,6 +45,8 @@ export interface ReplayFigures {
   talkback: TargetResult;
   replayOne: TargetResult;
   replayBig: TargetResult;
+  /** Requests the big cassette never recorded (`?miss=1`), answered with an explained miss. */
+  missBig: TargetResult;
   bigSize: number;
   /** createProxy + first answer, ms. */
   loadMsOne: number;
@@ -52,6 +54,8 @@ export interface ReplayFigures {
   /** Requests the replay proxies could not answer from their cassette (must be 0). */
   misses: number;
 }
+
+const MISS_QUERY = '?miss=1';
 
 /** Bare server vs talkback vs replay of a 1-interaction cassette vs replay of a `bigSize` one, alternated. */
 export async function measureReplay(context: ScenarioContext & { settings: LoadSettings; bigSize: number }): Promise<ReplayFigures> {
@@ -89,6 +93,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
           { label: 'talkback', url: talkback.url, spread: 1, cpuUsage: talkback.cpuUsage },
           { label: 'replay 1', url: one.url, spread: 1, cpuUsage: one.cpuUsage },
           { label: `replay ${bigSize}`, url: big.url, spread: bigSize, cpuUsage: big.cpuUsage },
+          { label: `miss ${bigSize}`, url: big.url, spread: bigSize, cpuUsage: big.cpuUsage, query: MISS_QUERY, expectMisses: true },
         ],
         settings,
         log,
@@ -102,10 +107,11 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
         talkback: results.get('talkback')!,
         replayOne: results.get('replay 1')!,
         replayBig: results.get(`replay ${bigSize}`)!,
+        missBig: results.get(`miss ${bigSize}`)!,
         bigSize,
         loadMsOne,
         loadMsBig,
-        misses: (oneReport?.summary.misses.length ?? 0) + (bigReport?.summary.misses.length ?? 0),
+        misses: [oneReport, bigReport].flatMap((report) => report?.summary.misses ?? []).filter((m) => !m.url.endsWith(MISS_QUERY)).length,
       };
     } finally {
       one?.kill();

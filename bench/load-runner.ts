@@ -75,6 +75,10 @@ export interface LoadTarget {
   url: string;
   /** Each request asks for /items/<n>, n uniformly random in 1..spread (1: always /items/1). */
   spread: number;
+  /** Appended to every path: `?miss=1` asks a replay for what it never recorded. */
+  query?: string;
+  /** The answers are expected misses (599): their status does not make the run bad. */
+  expectMisses?: boolean;
   /** The CPU time of the process serving `url` (process.cpuUsage, µs). */
   cpuUsage?: () => Promise<NodeJS.CpuUsage>;
 }
@@ -129,17 +133,18 @@ async function runWrk(target: LoadTarget, seconds: number, connections: number):
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     wrkScripts = dir;
   }
-  const script = path.join(wrkScripts, `items-${target.spread}.lua`);
+  const query = target.query ?? '';
+  const script = path.join(wrkScripts, `items-${target.spread}${query ? '-query' : ''}.lua`);
   writeFileSync(
     script,
     `local spread = ${Math.floor(target.spread)}
 request = function()
-  return wrk.format("GET", "${ITEM_PREFIX}" .. math.random(1, spread))
+  return wrk.format("GET", "${ITEM_PREFIX}" .. math.random(1, spread) .. "${query}")
 end
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('WRK-SUMMARY {"requests":%d,"duration_us":%d,"bad":%d}\\n',
-    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout))
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout + (${target.expectMisses ? 0 : 1} * e.status)))
 end
 `,
   );
@@ -172,10 +177,16 @@ async function runAutocannon(target: LoadTarget, seconds: number, connections: n
     connections,
     pipelining: 1,
     duration: seconds,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: itemPath(1 + Math.floor(Math.random() * spread)) }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => ({ ...req, path: `${itemPath(1 + Math.floor(Math.random() * spread))}${target.query ?? ''}` }),
+      },
+    ],
   });
   const total = result.requests.total;
-  return { reqPerSec: result.duration > 0 ? total / result.duration : 0, total, bad: result.non2xx + result.errors + result.timeouts };
+  const bad = (target.expectMisses ? 0 : result.non2xx) + result.errors + result.timeouts;
+  return { reqPerSec: result.duration > 0 ? total / result.duration : 0, total, bad };
 }
 
 export async function compareTargets(

@@ -31,6 +31,7 @@ const TARGETS = {
   replayVsBare: 0.7,
   replayVsTalkback: 1.5,
   bigVsOne: 0.9,
+  missVsHit: 0.2,
   bigLoadMs: 1000,
   recordVsHttpProxy: 0.6,
   streamGrowth: 128 * MIB,
@@ -112,6 +113,16 @@ try {
         target: `>= ${TARGETS.bigVsOne}`,
         pass: bigRatio >= TARGETS.bigVsOne && r.replayBig.bad === 0 && r.misses === 0,
         note: badNote(r.replayBig.bad) ?? missNote ?? cpuNote(r.replayBig, r.replayOne),
+      });
+      const missRatio = r.missBig.best / r.replayBig.best;
+      rows.push({
+        scenario: `miss ${bigSize} / hit ${bigSize}`,
+        value: reqs(r.missBig.best),
+        baseline: reqs(r.replayBig.best),
+        ratio: missRatio.toFixed(2),
+        target: `>= ${TARGETS.missVsHit}`,
+        pass: missRatio >= TARGETS.missVsHit && r.missBig.bad === 0,
+        note: badNote(r.missBig.bad) ?? `explained misses; ${cpuNote(r.missBig, r.replayBig) ?? ''}`,
       });
       rows.push({
         scenario: `load ${bigSize} cassette`,

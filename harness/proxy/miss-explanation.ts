@@ -1,6 +1,7 @@
 // A miss is loud and says why: the three recorded interactions nearest to the request,
 // each with the rules it failed and both values, so a user sees at once whether a query
-// parameter, a header or a body field moved. Only misses pay for the scan.
+// parameter, a header or a body field moved. Only the candidates the index names are
+// compared (miss-candidates.ts), so a miss costs the same in a cassette of any size.
 import type { Lookup, ReplayIndex } from './replay-index.js';
 import { MATCH_RULES, type MatchParts, type MatchRule } from './request-key.js';
 
@@ -27,26 +28,25 @@ export function explainMiss(
       : index
         ? 'no recorded interaction matches this request'
         : 'the cassette does not exist';
-  const scored = (index?.interactions ?? []).map((interaction) => {
-    const recorded = index!.partsOf(interaction);
-    const differences = MATCH_RULES.filter((rule) => recorded[rule] !== parts[rule]).map((rule) => ({
-      rule,
-      recorded: shorten(recorded[rule]),
-      actual: shorten(parts[rule]),
-    }));
-    return { interaction, differences };
-  });
   // Fewest differing rules first; method and path weigh most, so a same-route neighbour wins.
-  const weight = (d: { rule: MatchRule }[]) => d.reduce((sum, { rule }) => sum + (rule === 'method' || rule === 'path' ? 10 : 1), 0);
-  scored.sort((a, b) => weight(a.differences) - weight(b.differences) || a.interaction.seq - b.interaction.seq);
+  const scored = (index?.missCandidates(parts.method, parts.path) ?? []).map(({ interaction, recorded }) => {
+    let weight = 0;
+    for (const rule of MATCH_RULES) if (recorded[rule] !== parts[rule]) weight += rule === 'method' || rule === 'path' ? 10 : 1;
+    return { interaction, recorded, weight };
+  });
+  scored.sort((a, b) => a.weight - b.weight || a.interaction.seq - b.interaction.seq);
   return {
     error: `touchstone: ${error}`,
     cassette,
     request,
-    nearest: scored.slice(0, 3).map(({ interaction, differences }) => ({
+    nearest: scored.slice(0, 3).map(({ interaction, recorded }) => ({
       seq: interaction.seq,
       request: `${interaction.request.method} ${interaction.request.url}`,
-      differences,
+      differences: MATCH_RULES.filter((rule) => recorded[rule] !== parts[rule]).map((rule) => ({
+        rule,
+        recorded: shorten(recorded[rule]),
+        actual: shorten(parts[rule]),
+      })),
     })),
   };
 }

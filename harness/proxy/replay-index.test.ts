@@ -2,6 +2,8 @@ import { expect, test } from '@playwright/test';
 import { RECORDED_HOST, type Interaction } from '../cassette/cassette-format.js';
 import { DEFAULT_MATCH } from './proxy-options.js';
 import { createReplayIndex, keyHash, keyOfRecorded } from './replay-index.js';
+import { explainMiss } from './miss-explanation.js';
+import { MAX_CANDIDATES, pathShape } from './miss-candidates.js';
 import { matchKey, matchParts } from './request-key.js';
 
 const get = (url: string, seq: number): Interaction => ({
@@ -43,4 +45,30 @@ test('after the last recording a queue repeats its last or cycles, per policy, a
   expect([1, 2, 3, 4].map(() => repeat.lookup(partsOf('/a')))).toEqual([{ hit: 1 }, { hit: 3 }, { hit: 3 }, { hit: 3 }]);
   expect([1, 2, 3, 4].map(() => cycle.lookup(partsOf('/a')))).toEqual([{ hit: 1 }, { hit: 3 }, { hit: 1 }, { hit: 3 }]);
   expect(cycle.unused()).toEqual([2, 4]);
+});
+
+test('a miss in 100,000 interactions compares a bounded few and still names the same-route and same-shape neighbours', () => {
+  const interactions = Array.from({ length: 100_000 }, (_, i) => get(`/items/${i + 1}`, i + 1));
+  interactions.push(get('/items/77?page=2', 100_001));
+  const index = createReplayIndex(interactions, DEFAULT_MATCH, 'error');
+  let compared = 0;
+  const counted = { ...index, partsOf: (i: Interaction) => (compared++, index.partsOf(i)) };
+  const request = { method: 'GET', url: '/items/77?page=3' };
+  const parts = partsOf(request.url);
+  const explanation = explainMiss('big', request, parts, counted, index.lookup(parts));
+  expect(compared).toBeLessThanOrEqual(MAX_CANDIDATES);
+  expect(explanation.nearest.map((n) => n.request)).toEqual(['GET /items/77', 'GET /items/77?page=2', 'GET /items/1']);
+  expect(explanation.nearest[0].differences).toEqual([{ rule: 'query', recorded: '', actual: 'page=3' }]);
+  // Another shape entirely: the same method's first recordings are the nearest there are.
+  compared = 0;
+  const other = explainMiss('big', { method: 'GET', url: '/users/x' }, partsOf('/users/x'), counted, { miss: 'none' });
+  expect(compared).toBeLessThanOrEqual(MAX_CANDIDATES);
+  expect(other.nearest[0].request).toBe('GET /items/1');
+});
+
+test('path shapes: numbers, hex digests and UUIDs are ids; words are not', () => {
+  expect(pathShape('/repos/o/r/issues/42')).toBe('/repos/o/r/issues/{}');
+  expect(pathShape('/git/blobs/3b18e512dba79e4c8300dd08aeb37f8e728b8dad')).toBe('/git/blobs/{}');
+  expect(pathShape('/runs/123e4567-e89b-12d3-a456-426614174000/logs')).toBe('/runs/{}/logs');
+  expect(pathShape('/repos/octo-org/widgets')).toBe('/repos/octo-org/widgets');
 });

@@ -2,6 +2,7 @@
 // same for 1 or 100,000 interactions. Identical requests are answered in recorded order;
 // what happens after the last one is the exhaustion policy.
 import type { Interaction } from '../cassette/cassette-format.js';
+import { createMissCandidates, type MissCandidates } from './miss-candidates.js';
 import type { ExhaustionPolicy, MatchConfig } from './proxy-options.js';
 import { keyedBody, matchKey, matchParts, type KeyedRequest, type MatchParts } from './request-key.js';
 
@@ -13,6 +14,8 @@ export interface ReplayIndex {
   lookup(parts: MatchParts): Lookup;
   /** The recorded interaction with this seq. */
   interaction(seq: number): Interaction;
+  /** The recorded interactions a miss of this method and path is compared with (a bounded few). */
+  missCandidates: MissCandidates;
   /** The match parts of a recorded request, recomputed (only misses need them; not storing them keeps the heap small). */
   partsOf(interaction: Interaction): MatchParts;
   /** seq of interactions never served. */
@@ -72,6 +75,7 @@ export function createReplayIndex(interactions: Interaction[], config: MatchConf
   return {
     interactions,
     interaction: (seq) => bySeq[seq],
+    missCandidates: createMissCandidates(interactions, (interaction) => keyOfRecorded(interaction, config)),
     partsOf: (interaction) => keyOfRecorded(interaction, config),
     lookup(parts) {
       const key = matchKey(parts);
