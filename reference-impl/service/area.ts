@@ -31,6 +31,11 @@ export interface Area {
   readonly endpoints: readonly Endpoint[];
   /** Back to the world, after the clock was reset. */
   reset(): void;
+  /**
+   * What its requests can change, as plain data (Maps, Sets, arrays, primitives) for the
+   * control API's state digest: equal before and after a request means it changed nothing.
+   */
+  state(): unknown;
 }
 
 export type AreaFactory = (core: ServiceCore) => Area;

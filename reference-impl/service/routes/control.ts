@@ -1,8 +1,11 @@
 // The control API the harness uses for deterministic runs (not part of the spec):
 // reset to the world, read and move the clock, switch built-in faults, inject failures
-// (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), list capabilities,
+// (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), digest the
+// state requests can change (to show a refused request changed nothing), list capabilities,
 // and describe the service as OpenAPI (openapi.ts).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument } from '../openapi.js';
 import { Type, type Static } from 'typebox';
@@ -12,7 +15,14 @@ import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
 import { FAILURE_KINDS } from '../injected-failures.js';
 import type { Store } from '../store.js';
 
-export const CAPABILITIES = ['control.reset', 'control.clock', 'control.faults', 'control.failures', 'control.key-rotation'] as const;
+export const CAPABILITIES = [
+  'control.reset',
+  'control.clock',
+  'control.faults',
+  'control.failures',
+  'control.key-rotation',
+  'control.state',
+] as const;
 
 const RESET_BODY = Type.Object({}, { title: 'Reset', additionalProperties: false });
 
@@ -35,6 +45,8 @@ const FAILURES_BODY = Type.Object(
   Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))])),
   { title: 'Failures', minProperties: 1, additionalProperties: false },
 );
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 export function registerControlRoutes(app: FastifyInstance, store: Store): void {
   const { clock } = store;
@@ -98,6 +110,14 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
       (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
     );
     return document;
+  });
+
+  // SHA-256 of each area's state (v8's serialisation keeps Map and Set order, so equal state is
+  // equal bytes) and of all of them; the clock is left out: reading it changes nothing.
+  app.get('/_conformance/state', async () => {
+    const areas: Record<string, string> = {};
+    for (const area of store.areas) areas[area.name] = sha256(serialize(await area.state()));
+    return { digest: sha256(JSON.stringify(areas)), areas };
   });
 
   app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));

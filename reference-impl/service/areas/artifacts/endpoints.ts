@@ -204,7 +204,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       },
     }),
   ];
-  return { name: 'artifacts', endpoints, reset: () => void (deleted = new Set()) };
+  return { name: 'artifacts', endpoints, reset: () => void (deleted = new Set()), state: () => deleted };
 };
 
 export const artifacts = { name: 'artifacts', faults: ARTIFACT_FAULTS, create } satisfies AreaModule;

@@ -147,7 +147,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       },
     }),
   ];
-  return { name: 'assignees', endpoints, reset: () => issues.reset() };
+  return { name: 'assignees', endpoints, reset: () => issues.reset(), state: () => issues.snapshot() };
 };
 
 export const assignees = { name: 'assignees', faults: ASSIGNEE_FAULTS, create } satisfies AreaModule;

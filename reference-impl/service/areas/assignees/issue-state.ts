@@ -20,6 +20,8 @@ export interface IssueState {
   addAssignees(record: IssueRecord, logins: string[], cap?: number): boolean;
   removeAssignees(record: IssueRecord, logins: string[]): boolean;
   reset(): void;
+  /** Each issue's assignees and update time (the state digest's part). */
+  snapshot(): unknown;
 }
 
 export function createIssueState(directory: Directory, clock: Clock): IssueState {
@@ -48,6 +50,7 @@ export function createIssueState(directory: Directory, clock: Clock): IssueState
       if (changed) touch(record);
       return changed;
     },
+    snapshot: () => [...records].map(([id, record]) => [id, record.assignees, record.updatedAt]),
     reset() {
       records.clear();
       for (const { owner, name } of directory.world.repositories) {

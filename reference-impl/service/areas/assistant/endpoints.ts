@@ -409,7 +409,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
     }),
   ];
 
-  return { name: 'assistant', endpoints, reset: load };
+  return { name: 'assistant', endpoints, reset: load, state: () => seats };
 };
 
 export const assistant = { name: 'assistant', faults: ASSISTANT_FAULTS, create } satisfies AreaModule;

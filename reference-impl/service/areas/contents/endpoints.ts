@@ -293,7 +293,7 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number]>['create'] = (core) =>
       },
     }),
   ];
-  return { name: 'contents', endpoints, reset: () => git.reset() };
+  return { name: 'contents', endpoints, reset: () => git.reset(), state: () => git.snapshot() };
 };
 
 export const contents = { name: 'contents', faults: CONTENTS_FAULTS, create } satisfies AreaModule;

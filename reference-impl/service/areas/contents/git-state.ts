@@ -23,10 +23,16 @@ export const isEmpty = (git: RepositoryGit) => Object.keys(git.refs.branches).le
 export interface GitState {
   of(repository: WorldRepository): Promise<RepositoryGit>;
   reset(): void;
+  /**
+   * The refs of each repository whose refs moved since the reset (the state digest's part):
+   * a repository read for the first time is built, which changes nothing a client can see.
+   */
+  snapshot(): Promise<unknown>;
 }
 
 export function createGitState(directory: Directory): GitState {
   let states = new Map<string, Promise<RepositoryGit>>();
+  let repositories = new Map<string, WorldRepository>();
   const load = async (repository: WorldRepository): Promise<RepositoryGit> => {
     const built = await worldRepository(directory.world, repository);
     if (!built)
@@ -39,15 +45,32 @@ export function createGitState(directory: Directory): GitState {
     const refs = structuredClone(built.refs);
     return { store: built.store, refs, objects: new Set(built.objects), writing: new Set() };
   };
+  const emptyRefs = JSON.stringify({ defaultBranch: 'main', branches: {}, tags: {} });
+  const worldRefs = async (repository: WorldRepository) => {
+    const built = await worldRepository(directory.world, repository);
+    return built ? JSON.stringify(built.refs) : emptyRefs;
+  };
   return {
     of(repository) {
       const key = fullName(repository);
       let state = states.get(key);
-      if (!state) states.set(key, (state = load(repository)));
+      if (!state) {
+        states.set(key, (state = load(repository)));
+        repositories.set(key, repository);
+      }
       return state;
     },
     reset() {
       states = new Map();
+      repositories = new Map();
+    },
+    async snapshot() {
+      const moved: Array<[string, string]> = [];
+      for (const [key, state] of states) {
+        const refs = JSON.stringify((await state).refs);
+        if (refs !== (await worldRefs(repositories.get(key)!))) moved.push([key, refs]);
+      }
+      return moved;
     },
   };
 }

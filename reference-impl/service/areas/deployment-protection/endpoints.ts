@@ -199,7 +199,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
     return { id: rule.id, node_id: Buffer.from(`DPR_${rule.id}`).toString('base64'), enabled: true, app: representApp(request, rule.app) };
   }
 
-  return { name: 'deployment-protection', endpoints, reset: load };
+  return { name: 'deployment-protection', endpoints, reset: load, state: () => rules };
 };
 
 const keyOf = (repository: WorldRepository, environment: string) => `${fullName(repository)}\n${environment}`.toLowerCase();

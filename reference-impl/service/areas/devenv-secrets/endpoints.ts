@@ -182,7 +182,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
     }),
   ];
 
-  return { name: 'devenv-secrets', endpoints, reset: load };
+  return { name: 'devenv-secrets', endpoints, reset: load, state: () => secrets };
 };
 
 export const devenvSecrets = { name: 'devenv-secrets', faults: SECRET_FAULTS, create } satisfies AreaModule;

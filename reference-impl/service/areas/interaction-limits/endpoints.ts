@@ -179,7 +179,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       },
     }),
   ];
-  return { name: 'interaction-limits', endpoints, reset: () => limits.reset() };
+  return { name: 'interaction-limits', endpoints, reset: () => limits.reset(), state: () => limits.snapshot() };
 };
 
 export const interactionLimits = { name: 'interaction-limits', faults: LIMIT_FAULTS, create } satisfies AreaModule;

@@ -35,6 +35,8 @@ export interface InteractionLimitState {
   clearOrganization(org: WorldOrganization): void;
   /** Back to the world's limits, as if each were set when the (already reset) clock reads now. */
   reset(): void;
+  /** Every active limit (the state digest's part). */
+  snapshot(): unknown;
 }
 
 export function createInteractionLimitState(directory: Directory, clock: Clock, faults: Faults): InteractionLimitState {
@@ -88,6 +90,7 @@ export function createInteractionLimitState(directory: Directory, clock: Clock, 
         if (repositories.get(repository.id)?.origin === 'organization') repositories.delete(repository.id);
       }
     },
+    snapshot: () => ({ users, organizations, repositories }),
     reset() {
       users.clear();
       organizations.clear();

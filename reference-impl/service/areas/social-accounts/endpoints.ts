@@ -157,7 +157,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
     }),
   ];
 
-  return { name: 'social-accounts', endpoints, reset: load };
+  return { name: 'social-accounts', endpoints, reset: load, state: () => accounts };
 };
 
 /** An absolute http(s) URL with a dotted host, at most 2048 characters. */

@@ -301,7 +301,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
     }),
   ];
 
-  return { name: 'source-imports', endpoints, reset: load };
+  return { name: 'source-imports', endpoints, reset: load, state: () => imports };
 };
 
 export const sourceImports = { name: 'source-imports', faults: IMPORT_FAULTS, create } satisfies AreaModule;

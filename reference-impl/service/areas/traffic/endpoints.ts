@@ -110,7 +110,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
     }),
   ];
   // Nothing to reset: the numbers are a function of the world and the clock.
-  return { name: 'traffic', endpoints, reset: () => {} };
+  return { name: 'traffic', endpoints, reset: () => {}, state: () => null };
 };
 
 export const traffic = { name: 'traffic', faults: TRAFFIC_FAULTS, create } satisfies AreaModule;

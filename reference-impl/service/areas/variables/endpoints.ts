@@ -333,7 +333,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
     }),
   ];
 
-  return { name: 'variables', endpoints, reset: load };
+  return { name: 'variables', endpoints, reset: load, state: () => variables };
 };
 
 const invalid = (field: string, message: string) => validationFailed([{ resource: 'Variable', field, code: 'custom', message }]);
