@@ -32,8 +32,8 @@ export interface Area {
   /** Back to the world, after the clock was reset. */
   reset(): void;
   /**
-   * What its requests can change, as plain data (Maps, Sets, arrays, primitives) for the
-   * control API's state digest: equal before and after a request means it changed nothing.
+   * What its requests can change, as plain data (Maps, Sets, arrays, records, primitives) for
+   * the control API's state digest: equal before and after a request means it changed nothing.
    */
   state(): unknown;
 }

@@ -154,7 +154,9 @@ test('unknown control paths: 404', async ({ api }) => {
   expectErrorBody(await api.call('PUT', '/_conformance/clock', { ...bare, body: { set: '2027-01-01T00:00:00Z' } }), 404);
 });
 
-test('GET state digests what requests can change: the same after reads and refused writes, another after a write, the first again after a reset', async ({ api }) => {
+test('GET state digests what requests can change: the same after reads and refused writes, another after a write, the first again after a reset', async ({
+  api,
+}) => {
   const state = async () => (await api.get('/_conformance/state', bare)).json() as { digest: string; areas: Record<string, string> };
   const before = await state();
   expect(before.digest).toMatch(/^[0-9a-f]{64}$/);
@@ -163,11 +165,18 @@ test('GET state digests what requests can change: the same after reads and refus
   expect((await api.get('/repos/octo-org/widgets/contents/README.md', { as: 'org-owner' })).statusCode).toBe(200);
   expect((await api.call('POST', '/orgs/octo-org/actions/variables', { as: 'org-owner', body: { name: 'X' } })).statusCode).toBe(422);
   expect(await state()).toEqual(before);
-  const created = await api.call('POST', '/orgs/octo-org/actions/variables', { as: 'org-owner', body: { name: 'FUZZ_X', value: '1', visibility: 'all' } });
+  const created = await api.call('POST', '/orgs/octo-org/actions/variables', {
+    as: 'org-owner',
+    body: { name: 'FUZZ_X', value: '1', visibility: 'all' },
+  });
   expect(created.statusCode).toBe(201);
   const after = await state();
   expect(after.digest).not.toBe(before.digest);
-  expect(Object.entries(after.areas).filter(([name, digest]) => digest !== before.areas[name]).map(([name]) => name)).toEqual(['variables']);
+  expect(
+    Object.entries(after.areas)
+      .filter(([name, digest]) => digest !== before.areas[name])
+      .map(([name]) => name),
+  ).toEqual(['variables']);
   expect((await api.call('POST', '/_conformance/reset', bare)).statusCode).toBe(204);
   expect(await state()).toEqual(before);
 });

@@ -5,7 +5,6 @@
 // and describe the service as OpenAPI (openapi.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument } from '../openapi.js';
 import { Type, type Static } from 'typebox';
@@ -47,6 +46,10 @@ const FAILURES_BODY = Type.Object(
 );
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** JSON of plain data with Maps and Sets as tagged lists of their entries, in their order. */
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? ['Map', ...v] : v instanceof Set ? ['Set', ...v] : v)) ?? 'undefined';
 
 export function registerControlRoutes(app: FastifyInstance, store: Store): void {
   const { clock } = store;
@@ -112,11 +115,12 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     return document;
   });
 
-  // SHA-256 of each area's state (v8's serialisation keeps Map and Set order, so equal state is
-  // equal bytes) and of all of them; the clock is left out: reading it changes nothing.
+  // SHA-256 of each area's state and of all of them; the clock is left out: reading it changes
+  // nothing. Canonical JSON, not v8's serialisation: that one writes the same number or array
+  // differently by its representation in memory (small integer or double, packed or holey).
   app.get('/_conformance/state', async () => {
     const areas: Record<string, string> = {};
-    for (const area of store.areas) areas[area.name] = sha256(serialize(await area.state()));
+    for (const area of store.areas) areas[area.name] = sha256(canonicalJson(await area.state()));
     return { digest: sha256(JSON.stringify(areas)), areas };
   });
 

@@ -182,7 +182,8 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
     }),
   ];
 
-  return { name: 'devenv-secrets', endpoints, reset: load, state: () => secrets };
+  // A repository's empty map is made on first read: not a change anyone can see.
+  return { name: 'devenv-secrets', endpoints, reset: load, state: () => [...secrets].filter(([, named]) => named.size > 0) };
 };
 
 export const devenvSecrets = { name: 'devenv-secrets', faults: SECRET_FAULTS, create } satisfies AreaModule;
