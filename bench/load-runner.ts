@@ -77,6 +77,10 @@ export interface LoadTarget {
   spread: number;
   /** Appended to every path: `?miss=1` asks a replay for what it never recorded. */
   query?: string;
+  /** One path for every request instead of random items (spread is then ignored). */
+  path?: string;
+  /** Sent with every request (the reference refuses a request without a User-Agent). */
+  headers?: Record<string, string>;
   /** The answers are expected misses (599): their status does not make the run bad. */
   expectMisses?: boolean;
   /** The CPU time of the process serving `url` (process.cpuUsage, µs). */
@@ -134,12 +138,17 @@ async function runWrk(target: LoadTarget, seconds: number, connections: number):
     wrkScripts = dir;
   }
   const query = target.query ?? '';
-  const script = path.join(wrkScripts, `items-${target.spread}${query ? '-query' : ''}.lua`);
+  const script = path.join(wrkScripts, `${target.label.replace(/[^A-Za-z0-9]+/g, '-')}.lua`);
+  const requestPath = target.path ? JSON.stringify(target.path) : `"${ITEM_PREFIX}" .. math.random(1, spread) .. "${query}"`;
+  const headers = Object.entries(target.headers ?? {})
+    .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+    .join(', ');
   writeFileSync(
     script,
     `local spread = ${Math.floor(target.spread)}
+local headers = { ${headers} }
 request = function()
-  return wrk.format("GET", "${ITEM_PREFIX}" .. math.random(1, spread) .. "${query}")
+  return wrk.format("GET", ${requestPath}, headers)
 end
 done = function(summary, latency, requests)
   local e = summary.errors
@@ -177,10 +186,14 @@ async function runAutocannon(target: LoadTarget, seconds: number, connections: n
     connections,
     pipelining: 1,
     duration: seconds,
+    headers: target.headers,
     requests: [
       {
         method: 'GET',
-        setupRequest: (req) => ({ ...req, path: `${itemPath(1 + Math.floor(Math.random() * spread))}${target.query ?? ''}` }),
+        setupRequest: (req) => ({
+          ...req,
+          path: target.path ?? `${itemPath(1 + Math.floor(Math.random() * spread))}${target.query ?? ''}`,
+        }),
       },
     ],
   });

@@ -4,6 +4,10 @@ import type { ProxyOptions, ProxySummary } from '../harness/proxy/proxy-options.
 export type HostRole =
   | { kind: 'bare' }
   | { kind: 'http-proxy'; target: string }
+  /** The reference service with the default world. */
+  | { kind: 'reference' }
+  /** A bare node:http server sending these bytes to every request: a baseline with the same answer. */
+  | { kind: 'canned'; status: number; headers: [string, string][]; bodyBase64: string }
   /** talkback (the anchor): records `recordPath` from `target` once, then replays its tape with recording off. */
   | { kind: 'talkback'; target: string; tapeDir: string; recordPath: string }
   /** firstRequestPath: fetched right after createProxy; the time to its answer is the load time. */

@@ -73,6 +73,23 @@ async function start(role: HostRole): Promise<StartReport> {
     };
     return { url: hosted.url };
   }
+  if (role.kind === 'canned') {
+    const body = Buffer.from(role.bodyBase64, 'base64');
+    const headers = role.headers.flat();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.sendDate = false;
+      res.writeHead(role.status, headers).end(body);
+    });
+    hosted = { url: await listen(server), close: () => closeServer(server) };
+    return { url: hosted.url };
+  }
+  if (role.kind === 'reference') {
+    const { createReferenceService, loadWorld } = await import('../reference-impl/service/service.js');
+    const service = createReferenceService({ world: loadWorld() });
+    hosted = { url: await service.listen({ port: 0 }), close: () => service.close() };
+    return { url: hosted.url };
+  }
   if (role.kind === 'talkback') {
     hosted = await startTalkback(role);
     return { url: hosted.url };

@@ -53,6 +53,12 @@ export interface ProxyOptions {
   missStatus?: number;
   /** Upstream timeout per request, ms. */
   upstreamTimeoutMs?: number;
+  /**
+   * How long a client may take: the request head (default 10 s), the whole request, body
+   * included (default 300 s: a 1 GiB upload over a slow link), an idle keep-alive connection
+   * (default 5 s, node's). Slow or stalled clients are cut so they cannot hold the proxy.
+   */
+  clientTimeouts?: { headersMs?: number; requestMs?: number; idleMs?: number };
 }
 
 export interface MissRecord {

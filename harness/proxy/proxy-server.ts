@@ -68,13 +68,24 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   };
 
   let closing = false;
-  const server = http.createServer((req, res) => {
+  const timeouts = { headersMs: 10_000, requestMs: 300_000, idleMs: 5_000, ...options.clientTimeouts };
+  const serverOptions: http.ServerOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.idleMs,
+    // Checked every second (node's default, 30 s, lets a slow head live three times its
+    // limit); a connection that never sends a request is cut at the head timeout too.
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+  };
+  const server = http.createServer(serverOptions, (req, res) => {
     // Once closing, a keep-alive connection is closed with its answer (close() also closes
     // those that fall idle meanwhile).
     if (closing) res.shouldKeepAlive = false;
     handle(req, res).catch((error: Error) => {
-      const status = error instanceof HarnessError ? (error.code === 'USAGE' ? 400 : 500) : 500;
+      const status = error instanceof BodyTooLarge ? 413 : error instanceof HarnessError ? (error.code === 'USAGE' ? 400 : 500) : 500;
       if (res.headersSent) return res.destroy(error);
+      // The rest of an oversized body is not read: the connection closes with the answer.
+      if (status === 413) res.shouldKeepAlive = false;
       const body = JSON.stringify({ error: `touchstone proxy: ${error.message}` });
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     });
@@ -326,6 +337,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
 const EMPTY = Buffer.alloc(0);
 
+/** A request body over MAX_BUFFERED_REQUEST where the proxy must hold it whole: 413. */
+class BodyTooLarge extends Error {}
+
 /** The value of a header from the raw list (repeats joined by ", ", as node does for unknown names), or undefined. */
 function rawHeader(raw: string[], lower: string): string | undefined {
   let value: string | undefined;
@@ -345,12 +359,14 @@ function readRequestBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BUFFERED_REQUEST)
-        req.destroy(new HarnessError('USAGE', `request body over ${MAX_BUFFERED_REQUEST} bytes cannot be matched`));
-      else chunks.push(chunk);
-    });
+      if (size <= MAX_BUFFERED_REQUEST) return void chunks.push(chunk);
+      req.off('data', onData);
+      chunks.length = 0;
+      reject(new BodyTooLarge(`a request body over ${MAX_BUFFERED_REQUEST} bytes cannot be matched`));
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', reject);
   });

@@ -36,7 +36,26 @@ export interface ReferenceServiceOptions {
   trustProxy?: readonly string[];
   /** Where RepositoryImportEvent webhooks go (webhooks.ts); none when absent. */
   importWebhook?: string;
+  /** How long a client may take; DEFAULT_CLIENT_TIMEOUTS for what is not given. */
+  clientTimeouts?: Partial<ClientTimeouts>;
 }
+
+/**
+ * Limits on slow and idle clients, so a few of them cannot hold the service's connections:
+ * `headersMs` for a request's head to arrive (slow-header clients are cut), `requestMs` for
+ * the whole request, body included, and `idleMs` for a keep-alive connection between requests.
+ * Bodies are capped too (1 MiB, or an endpoint's own bodyLimit: 413).
+ */
+export interface ClientTimeouts {
+  headersMs: number;
+  requestMs: number;
+  idleMs: number;
+}
+
+// Decision: 10 s for the head (no client on a working network needs more), 60 s for a whole
+// request (the largest body the service takes is a 100 MB blob), 72 s idle (longer than the
+// 60 s idle timeout common in load balancers, so they close first, never mid-request).
+export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersMs: 10_000, requestMs: 60_000, idleMs: 72_000 };
 
 export interface ReferenceService {
   app: FastifyInstance;
@@ -54,11 +73,21 @@ export function createReferenceService({
   faults = [],
   importWebhook,
   trustProxy = ['loopback'],
+  clientTimeouts,
 }: ReferenceServiceOptions): ReferenceService {
   const store = createStore(world, AREAS, faults, importWebhook);
+  const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...clientTimeouts };
   const app = Fastify({
     logger,
     trustProxy: [...trustProxy],
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.idleMs,
+    // Node checks the head and request timeouts on this interval (30 s by default, which
+    // would let a slow head live three times its limit); a connection that never sends a
+    // request is cut at the head timeout too. (A socket inactivity timeout, Fastify's
+    // connectionTimeout, is not set: beside this checker it kept idle sockets open, seen in
+    // limits.test.ts.)
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) },
     bodyLimit: BODY_LIMIT_BYTES,
     // Errors raised before routing (malformed URL encoding, overlong segments) get the same body as the rest.
     frameworkErrors: sendError,

@@ -1,0 +1,100 @@
+// `npm run bench:service`: the reference service's GET throughput against a bare node:http
+// server sending the very same answer (status, headers, bytes), both measured in this run on this
+// machine, with the same load generator (wrk when installed, see load-runner.ts) and the same
+// noise policy (alternating best-of rounds). Each server runs in its own child process.
+//
+// What is measured: an anonymous GET of a public repository's assignees (routing, the request
+// conventions, visibility, pagination, the representation, the ETag) and an authenticated GET
+// of an organization's variables (token lookup and the access rule as well). Target: each at
+// least half the bare server's requests per second.
+//
+// Environment: BENCH_DURATION (3), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10),
+// BENCH_LOAD_GENERATOR (wrk or autocannon), BENCH_NO_FAIL=1, BENCH_TIMEOUT_S (600).
+import os from 'node:os';
+import { loadWorld } from '../reference-impl/service/service.js';
+import { chooseGenerator, compareTargets, loadSettingsFromEnv, type LoadTarget } from './load-runner.js';
+import { reportAndExit, type ResultRow } from './result-table.js';
+import { startHost, type ServerHost } from './server-host-client.js';
+
+const TARGET = 0.5;
+const env = process.env;
+const settings = loadSettingsFromEnv(env);
+const noFail = env.BENCH_NO_FAIL === '1';
+const log = (line: string) => console.log(line);
+
+setTimeout(
+  () => {
+    console.error('bench: over BENCH_TIMEOUT_S, giving up');
+    process.exit(2);
+  },
+  Number(env.BENCH_TIMEOUT_S ?? 600) * 1000,
+).unref();
+
+const { warning } = chooseGenerator(env);
+log(
+  `touchstone service bench — ${os.cpus().length} cores, node ${process.version}; ${settings.generator}, ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`,
+);
+if (warning) console.warn(`warning: ${warning}`);
+
+const CLIENT = { 'User-Agent': 'touchstone-bench', Accept: 'application/vnd.service+json', 'X-Service-Api-Version': '2022-11-28' };
+const owner = loadWorld().tokens.find((t) => t.role === 'org-owner')!.value;
+
+const rows: ResultRow[] = [];
+const errors: string[] = [];
+const hosts: ServerHost[] = [];
+try {
+  const reference = await startHost({ kind: 'reference' });
+  hosts.push(reference);
+  const endpoints = [
+    { label: 'GET assignees', path: '/repos/octo-org/widgets/assignees', headers: CLIENT },
+    { label: 'GET variables (token)', path: '/orgs/octo-org/actions/variables', headers: { ...CLIENT, Authorization: `Bearer ${owner}` } },
+  ];
+  const targets: LoadTarget[] = [];
+  for (const endpoint of endpoints) {
+    // The baseline sends the reference's own answer (status, headers, bytes): the same work on the wire.
+    const answer = await fetch(`${reference.url}${endpoint.path}`, { headers: endpoint.headers });
+    if (answer.status !== 200) throw new Error(`${endpoint.path} answered ${answer.status}`);
+    const body = Buffer.from(await answer.arrayBuffer());
+    const headers = [...answer.headers].filter(([name]) => !['connection', 'keep-alive', 'date', 'transfer-encoding'].includes(name));
+    const canned = await startHost({ kind: 'canned', status: 200, headers, bodyBase64: body.toString('base64') });
+    hosts.push(canned);
+    log(`${endpoint.label}: ${body.length} bytes`);
+    targets.push(
+      { label: `bare ${endpoint.label}`, url: canned.url, spread: 1, path: endpoint.path, cpuUsage: canned.cpuUsage },
+      {
+        label: endpoint.label,
+        url: reference.url,
+        spread: 1,
+        path: endpoint.path,
+        headers: endpoint.headers,
+        cpuUsage: reference.cpuUsage,
+      },
+    );
+  }
+  const results = await compareTargets(targets, settings, log);
+  for (const { label } of endpoints) {
+    const r = results.get(label)!;
+    const baseline = results.get(`bare ${label}`)!;
+    const ratio = r.best / baseline.best;
+    rows.push({
+      scenario: `reference ${label} / bare http`,
+      value: `${r.best.toFixed(0)} req/s`,
+      baseline: `${baseline.best.toFixed(0)} req/s`,
+      ratio: ratio.toFixed(2),
+      target: `>= ${TARGET}`,
+      pass: ratio >= TARGET && r.bad + baseline.bad === 0,
+      note:
+        r.bad + baseline.bad > 0
+          ? `${r.bad + baseline.bad} non-2xx/errors: figure invalid`
+          : r.cpuUsPerRequest !== undefined && baseline.cpuUsPerRequest !== undefined
+            ? `CPU/req ${r.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs`
+            : undefined,
+    });
+  }
+} catch (error) {
+  errors.push(`setup: ${(error as Error).stack ?? error}`);
+} finally {
+  await Promise.all(hosts.map((h) => h.close().catch(() => undefined)));
+}
+
+reportAndExit(rows, errors, { valueHeader: 'req/s', noFail });
