@@ -40,7 +40,7 @@ import {
   type PluginBenchFixture,
 } from './plugin-bench-fixture.js';
 import { FULL_SHAPE } from './plugin-bench-response.js';
-import { reportAndExit, type ResultRow } from './result-table.js';
+import { giveUpAfter, reportAndExit, type ResultRow } from './result-table.js';
 
 const APPLY_RATIO_TARGET = 3;
 const MIB = 1024 * 1024;
@@ -63,14 +63,7 @@ if (!existsSync(DEBIAN_PROTOC)) {
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-plugin-bench-'));
 const outputRoot = mkdtempSync(path.join(outputParent(), 'touchstone-plugin-bench-out-'));
 // Bounded in time whatever happens, and the temp folder goes with it.
-setTimeout(
-  () => {
-    console.error('bench: over BENCH_TIMEOUT_S, giving up');
-    removeTempFolders();
-    process.exit(2);
-  },
-  positiveEnvNumber(env, 'BENCH_TIMEOUT_S', 600) * 1000,
-).unref();
+giveUpAfter(env, 600, removeTempFolders);
 
 const rows: ResultRow[] = [];
 const errors: string[] = [];

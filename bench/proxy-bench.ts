@@ -22,8 +22,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureRecord, measureReplay, measureStream, type StreamFigures } from './bench-scenarios.js';
-import { chooseGenerator, loadSettingsFromEnv, type TargetResult } from './load-runner.js';
-import { reportAndExit, type ResultRow } from './result-table.js';
+import { chooseGenerator, loadSettingsFromEnv } from './load-runner.js';
+import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
 import { startHost, type ServerHost } from './server-host-client.js';
 
 const MIB = 1024 * 1024;
@@ -47,25 +47,12 @@ const noFail = env.BENCH_NO_FAIL === '1';
 const log = (line: string) => console.log(line);
 
 // Bounded in time whatever happens; children exit when this process does.
-setTimeout(
-  () => {
-    console.error('bench: over BENCH_TIMEOUT_S, giving up');
-    process.exit(2);
-  },
-  Number(env.BENCH_TIMEOUT_S ?? 1200) * 1000,
-).unref();
+giveUpAfter(env, 1200);
 
 const rows: ResultRow[] = [];
 const errors: string[] = [];
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-bench-'));
-const reqs = (n: number) => `${n.toFixed(0)} req/s`;
 const mib = (n: number) => `${(n / MIB).toFixed(1)} MiB`;
-const badNote = (bad: number) => (bad > 0 ? `${bad} non-2xx/errors: figure invalid` : undefined);
-/** Server CPU per request, candidate vs baseline: the noise-robust companion of the ratio. */
-const cpuNote = (candidate: TargetResult, baseline: TargetResult) =>
-  candidate.cpuUsPerRequest === undefined || baseline.cpuUsPerRequest === undefined
-    ? undefined
-    : `CPU/req ${candidate.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs (${(baseline.cpuUsPerRequest / candidate.cpuUsPerRequest).toFixed(2)})`;
 
 const { warning: generatorWarning } = chooseGenerator(env);
 log(
@@ -83,47 +70,13 @@ try {
     await scenario('replay', async () => {
       log(`\nreplay vs bare http server; ${bigSize}-interaction vs 1-interaction cassette`);
       const r = await measureReplay({ ...context, workDir: path.join(workDir, 'replay'), settings, bigSize });
-      const ratio = r.replayOne.best / r.bare.best;
-      const missNote = r.misses > 0 ? `${r.misses} cassette misses: figure invalid` : undefined;
-      rows.push({
-        scenario: 'replay / bare http',
-        value: reqs(r.replayOne.best),
-        baseline: reqs(r.bare.best),
-        ratio: ratio.toFixed(2),
-        target: `>= ${TARGETS.replayVsBare}`,
-        pass: ratio >= TARGETS.replayVsBare && r.replayOne.bad + r.bare.bad === 0 && r.misses === 0,
-        note: badNote(r.replayOne.bad + r.bare.bad) ?? missNote ?? cpuNote(r.replayOne, r.bare),
-      });
-      const talkbackRatio = r.replayOne.best / r.talkback.best;
-      rows.push({
-        scenario: 'replay / talkback',
-        value: reqs(r.replayOne.best),
-        baseline: reqs(r.talkback.best),
-        ratio: talkbackRatio.toFixed(2),
-        target: `>= ${TARGETS.replayVsTalkback}`,
-        pass: talkbackRatio >= TARGETS.replayVsTalkback && r.replayOne.bad + r.talkback.bad === 0 && r.misses === 0,
-        note: badNote(r.replayOne.bad + r.talkback.bad) ?? missNote ?? cpuNote(r.replayOne, r.talkback),
-      });
-      const bigRatio = r.replayBig.best / r.replayOne.best;
-      rows.push({
-        scenario: `replay ${bigSize} / replay 1`,
-        value: reqs(r.replayBig.best),
-        baseline: reqs(r.replayOne.best),
-        ratio: bigRatio.toFixed(2),
-        target: `>= ${TARGETS.bigVsOne}`,
-        pass: bigRatio >= TARGETS.bigVsOne && r.replayBig.bad === 0 && r.misses === 0,
-        note: badNote(r.replayBig.bad) ?? missNote ?? cpuNote(r.replayBig, r.replayOne),
-      });
-      const missRatio = r.missBig.best / r.replayBig.best;
-      rows.push({
-        scenario: `miss ${bigSize} / hit ${bigSize}`,
-        value: reqs(r.missBig.best),
-        baseline: reqs(r.replayBig.best),
-        ratio: missRatio.toFixed(2),
-        target: `>= ${TARGETS.missVsHit}`,
-        pass: missRatio >= TARGETS.missVsHit && r.missBig.bad === 0,
-        note: badNote(r.missBig.bad) ?? `explained misses; ${cpuNote(r.missBig, r.replayBig) ?? ''}`,
-      });
+      const invalid = r.misses > 0 ? `${r.misses} cassette misses: figure invalid` : undefined;
+      rows.push(
+        throughputRow('replay / bare http', r.replayOne, r.bare, TARGETS.replayVsBare, { invalid }),
+        throughputRow('replay / talkback', r.replayOne, r.talkback, TARGETS.replayVsTalkback, { invalid }),
+        throughputRow(`replay ${bigSize} / replay 1`, r.replayBig, r.replayOne, TARGETS.bigVsOne, { invalid }),
+        throughputRow(`miss ${bigSize} / hit ${bigSize}`, r.missBig, r.replayBig, TARGETS.missVsHit, { note: 'explained misses' }),
+      );
       rows.push({
         scenario: `load ${bigSize} cassette`,
         value: `${(r.loadMsBig / 1000).toFixed(2)} s`,
@@ -140,16 +93,7 @@ try {
     await scenario('record', async () => {
       log('\nrecord vs bare http-proxy passthrough (same upstream)');
       const r = await measureRecord({ ...context, workDir: path.join(workDir, 'record'), settings, spread: bigSize });
-      const ratio = r.record.best / r.httpProxy.best;
-      rows.push({
-        scenario: 'record / http-proxy',
-        value: reqs(r.record.best),
-        baseline: reqs(r.httpProxy.best),
-        ratio: ratio.toFixed(2),
-        target: `>= ${TARGETS.recordVsHttpProxy}`,
-        pass: ratio >= TARGETS.recordVsHttpProxy && r.record.bad + r.httpProxy.bad === 0,
-        note: badNote(r.record.bad + r.httpProxy.bad) ?? `${cpuNote(r.record, r.httpProxy) ?? ''}; ${r.recorded} recorded`,
-      });
+      rows.push(throughputRow('record / http-proxy', r.record, r.httpProxy, TARGETS.recordVsHttpProxy, { note: `${r.recorded} recorded` }));
     });
   }
 

@@ -1,6 +1,8 @@
 // The end of every bench command: the results table, then the errors, then the exit
 // status scripts and CI test for. One place, so every bench reads and exits the same way:
 // 0 all targets met (or BENCH_NO_FAIL=1), 1 a target missed, 2 something could not run.
+import { positiveEnvNumber } from './env-number.js';
+import type { TargetResult } from './load-runner.js';
 
 export interface ResultRow {
   scenario: string;
@@ -39,4 +41,45 @@ export function reportAndExit(rows: ResultRow[], errors: string[], options: { va
   if (errors.length) process.exit(2);
   const missed = rows.some((r) => !r.info && !r.pass);
   process.exit(missed && !options.noFail ? 1 : 0);
+}
+
+/** Exits 2 once BENCH_TIMEOUT_S (else `defaultSeconds`) has passed, whatever is running; `cleanUp` first. */
+export function giveUpAfter(env: NodeJS.ProcessEnv, defaultSeconds: number, cleanUp: () => void = () => {}): void {
+  setTimeout(
+    () => {
+      console.error('bench: over BENCH_TIMEOUT_S, giving up');
+      cleanUp();
+      process.exit(2);
+    },
+    positiveEnvNumber(env, 'BENCH_TIMEOUT_S', defaultSeconds) * 1000,
+  ).unref();
+}
+
+/**
+ * A row comparing two throughputs: the ratio against `target` (at least), invalid when either
+ * side had a bad answer or `invalid` says why; the note gives the server CPU per request of
+ * both sides, the noise-robust companion of the ratio.
+ */
+export function throughputRow(
+  scenario: string,
+  candidate: TargetResult,
+  baseline: TargetResult,
+  target: number,
+  options: { invalid?: string; note?: string } = {},
+): ResultRow {
+  const ratio = candidate.best / baseline.best;
+  const bad = candidate.bad + baseline.bad;
+  const cpu =
+    candidate.cpuUsPerRequest === undefined || baseline.cpuUsPerRequest === undefined
+      ? undefined
+      : `CPU/req ${candidate.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs (${(baseline.cpuUsPerRequest / candidate.cpuUsPerRequest).toFixed(2)})`;
+  return {
+    scenario,
+    value: `${candidate.best.toFixed(0)} req/s`,
+    baseline: `${baseline.best.toFixed(0)} req/s`,
+    ratio: ratio.toFixed(2),
+    target: `>= ${target}`,
+    pass: ratio >= target && bad === 0 && options.invalid === undefined,
+    note: bad > 0 ? `${bad} non-2xx/errors: figure invalid` : (options.invalid ?? [options.note, cpu].filter(Boolean).join('; ')),
+  };
 }

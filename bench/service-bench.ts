@@ -13,7 +13,7 @@
 import os from 'node:os';
 import { loadWorld } from '../reference-impl/service/service.js';
 import { chooseGenerator, compareTargets, loadSettingsFromEnv, type LoadTarget } from './load-runner.js';
-import { reportAndExit, type ResultRow } from './result-table.js';
+import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
 import { startHost, type ServerHost } from './server-host-client.js';
 
 const TARGET = 0.5;
@@ -22,13 +22,7 @@ const settings = loadSettingsFromEnv(env);
 const noFail = env.BENCH_NO_FAIL === '1';
 const log = (line: string) => console.log(line);
 
-setTimeout(
-  () => {
-    console.error('bench: over BENCH_TIMEOUT_S, giving up');
-    process.exit(2);
-  },
-  Number(env.BENCH_TIMEOUT_S ?? 600) * 1000,
-).unref();
+giveUpAfter(env, 600);
 
 const { warning } = chooseGenerator(env);
 log(
@@ -72,25 +66,8 @@ try {
     );
   }
   const results = await compareTargets(targets, settings, log);
-  for (const { label } of endpoints) {
-    const r = results.get(label)!;
-    const baseline = results.get(`bare ${label}`)!;
-    const ratio = r.best / baseline.best;
-    rows.push({
-      scenario: `reference ${label} / bare http`,
-      value: `${r.best.toFixed(0)} req/s`,
-      baseline: `${baseline.best.toFixed(0)} req/s`,
-      ratio: ratio.toFixed(2),
-      target: `>= ${TARGET}`,
-      pass: ratio >= TARGET && r.bad + baseline.bad === 0,
-      note:
-        r.bad + baseline.bad > 0
-          ? `${r.bad + baseline.bad} non-2xx/errors: figure invalid`
-          : r.cpuUsPerRequest !== undefined && baseline.cpuUsPerRequest !== undefined
-            ? `CPU/req ${r.cpuUsPerRequest.toFixed(0)} vs ${baseline.cpuUsPerRequest.toFixed(0)} µs`
-            : undefined,
-    });
-  }
+  for (const { label } of endpoints)
+    rows.push(throughputRow(`reference ${label} / bare http`, results.get(label)!, results.get(`bare ${label}`)!, TARGET));
 } catch (error) {
   errors.push(`setup: ${(error as Error).stack ?? error}`);
 } finally {
