@@ -268,3 +268,39 @@ test('a request with nothing to discover (no headers, query or body) still has k
   );
   expect(redactor.notes()).toEqual(['request.url']);
 });
+
+test('an OAuth token response keeps none of its tokens; what describes them stays readable', () => {
+  const out = createRedactor().redactInteraction({
+    seq: 1,
+    request: {
+      method: 'POST',
+      url: '/login/oauth/access_token',
+      headers: [['content-type', 'application/x-www-form-urlencoded']],
+      body: { text: 'code=abc&client_secret=s3cr3t-client-value' },
+    },
+    response: {
+      status: 200,
+      headers: [['content-type', 'application/json']],
+      body: {
+        json: {
+          access_token: 'gho_16C7e42F292c6912E7710c838347Ae178B4a',
+          refresh_token: 'ghr_1B4a2e77838347a7E420ce178F2E7c6912E169246c34E1ccbF66C46812d16D5B1A9Dc86A1498',
+          id_token: 'eyJhbGciOi.payload.sig',
+          token_type: 'bearer',
+          expires_in: 28800,
+          scope: 'repo',
+        },
+      },
+    },
+  });
+  expect(out.response.body).toEqual({
+    json: {
+      access_token: '<redacted>',
+      refresh_token: '<redacted>',
+      id_token: '<redacted>',
+      token_type: 'bearer',
+      expires_in: 28800,
+      scope: 'repo',
+    },
+  });
+});

@@ -1,6 +1,20 @@
-// JSON body fields whose values are secrets wherever they appear: a sealed secret, an import
-// password, tokens. Cassettes (cassette/redaction.ts) and reports (exchange-record.ts) hide them.
-export const SECRET_BODY_FIELDS = ['encrypted_value', 'vcs_password', 'password', 'token', 'client_secret'] as const;
+// JSON body fields whose values are secrets wherever they appear: the spec's own (a sealed
+// secret, an import password, tokens) and the names OAuth and API key responses use, so a
+// recorded token exchange keeps none of them. Not `key`: the secrets public key is a public
+// value a replayed client must get back as it was. Cassettes (cassette/redaction.ts) and
+// reports (exchange-record.ts) hide them.
+export const SECRET_BODY_FIELDS = [
+  'encrypted_value',
+  'vcs_password',
+  'password',
+  'token',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'api_key',
+  'private_key',
+] as const;
 
 /**
  * The JSON text with the value of every secret field (any depth) replaced by `placeholder`,
