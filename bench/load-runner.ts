@@ -125,21 +125,24 @@ export async function runLoad(
 }
 
 let wrkScripts: string | undefined;
+/** Each target's Lua script, written once for all its rounds. */
+const scriptOf = new WeakMap<LoadTarget, string>();
 
 /**
- * One wrk run: one thread (the server keeps the other core), a Lua `request` that asks for a
- * random item (for spread 1 as well, so every target costs wrk the same), and a `done` that
- * prints the counts as one JSON line.
+ * A target's wrk script: a Lua `request` that asks for a random item (for spread 1 as well, so
+ * every target costs wrk the same) or its fixed path, and a `done` that prints the counts as
+ * one JSON line.
  */
-async function runWrk(target: LoadTarget, seconds: number, connections: number): Promise<Omit<RunResult, 'cpuUsPerRequest'>> {
+function wrkScript(target: LoadTarget): string {
+  const known = scriptOf.get(target);
+  if (known) return known;
   if (!wrkScripts) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-wrk-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     wrkScripts = dir;
   }
-  const query = target.query ?? '';
-  const script = path.join(wrkScripts, `${target.label.replace(/[^A-Za-z0-9]+/g, '-')}.lua`);
-  const requestPath = target.path ? JSON.stringify(target.path) : `"${ITEM_PREFIX}" .. math.random(1, spread) .. "${query}"`;
+  const script = path.join(wrkScripts, `target-${Math.random().toString(36).slice(2)}.lua`);
+  const requestPath = target.path ? JSON.stringify(target.path) : `"${ITEM_PREFIX}" .. math.random(1, spread) .. "${target.query ?? ''}"`;
   const headers = Object.entries(target.headers ?? {})
     .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
     .join(', ');
@@ -157,6 +160,13 @@ done = function(summary, latency, requests)
 end
 `,
   );
+  scriptOf.set(target, script);
+  return script;
+}
+
+/** One wrk run: one thread, so the server keeps the other core. */
+async function runWrk(target: LoadTarget, seconds: number, connections: number): Promise<Omit<RunResult, 'cpuUsPerRequest'>> {
+  const script = wrkScript(target);
   const output = await new Promise<string>((resolve, reject) => {
     // wrk takes whole seconds only.
     const child = spawn(

@@ -6,20 +6,20 @@ import { existsSync } from 'node:fs';
 import { test as base } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
+import { skipUnlessInstalled, type Skippable } from './required-tool.js';
 
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
-const MISSING = `${DEBIAN_CHROMIUM} not found: install Debian's chromium package to run the browser tests (CI sets TOUCHSTONE_REQUIRE_BROWSER=1 to fail here instead)`;
+const REQUIRE = 'TOUCHSTONE_REQUIRE_BROWSER';
+const MISSING = `${DEBIAN_CHROMIUM} not found: install Debian's chromium package to run the browser tests`;
 
 /** Call at the top of a browser test file: skips it, with the reason, when Chromium is absent and not required. */
-export function skipWithoutDebianChromium(test: { skip(condition: boolean, description: string): void }): void {
-  const skip = !existsSync(DEBIAN_CHROMIUM) && process.env.TOUCHSTONE_REQUIRE_BROWSER !== '1';
-  test.skip(skip, MISSING);
-  if (skip) console.warn(`skipping browser tests: ${MISSING}`);
+export function skipWithoutDebianChromium(test: Skippable): void {
+  skipUnlessInstalled(test, existsSync(DEBIAN_CHROMIUM), MISSING, REQUIRE);
 }
 
 export async function launchDebianChromium(): Promise<Browser> {
-  if (!existsSync(DEBIAN_CHROMIUM)) throw new Error(`TOUCHSTONE_REQUIRE_BROWSER=1 but ${MISSING}`);
+  if (!existsSync(DEBIAN_CHROMIUM)) throw new Error(`${MISSING} (CI sets ${REQUIRE}=1 to fail where it is missing)`);
   return chromium.launch({
     executablePath: DEBIAN_CHROMIUM,
     headless: true,

@@ -1,4 +1,4 @@
-// A test that needs a program from Debian's packages (protoc, wrk): without it a developer
+// A test that needs a program from Debian's packages (chromium, protoc, wrk): without it a developer
 // gets a visible skip with the reason; CI sets the named TOUCHSTONE_REQUIRE_* variable to 1,
 // so a missing program fails the test instead of silently passing.
 export type Skippable = { skip(condition: boolean, description: string): void };
