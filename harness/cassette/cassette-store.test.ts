@@ -180,6 +180,10 @@ test('recovery clears the lock of a writer killed before its journal existed, an
   writeFileSync(`${file}.lock.${dead}`, String(dead));
   expect(recoverCassette(file)).toBeUndefined();
   expect(leftovers()).toEqual([]);
+  // Killed between writing its draft and linking it: no lock, no journal, only the draft.
+  writeFileSync(`${file}.lock.${dead}`, String(dead));
+  expect(recoverCassette(file)).toBeUndefined();
+  expect(leftovers()).toEqual([]);
 });
 
 test('a record session with no interactions leaves the cassette as it was', () => {

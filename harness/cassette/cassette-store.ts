@@ -126,8 +126,12 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
 
 /** Turns a crashed recording's journal into the cassette, unless a live process still owns it. */
 export function recoverCassette(file: string): Cassette | undefined {
-  // A writer killed before its journal existed leaves only its lock: that is cleared too.
-  if (!existsSync(paths(file).journal) && !existsSync(paths(file).lock)) return undefined;
+  // A writer killed before its journal existed leaves only its lock, or, killed while taking
+  // it, only the draft of its lock: both are cleared too.
+  if (!existsSync(paths(file).journal) && !existsSync(paths(file).lock)) {
+    removeDeadLockDrafts(file);
+    return undefined;
+  }
   if (takeLock(file) !== undefined) return undefined;
   try {
     return recoverLocked(file, clock());
@@ -313,15 +317,22 @@ function releaseLock(file: string): void {
 
 /** Temp files of writers that died mid-compaction; only called while holding the lock. */
 function removeStaleTemps(file: string): void {
-  const dir = path.dirname(file);
+  removeDeadLockDrafts(file);
   const prefix = `${path.basename(file)}.tmp-`;
-  if (!existsSync(dir)) return;
+  for (const entry of siblings(file)) if (entry.startsWith(prefix)) rmSync(path.join(path.dirname(file), entry), { force: true });
+}
+
+/** Lock drafts (see takeLock) of processes that are gone; a live one may be linking its draft. */
+function removeDeadLockDrafts(file: string): void {
   const draft = `${path.basename(file)}.lock.`;
-  for (const entry of readdirSync(dir)) {
-    // Lock drafts (see takeLock) only of processes that are gone: a live one may be linking it.
-    const stale = entry.startsWith(prefix) || (entry.startsWith(draft) && !isAlive(Number(entry.slice(draft.length))));
-    if (stale) rmSync(path.join(dir, entry), { force: true });
+  for (const entry of siblings(file)) {
+    if (entry.startsWith(draft) && !isAlive(Number(entry.slice(draft.length))))
+      rmSync(path.join(path.dirname(file), entry), { force: true });
   }
+}
+
+function siblings(file: string): string[] {
+  return existsSync(path.dirname(file)) ? readdirSync(path.dirname(file)) : [];
 }
 
 function fileSha256(file: string): string | null {
