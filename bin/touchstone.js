@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The touchstone command. The project ships TypeScript; tsx compiles it on the fly.
-import { register } from 'tsx/esm/api';
+// The touchstone command: compiled (dist/) when built and current, else the sources (bin/entry.js).
+import { start } from './entry.js';
 
-register();
-const { main } = await import('../harness/cli/main.ts');
-await main(process.argv.slice(2));
+const { entry, part } = await start('touchstone', {
+  entry: () => import('../harness/cli/main.ts'),
+  part: (file) => import(`../harness/cli/${file}.ts`),
+});
+await entry.main(process.argv.slice(2), part);

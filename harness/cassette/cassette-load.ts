@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../core/errors.js';
 import { compileSchemaFile, createAjv } from '../core/validated-file.js';
@@ -14,8 +13,9 @@ import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CASSETTE_VERSION, isDigestOnly, type Body, type BodyData, type Cassette } from './cassette-format.js';
+import { projectPath } from '../../lib/project-files.js';
 
-const SCHEMA = fileURLToPath(new URL('./cassette.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/cassette/cassette.schema.json');
 
 /** Keys that reach Object.prototype anywhere; in our own structure also constructor/prototype. */
 const ALWAYS_FORBIDDEN = new Set(['__proto__']);

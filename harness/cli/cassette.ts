@@ -59,9 +59,8 @@ function lint(paths: string[]): number {
   return problems ? EXIT.failed : EXIT.conforming;
 }
 
-export const cassetteCommand = {
-  command: 'cassette',
-  describe: 'Check, compare, export and import recordings',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     yargs
       .command('lint <paths..>', 'validate cassettes (schema, sidecars, leftovers of crashed recordings)', {}, (argv) => {

@@ -11,7 +11,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export const TOUCHSTONE_BIN = `${PROJECT_ROOT}bin/touchstone.js`;
+export const TOUCHSTONE_BIN = path.join(PROJECT_ROOT, 'bin', 'touchstone.js');
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {

@@ -13,9 +13,8 @@ export interface CompilerOptions extends ProtocolRunOptions {
   compiler: string;
 }
 
-export const compilerCommand = {
-  command: 'compiler',
-  describe: "Run the compiler conformance suites against a compiler with protoc's command line",
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     protocolRunOptions(
       yargs.option('compiler', {

@@ -1,38 +1,71 @@
-// Wires the commands; each lives in its own file.
-import yargs from 'yargs';
+// Wires the commands. main() knows each command's name and one line about it; its options
+// and its work live in its own file (harness/cli/<file>.ts), loaded through `load` only when
+// that command runs or shows its --help. So `touchstone --help` or a mistyped command loads
+// yargs and nothing else (no ajv, suites, reference or Playwright). bin/entry.js supplies
+// `load`: the compiled files in dist/ or the TypeScript sources (start-up: bench/README.md).
+import yargs, { type Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
-import { baselineCommand } from './baseline.js';
-import { cassetteCommand } from './cassette.js';
-import { compilerCommand } from './compiler.js';
-import { mutateCommand } from './mutate.js';
-import { openapiCommand } from './openapi.js';
-import { pluginCommand } from './plugin.js';
-import { protocCommand, runProtocCommand } from './protoc.js';
-import { proxyCommand } from './proxy.js';
-import { reportCommand } from './report.js';
-import { runCommand } from './run.js';
-import { serveCommand } from './serve.js';
 
-export async function main(args: string[]): Promise<void> {
+export interface CommandFile {
+  command: {
+    builder: (yargs: Argv) => Argv;
+    // biome-ignore lint/suspicious/noExplicitAny: each command declares the argv its builder makes
+    handler: (argv: any) => unknown;
+  };
+}
+
+/** protoc.ts: `touchstone protoc …` with protoc's own command line. */
+export interface ProtocFile {
+  runProtocCommand(args: string[]): Promise<number>;
+}
+
+/** Imports harness/cli/<file>.ts, or what it was compiled to. */
+export type LoadCommandFile = <T extends CommandFile | ProtocFile>(file: string) => Promise<T>;
+
+const COMMANDS: [command: string, describe: string, file: string | undefined][] = [
+  ['run', 'Run the service conformance suites against a target (default: the embedded reference)', 'run'],
+  ['serve', 'Serve the reference implementation of the service', 'serve'],
+  ['proxy', 'Record or replay traffic to a target through a local proxy', 'proxy'],
+  ['cassette', 'Check, compare, export and import recordings', 'cassette'],
+  ['plugin', 'Run the plugin conformance suites against a code-generator plugin', 'plugin'],
+  ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line", 'compiler'],
+  ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it', 'mutate'],
+  ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report', 'report'],
+  ['baseline <command>', 'Maintain a baseline of known failures', 'baseline'],
+  ['openapi', 'Print the OpenAPI 3.1 document of the reference service (also served at /_conformance/openapi.json)', 'openapi'],
+  // Listed for --help only: main() hands `protoc …` to protoc.ts before yargs parses anything.
+  ['protoc', 'Run code-generator plugins the way protoc 3.21 does (touchstone protoc --help lists its flags)', undefined],
+];
+
+/** The command files main() loads, for the build (bin/build.js). */
+export const COMMAND_FILES = [...COMMANDS.flatMap(([, , file]) => (file ? [file] : [])), 'protoc'];
+
+export async function main(args: string[], load: LoadCommandFile): Promise<void> {
+  // A reader that stops early (`touchstone openapi | head`) closes the pipe: stop quietly, as
+  // Unix tools do, not with an unhandled EPIPE stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
   try {
     // protoc's flags (--NAME_out=…, -Ipath, @argfile) are not yargs options: they pass through untouched.
     if (args[0] === 'protoc') {
-      process.exitCode = await runProtocCommand(args.slice(1));
+      process.exitCode = await (await load<ProtocFile>('protoc')).runProtocCommand(args.slice(1));
       return;
     }
-    await yargs(args)
-      .scriptName('touchstone')
-      .command(runCommand)
-      .command(serveCommand)
-      .command(proxyCommand)
-      .command(cassetteCommand)
-      .command(pluginCommand)
-      .command(compilerCommand)
-      .command(mutateCommand)
-      .command(reportCommand)
-      .command(baselineCommand)
-      .command(openapiCommand)
-      .command(protocCommand)
+    const cli = yargs(args).scriptName('touchstone');
+    for (const [command, describe, file] of COMMANDS) {
+      const loaded = async () => (file ? (await load<CommandFile>(file)).command : { builder: (y: Argv) => y, handler: () => {} });
+      cli.command(
+        command,
+        describe,
+        async (y: Argv) => (await loaded()).builder(y),
+        async (argv) => {
+          await (await loaded()).handler(argv);
+        },
+      );
+    }
+    await cli
       .demandCommand(1, 'name a command')
       .example('$0 run', 'every service suite against the embedded reference')
       .example('$0 run --target https://impl.example --tokens tokens.yaml', 'judge an implementation of the service')

@@ -20,7 +20,8 @@ import { buildResults, caseResult } from '../report/build-results.js';
 import { writeReports } from '../report/write-reports.js';
 import { loadRequirementRegistry, requirementsFor, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
 import { loadSuites } from '../suite/suite-loader.js';
-import { PROJECT_ROOT, suitePaths, toolVersion } from '../core/suite-paths.js';
+import { packageVersion } from '../../lib/project-files.js';
+import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { fingerprintOf } from '../core/fingerprint.js';
@@ -40,9 +41,8 @@ interface MutateOptions {
   out?: string;
 }
 
-export const mutateCommand = {
-  command: 'mutate',
-  describe: 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     yargs
       .option('side', {
@@ -123,7 +123,7 @@ function sideReports(
     startedAt: started,
     finishedAt: new Date(),
     strict: false,
-    version: toolVersion(),
+    version: packageVersion(),
     suites: [],
     fingerprint: fingerprintOf({ kind: side, strict: false, suites: [], roles: Object.keys(readWorldTokens()) }),
   });

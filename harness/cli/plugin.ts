@@ -21,9 +21,8 @@ export interface PluginOptions extends ProtocolRunOptions {
   replay?: string;
 }
 
-export const pluginCommand = {
-  command: 'plugin',
-  describe: 'Run the plugin conformance suites against a code-generator plugin',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     protocolRunOptions(
       yargs

@@ -38,9 +38,8 @@ export function listenWarning(host: string, allowRemote: boolean): string | unde
   return `touchstone: warning: ${risk}\n`;
 }
 
-export const proxyCommand = {
-  command: 'proxy',
-  describe: 'Record or replay traffic to a target through a local proxy',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     yargs
       .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })

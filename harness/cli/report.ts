@@ -168,9 +168,8 @@ function catalogueOf(given: string, results: Results) {
   return { requirements: requirementsFor(registry, results.kind), order: allCases(registry).map((c) => c.id) };
 }
 
-export const reportCommand = {
-  command: 'report <command>',
-  describe: 'Work with the report folders of finished runs: merge shards, compare runs, open a report',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     yargs
       .command(mergeCommand)

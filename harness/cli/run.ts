@@ -47,9 +47,8 @@ export interface RunOptions {
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
 export const RUN_CASSETTE = '_run/probe';
 
-export const runCommand = {
-  command: 'run',
-  describe: 'Run the service conformance suites against a target (default: the embedded reference)',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     verdictOptions(
       yargs

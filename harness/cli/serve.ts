@@ -2,9 +2,8 @@
 import type { Argv } from 'yargs';
 import { startReferenceService } from './embedded-reference.js';
 
-export const serveCommand = {
-  command: 'serve',
-  describe: 'Serve the reference implementation of the service',
+/** Its options and work; harness/cli/main.ts names and describes it. */
+export const command = {
   builder: (yargs: Argv) =>
     yargs
       .option('port', { type: 'number', default: 8080, describe: 'port (0 picks a free one)' })

@@ -25,7 +25,20 @@ export type HarnessErrorCode =
 /** Exit codes of every command, from DESIGN.md. */
 export const EXIT = { conforming: 0, failed: 1, usage: 2, unreachable: 3, incomplete: 4 } as const;
 
+const HARNESS_ERROR = Symbol.for('touchstone.HarnessError');
+
 export class HarnessError extends Error {
+  // The compiled commands (bin/build.ts) bundle the dispatcher and the commands apart, each
+  // with its own copy of this class: a mark shared through the global symbol registry lets
+  // `instanceof HarnessError` know an error of either copy (subclasses keep the usual test).
+  readonly [HARNESS_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class tested against, a subclass included
+    if (this !== HarnessError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && HARNESS_ERROR in value;
+  }
+
   constructor(
     readonly code: HarnessErrorCode,
     message: string,

@@ -1,9 +1,8 @@
-// Where the data of touchstone lives, resolved from this file so commands work from any cwd.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// Where the data of touchstone lives, resolved from the project's root so commands work from any cwd.
 import path from 'node:path';
+import { PROJECT_ROOT } from '../../lib/project-files.js';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { PROJECT_ROOT };
 export const SUITES_DIR = path.join(PROJECT_ROOT, 'suites');
 
 export const suitePaths = {
@@ -23,8 +22,3 @@ export const suitePaths = {
   /** The fixtures described as a compiler describes them (generated: npm run fixtures:plugin). */
   pluginFixtureDescriptors: path.join(SUITES_DIR, 'plugin', 'fixture-descriptors.json'),
 };
-
-/** touchstone's version, from its package.json. */
-export function toolVersion(): string {
-  return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}

@@ -3,11 +3,11 @@
 // fault.schema.json, then linted for what a schema cannot say: ids unique, requirement ids
 // known, and every fault on one side only (service, plugin or compiler), which is how the
 // kill matrix knows how to switch it on.
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { projectPath } from '../../lib/project-files.js';
 
 export interface Fault {
   id: string;
@@ -18,7 +18,7 @@ export interface Fault {
   file: string;
 }
 
-const SCHEMA = fileURLToPath(new URL('./fault.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/mutate/fault.schema.json');
 
 export function loadFaultRegistry(dir: string, registry: RequirementRegistry): Fault[] {
   const validate = compileSchemaFile(createAjv(), SCHEMA);

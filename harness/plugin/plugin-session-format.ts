@@ -17,18 +17,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { HarnessError } from '../core/errors.js';
 import { createAjv, parseDataText } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import type { ReadableRun } from './readable-run.js';
+import { projectPath } from '../../lib/project-files.js';
 
 export const SESSION_FORMAT = 'touchstone-plugin-session';
 export const SESSION_VERSION = 1;
 export const SESSION_FILE = 'session.json';
 
-const SCHEMA = fileURLToPath(new URL('./plugin-session.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/plugin/plugin-session.schema.json');
 
 /** The bounds every run of a session was made under. */
 export interface SessionLimits {

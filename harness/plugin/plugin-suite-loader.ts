@@ -4,16 +4,16 @@
 // case names exists, and (compiler cases) the ids of the checks a case asks for are cited.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, type RequirementRegistry } from '../suite/requirement-registry.js';
 import { caseIdentityProblems } from '../suite/suite-loader.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { checkRequirementsOf, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
 import type { PluginCase, PluginSuite } from './plugin-suite-format.js';
+import { projectPath } from '../../lib/project-files.js';
 
-const PLUGIN_SCHEMA = fileURLToPath(new URL('./plugin-suite.schema.json', import.meta.url));
-const COMPILER_SCHEMA = fileURLToPath(new URL('./compiler-suite.schema.json', import.meta.url));
+const PLUGIN_SCHEMA = projectPath('harness/plugin/plugin-suite.schema.json');
+const COMPILER_SCHEMA = projectPath('harness/plugin/compiler-suite.schema.json');
 
 interface Suite<C> {
   name: string;

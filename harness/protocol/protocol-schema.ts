@@ -3,11 +3,11 @@
 // written down; protobufjs also decodes the parts the spec leaves opaque
 // (FileDescriptorProto, GeneratedCodeInfo) for readable dumps.
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { HarnessError } from '../core/errors.js';
+import { projectPath } from '../../lib/project-files.js';
 
-export const PLUGIN_PROTO_PATH = fileURLToPath(new URL('./plugin.proto', import.meta.url));
+export const PLUGIN_PROTO_PATH = projectPath('harness/protocol/plugin.proto');
 
 const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
 

@@ -6,13 +6,13 @@
 // - without --fix those, and expired or skipped entries, are only reported: shrinking the
 //   list or excusing a new message is a decision the user makes by asking for it.
 // Only the cases the run ran are considered: a run of one suite leaves the rest of the file alone.
-import { fileURLToPath } from 'node:url';
 import { isMap, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { compileSchemaFile, createAjv } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import type { Results } from '../core/results.js';
 import { firstLine, normaliseBaseline, type BaselineFile } from './baseline.js';
+import { projectPath } from '../../lib/project-files.js';
 
 export type BaselineChangeKind = 'added' | 'removed' | 'message' | 'passes' | 'differs' | 'expired' | 'skipped';
 
@@ -24,7 +24,7 @@ export interface BaselineChange {
   written: boolean;
 }
 
-const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./baseline.schema.json', import.meta.url)));
+const validate = compileSchemaFile(createAjv(), projectPath('harness/report/baseline.schema.json'));
 
 export function updateBaseline(text: string | undefined, file: string, results: Results, options: { fix: boolean; today: string }) {
   const doc = parseDocument(text?.trim() ? text : 'known: []\n');

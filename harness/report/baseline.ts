@@ -7,10 +7,10 @@
 // - flaky: a failure becomes XFAIL (until the entry expires), a pass is fine.
 // Each case the baseline touched keeps what it was before (`baseline.was`), for
 // `touchstone baseline update`.
-import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../core/errors.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import type { CaseResult } from '../core/results.js';
+import { projectPath } from '../../lib/project-files.js';
 
 export interface BaselineEntry {
   case: string;
@@ -28,7 +28,7 @@ export interface Baseline {
 
 export type BaselineFile = BaselineEntry[] | Partial<Baseline>;
 
-const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./baseline.schema.json', import.meta.url)));
+const validate = compileSchemaFile(createAjv(), projectPath('harness/report/baseline.schema.json'));
 
 export function normaliseBaseline(data: BaselineFile): Baseline {
   return Array.isArray(data) ? { known: data, flaky: [] } : { known: data.known ?? [], flaky: data.flaky ?? [] };

@@ -1,6 +1,5 @@
 // Writes the report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
-import { fileURLToPath } from 'node:url';
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
@@ -12,6 +11,7 @@ import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
 import type { Results } from '../core/results.js';
+import { projectPath } from '../../lib/project-files.js';
 
 export const REPORT_FILES = {
   results: 'results.json',
@@ -37,7 +37,7 @@ export function renderReproScript(results: Results): string | undefined {
 }
 
 export function validateResults(results: Results): void {
-  const validate = compileSchemaFile(createAjv(), fileURLToPath(new URL('./results.schema.json', import.meta.url)));
+  const validate = compileSchemaFile(createAjv(), projectPath('harness/report/results.schema.json'));
   if (!validate(results))
     throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeSchemaErrors(validate.errors)}`);
 }

@@ -4,7 +4,8 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { loadRequirementRegistry, requirementsFor } from './requirement-registry.js';
 import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-config.js';
-import { suitePaths, toolVersion } from '../core/suite-paths.js';
+import { packageVersion } from '../../lib/project-files.js';
+import { suitePaths } from '../core/suite-paths.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
 import { buildResults, caseResult, requirementsInScope } from '../report/build-results.js';
@@ -105,7 +106,7 @@ export default class ConformanceReporter implements Reporter {
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
       strict: this.config.strict,
-      version: toolVersion(),
+      version: packageVersion(),
       fingerprint: fingerprintOf({ ...config, roles: Object.keys(config.tokens) }),
     });
     writeReports(this.config.outDir, results);

@@ -6,10 +6,10 @@ import { HarnessError } from '../core/errors.js';
 import type { Case, RequestSpec } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
-import { fileURLToPath } from 'node:url';
 import { listYamlFiles } from './requirement-registry.js';
+import { projectPath } from '../../lib/project-files.js';
 
-const SCHEMA = fileURLToPath(new URL('./endpoints.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/suite/endpoints.schema.json');
 
 export interface EndpointAlias {
   id: string;

@@ -1,6 +1,5 @@
 // The requirement registry: every requirement the spec states, loaded from
 // suites/requirements/*.yaml and validated. Ids are unique across all files.
-import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
@@ -12,6 +11,7 @@ export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 /** What a run checks: the service (specs 1-2), or one side of the plugin protocol (spec 3). */
 export type { RunKind } from '../core/results.js';
 import type { RunKind } from '../core/results.js';
+import { projectPath } from '../../lib/project-files.js';
 
 /** Ids starting with `plugin.` and `compiler.` are spec 3's two sides; every other id belongs to the service. */
 export function sideOf(requirementId: string): RunKind {
@@ -23,7 +23,7 @@ export function requirementsFor(registry: RequirementRegistry, kind: RunKind): R
   return [...registry.values()].filter((r) => sideOf(r.id) === kind);
 }
 
-const SCHEMA = fileURLToPath(new URL('./requirement.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/suite/requirement.schema.json');
 
 export function listYamlFiles(dir: string): string[] {
   return readdirSync(dir)

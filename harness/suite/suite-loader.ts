@@ -3,7 +3,6 @@
 // express: every requirement id is known, schema names exist, roles exist in the world,
 // ids and titles are unique within the area, clock steps declare control.clock.
 import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
@@ -15,8 +14,9 @@ import { templateProblems } from './interpolate.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
+import { projectPath } from '../../lib/project-files.js';
 
-const SCHEMA = fileURLToPath(new URL('./suite.schema.json', import.meta.url));
+const SCHEMA = projectPath('harness/suite/suite.schema.json');
 
 export interface LintContext {
   registry: RequirementRegistry;

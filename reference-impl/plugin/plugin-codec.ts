@@ -5,11 +5,11 @@
 // Unknown fields (source_file_descriptors = 17 from newer compilers and buf) are skipped by
 // protobufjs's decoder, which is the tolerance the protocol needs.
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
+import { projectPath } from '../../lib/project-files.js';
 
-export const PLUGIN_PROTO_PATH = fileURLToPath(new URL('../../harness/protocol/plugin.proto', import.meta.url));
+export const PLUGIN_PROTO_PATH = projectPath('harness/protocol/plugin.proto');
 const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
 
 export interface PluginCodec {

@@ -3,16 +3,17 @@
 // between markers in reference-impl/service/README.md) and suites/world.schema.json (from
 // world-schema.ts). `npm run docs:service` rewrites them; a test fails when one differs.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { AREAS } from './areas/index.js';
 import type { EndpointAccess, RoleNeed } from './auth/endpoint-access.js';
 import { specPath, type Endpoint } from './endpoint.js';
 import { createStore } from './store.js';
 import { loadWorld } from './world-loader.js';
 import { worldJsonSchema } from './world-schema.js';
+import { projectPath } from '../../lib/project-files.js';
 
-export const README_PATH = fileURLToPath(new URL('./README.md', import.meta.url));
-export const WORLD_SCHEMA_PATH = fileURLToPath(new URL('../../suites/world.schema.json', import.meta.url));
+export const README_PATH = projectPath('reference-impl/service/README.md');
+export const WORLD_SCHEMA_PATH = projectPath('suites/world.schema.json');
 const START = '<!-- endpoint-table:start (generated from the endpoint definitions by `npm run docs:service`; do not edit) -->';
 const END = '<!-- endpoint-table:end -->';
 

@@ -13,11 +13,11 @@
 //   `#/$defs/x`) point into the document (#/components/schemas/...): tools that resolve only
 //   references inside one document read it whole.
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { specPath, type Endpoint, type ResponseBody } from './endpoint.js';
+import { projectPath } from '../../lib/project-files.js';
 
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../suites/schemas', import.meta.url));
+export const SCHEMAS_DIR = projectPath('suites/schemas');
 const ERROR_SCHEMAS = ['error', 'validation-error'] as const;
 
 type Json = Record<string, unknown>;

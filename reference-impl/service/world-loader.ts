@@ -2,7 +2,6 @@
 // expanded (user series, collaborator globs) and cross-checked. Every problem is a
 // WorldError naming the file and the JSON path, so a bad world fails before serving.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError } from '../../lib/located-yaml.js';
@@ -11,8 +10,9 @@ import { expandApps, expandUsers, resolveCollaborators, resolveOrganizations } f
 import type { World, WorldDocument } from './world-model.js';
 import { WorldDocumentSchema } from './world-schema.js';
 import { checkReferences } from './world-references.js';
+import { projectPath } from '../../lib/project-files.js';
 
-export const DEFAULT_WORLD_PATH = fileURLToPath(new URL('../../suites/world.yaml', import.meta.url));
+export const DEFAULT_WORLD_PATH = projectPath('suites/world.yaml');
 
 // ajv-formats ships CommonJS typings that NodeNext sees as a namespace, not a function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

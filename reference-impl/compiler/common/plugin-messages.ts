@@ -4,10 +4,10 @@
 // Its import of google/protobuf/descriptor.proto resolves to protobufjs' shipped copy.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
+import { projectPath } from '../../../lib/project-files.js';
 
-export const PLUGIN_PROTO = fileURLToPath(new URL('../../../harness/protocol/plugin.proto', import.meta.url));
+export const PLUGIN_PROTO = projectPath('harness/protocol/plugin.proto');
 const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
 
 export function protobufjsDescriptorProto(): string {

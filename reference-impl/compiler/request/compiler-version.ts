@@ -7,10 +7,9 @@
 // files ("protoc v0.1.0-touchstone"); no plugin we know refuses a version it does not know.
 // A plugin that does gate on it, or a byte-for-byte comparison with protoc's output of a
 // plugin that prints it, can ask for another value: --compiler_version=MAJOR.MINOR.PATCH[-SUFFIX].
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../../../lib/project-files.js';
 import type { CompilerVersion } from './plugin-request.js';
 
-const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 /** The protoc release whose plugin handling touchstone protoc reproduces. */
 export const EMULATED_PROTOC = '3.21.12';
 const VERSION_PATTERN = /^(\d+)\.(\d+)\.(\d+)(?:-(.*))?$/s;
@@ -25,18 +24,14 @@ export function parseCompilerVersion(text: string): CompilerVersion | undefined 
   return { major, minor, patch, suffix: match[4] ?? '' };
 }
 
-export function touchstoneVersion(): string {
-  return (JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string }).version;
-}
-
 export function touchstoneCompilerVersion(): CompilerVersion {
-  const version = parseCompilerVersion(touchstoneVersion());
-  if (!version) throw new Error(`internal: package.json version ${touchstoneVersion()} is not MAJOR.MINOR.PATCH`);
+  const version = parseCompilerVersion(packageVersion());
+  if (!version) throw new Error(`internal: package.json version ${packageVersion()} is not MAJOR.MINOR.PATCH`);
   // A prerelease of touchstone (0.2.0-rc1) would otherwise lose its own suffix.
   return { ...version, suffix: version.suffix ? `${version.suffix}.touchstone` : 'touchstone' };
 }
 
 /** The --version text: one line, like protoc's `libprotoc 3.21.12`, but about touchstone. */
 export function versionText(): string {
-  return `touchstone protoc ${touchstoneVersion()} (plugin handling of protoc ${EMULATED_PROTOC})\n`;
+  return `touchstone protoc ${packageVersion()} (plugin handling of protoc ${EMULATED_PROTOC})\n`;
 }

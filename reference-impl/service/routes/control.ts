@@ -4,8 +4,8 @@
 // state requests can change (to show a refused request changed nothing), list capabilities,
 // and describe the service as OpenAPI (openapi.ts).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { packageVersion } from '../../../lib/project-files.js';
 import { openApiDocument } from '../openapi.js';
 import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
@@ -110,7 +110,7 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
   app.get('/_conformance/openapi.json', async () => {
     document ??= openApiDocument(
       store.areas.flatMap((area) => area.endpoints),
-      (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+      packageVersion(),
     );
     return document;
   });

@@ -1,0 +1,106 @@
+// Compiles the commands to JavaScript in dist/ (`npm run build`; npm runs it as the package's
+// prepare step on `npm ci` and `npm install`, and before packing), so that they do not start by
+// compiling TypeScript (tsx costs ~0.2 s per start). bin/entry.js runs the build while it is
+// newer than every source file it was built from, and the sources otherwise.
+//
+// What is built, and why (start-up figures: bench/README.md, bench:plugin):
+// - dist/touchstone.cjs: harness/cli/main.ts and yargs, nothing else: `touchstone --help`, a
+//   usage error and the dispatch to a command need no more.
+// - dist/commands/<file>.js: each command file main.ts loads (run, serve, …, protoc), ES
+//   modules sharing chunks, loaded when that command runs.
+// - dist/protoc-gen-touchstone.cjs: the reference plugin, whole.
+// - The two entries are CommonJS because Node 20 keeps no compiled code between runs of an ES
+//   module, while bin/entry.js can give a CommonJS script V8's code cache (saved beside it at
+//   the first run; the build makes that run): yargs compiles once, not at every start.
+// - yargs and protobufjs are bundled (one file parses faster than their dozens of modules, on
+//   every start); every other package stays in node_modules and is loaded as it is.
+// - Data files (schemas, suites, plugin.proto) stay where they are: lib/project-files.ts finds
+//   them from the project's root, at any depth of dist/.
+// - Source maps beside the files: `NODE_OPTIONS=--enable-source-maps` maps a stack trace back
+//   to the TypeScript.
+// Usage: tsx bin/build.ts [--outdir DIR]   (default dist/; bin/ only runs dist/)
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { COMMAND_FILES } from '../harness/cli/main.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BUNDLED_PACKAGES = ['yargs', 'protobufjs'];
+
+function common(): esbuild.BuildOptions {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    target: 'node20.19',
+    external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((name) => !BUNDLED_PACKAGES.includes(name)),
+    minify: true,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+// Bundled CommonJS (protobufjs) calls require() for node's modules: each ES module gets one.
+const ESM_REQUIRE = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+// In CommonJS output import.meta is empty: its url is the file's.
+const CJS_IMPORT_META = "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+
+/** Builds into outdir; returns the project files the build read (relative to the root). */
+export async function build(outdir: string): Promise<string[]> {
+  rmSync(outdir, { recursive: true, force: true });
+  const entry = (name: string, source: string) =>
+    esbuild.build({
+      ...common(),
+      entryPoints: { [name]: source },
+      outdir,
+      outExtension: { '.js': '.cjs' },
+      format: 'cjs',
+      define: { 'import.meta.url': '__importMetaUrl' },
+      banner: { js: CJS_IMPORT_META },
+    });
+  const [front, plugin, commands] = await Promise.all([
+    entry('touchstone', 'harness/cli/main.ts'),
+    entry('protoc-gen-touchstone', 'reference-impl/plugin/main.ts'),
+    esbuild.build({
+      ...common(),
+      entryPoints: Object.fromEntries(COMMAND_FILES.map((file) => [file, `harness/cli/${file}.ts`])),
+      outdir: path.join(outdir, 'commands'),
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
+      format: 'esm',
+      banner: { js: ESM_REQUIRE },
+    }),
+  ]);
+  // The project files each part was built from, checked by bin/entry.js when that part starts:
+  // `touchstone --help` checks the few files of its front, not every command's.
+  const inputsOf = (result: esbuild.BuildResult) => [
+    ...Object.keys(result.metafile?.inputs ?? {})
+      .filter((input) => !input.startsWith('node_modules/'))
+      .sort(),
+    'package.json',
+  ];
+  const manifest = { touchstone: inputsOf(front), commands: inputsOf(commands), 'protoc-gen-touchstone': inputsOf(plugin) };
+  // Written last: its time is the build's time (bin/entry.js compares the inputs with it).
+  writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return [...new Set(Object.values(manifest).flat())];
+}
+
+/** Runs each entry once so that it saves its code cache (bin/entry.js). */
+function warmUp(): void {
+  const run = (script: string, args: string[]) => execFileSync(process.execPath, [path.join(ROOT, 'bin', script), ...args], { input: '', stdio: ['pipe', 'ignore', 'inherit'] });
+  run('touchstone.js', ['--help']);
+  run('protoc-gen-touchstone.js', []);
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const at = process.argv.indexOf('--outdir');
+  const outdir = path.resolve(at > 0 ? process.argv[at + 1] : path.join(ROOT, 'dist'));
+  const started = performance.now();
+  const inputs = await build(outdir);
+  if (outdir === path.join(ROOT, 'dist')) warmUp();
+  process.stdout.write(`touchstone: built dist/ from ${inputs.length} files in ${Math.round(performance.now() - started)} ms\n`);
+}

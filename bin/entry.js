@@ -1,0 +1,81 @@
+// How bin/ starts a command: from its compiled form in dist/ (bin/build.ts) when that build is
+// newer than every file it was built from; from the TypeScript sources through tsx otherwise, so
+// an edited source is never shadowed by an older build, and a clone with no build still runs.
+// TOUCHSTONE_FROM_SOURCE=1 always takes the sources.
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * Whether part `part` of the build in root/dist (touchstone, commands, protoc-gen-touchstone) is
+ * current: built, and newer than every file it was built from (dist/manifest.json lists them).
+ */
+export function isCurrent(root, part) {
+  try {
+    const manifest = path.join(root, 'dist', 'manifest.json');
+    const builtAt = statSync(manifest).mtimeMs;
+    const inputs = JSON.parse(readFileSync(manifest, 'utf8'))[part];
+    // A source gone since the build throws: stale as well.
+    return Array.isArray(inputs) && inputs.every((input) => statSync(path.join(root, input)).mtimeMs <= builtAt);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a compiled CommonJS entry with V8's code cache: the code compiled in one run is saved
+ * beside the file (<file>.v8-cache, at exit, when missing or refused: another node, a changed
+ * file) and reused by the next, so big dependencies are not compiled again at every start.
+ * A cache that cannot be written (a read-only install) is simply not kept.
+ */
+export function runWithCodeCache(file) {
+  const cacheFile = `${file}.v8-cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {}
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => {
+      try {
+        const scratch = `${cacheFile}.${process.pid}`;
+        writeFileSync(scratch, script.createCachedData());
+        renameSync(scratch, cacheFile);
+      } catch {}
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+const fromSource = process.env.TOUCHSTONE_FROM_SOURCE === '1';
+let tsxRegistered;
+async function underTsx(load) {
+  tsxRegistered ??= import('tsx/esm/api').then(({ register }) => register());
+  await tsxRegistered;
+  return load();
+}
+
+/**
+ * Command `name`'s entry module, compiled (dist/<name>.cjs) when current, else `sources.entry()`
+ * under tsx; and `part(file)`, which imports one of its parts (dist/commands/<file>.js when
+ * those are current, else `sources.part(file)`), checked when the first part is asked for.
+ */
+export async function start(name, sources) {
+  const entry =
+    !fromSource && isCurrent(ROOT, name) ? runWithCodeCache(path.join(ROOT, 'dist', `${name}.cjs`)) : await underTsx(sources.entry);
+  let partsCurrent;
+  const part = (file) => {
+    partsCurrent ??= !fromSource && isCurrent(ROOT, 'commands');
+    return partsCurrent
+      ? import(pathToFileURL(path.join(ROOT, 'dist', 'commands', `${file}.js`)).href)
+      : underTsx(() => sources.part(file));
+  };
+  return { entry, part };
+}
