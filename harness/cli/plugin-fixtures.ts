@@ -1,10 +1,13 @@
 // Writes suites/plugin/fixture-descriptors.json: every .proto fixture of the plugin suites,
 // described by the reference compiler's parser (the harness has no parser of its own, and
-// the CLI is the one harness layer that may use the reference). `npm run fixtures:plugin`
-// runs this; harness/cli/plugin-fixtures.test.ts fails when the committed file is stale.
+// the CLI is the one harness layer that may use the reference); and
+// harness/protocol/plugin-proto.json, plugin.proto's types as lib/plugin-proto.ts loads them.
+// `npm run fixtures:plugin` runs this; harness/cli/plugin-fixtures.test.ts fails when a
+// committed file is stale.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PLUGIN_PROTO_JSON_PATH, parsePluginProto, pluginProtoJson } from '../../lib/plugin-proto.js';
 import { parseProtoFiles } from '../../reference-impl/compiler/descriptors/proto-parser.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { FIXTURE_DESCRIPTORS_FORMAT, type FixtureDescriptors } from '../plugin/fixture-descriptors.js';
@@ -38,14 +41,17 @@ export function fixtureDescriptorsText(): string {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const file = suitePaths.pluginFixtureDescriptors;
-  const wanted = fixtureDescriptorsText();
-  let current = '';
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    // first run
+  for (const [file, wanted] of [
+    [suitePaths.pluginFixtureDescriptors, fixtureDescriptorsText()],
+    [PLUGIN_PROTO_JSON_PATH, pluginProtoJson(parsePluginProto())],
+  ]) {
+    let current = '';
+    try {
+      current = readFileSync(file, 'utf8');
+    } catch {
+      // first run
+    }
+    if (wanted !== current) writeFileSync(file, wanted);
+    process.stdout.write(`${file}: ${wanted === current ? 'up to date' : 'written'}\n`);
   }
-  if (wanted !== current) writeFileSync(file, wanted);
-  process.stdout.write(`${file}: ${wanted === current ? 'up to date' : 'written'}\n`);
 }

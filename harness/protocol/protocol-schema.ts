@@ -1,15 +1,10 @@
-// plugin.proto and the descriptor.proto it imports, loaded with protobufjs. The codec takes
+// plugin.proto and the descriptor.proto it imports, as protobufjs types (lib/plugin-proto.ts). The codec takes
 // its field numbers and types from here, so plugin.proto stays the one place they are
 // written down; protobufjs also decodes the parts the spec leaves opaque
 // (FileDescriptorProto, GeneratedCodeInfo) for readable dumps.
-import { createRequire } from 'node:module';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
 import { HarnessError } from '../core/errors.js';
-import { projectPath } from '../../lib/project-files.js';
-
-export const PLUGIN_PROTO_PATH = projectPath('harness/protocol/plugin.proto');
-
-const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
+import { PLUGIN_PROTO_JSON_PATH, pluginProtoRoot } from '../../lib/plugin-proto.js';
 
 export interface ProtocolSchema {
   root: protobuf.Root;
@@ -22,8 +17,8 @@ export interface ProtocolSchema {
   generatedCodeInfo: protobuf.Type;
 }
 
-// The schema is immutable once loaded and parsing it costs a few milliseconds, so one
-// lazily built copy per process is shared; nothing is read at import time.
+// The schema is immutable once loaded, so one lazily built copy per process is shared;
+// nothing is read at import time.
 let loaded: ProtocolSchema | undefined;
 
 export function protocolSchema(): ProtocolSchema {
@@ -32,18 +27,11 @@ export function protocolSchema(): ProtocolSchema {
 }
 
 function loadProtocolSchema(): ProtocolSchema {
-  // protobufjs ships descriptor.proto but does not resolve the import to it on its own
-  // (only a few well-known types are bundled), and no system include path can be assumed.
-  const descriptorPath = createRequire(import.meta.url).resolve(`protobufjs/${DESCRIPTOR_IMPORT}`);
-  const root = new protobuf.Root();
-  const defaultResolve = root.resolvePath.bind(root);
-  root.resolvePath = (origin, target) => (target === DESCRIPTOR_IMPORT ? descriptorPath : defaultResolve(origin, target));
+  let root: protobuf.Root;
   try {
-    // keepCase: the field names of the spec (file_to_generate), not camelCase.
-    root.loadSync(PLUGIN_PROTO_PATH, { keepCase: true });
-    root.resolveAll();
+    root = pluginProtoRoot();
   } catch (error) {
-    throw new HarnessError('CONFIG', `cannot load ${PLUGIN_PROTO_PATH}: ${(error as Error).message}`);
+    throw new HarnessError('CONFIG', `cannot load ${PLUGIN_PROTO_JSON_PATH}: ${(error as Error).message}`);
   }
   const type = (name: string) => root.lookupType(name);
   return {

@@ -1,16 +1,12 @@
 // Encodes and decodes the plugin messages with protobufjs, from the project's own
-// harness/protocol/plugin.proto (read as data: reference-impl imports no harness code).
-// plugin.proto imports google/protobuf/descriptor.proto; that resolves to the copy
-// protobufjs ships, which is newer than the spec's and so knows proto3_optional, editions, etc.
-// Unknown fields (source_file_descriptors = 17 from newer compilers and buf) are skipped by
-// protobufjs's decoder, which is the tolerance the protocol needs.
-import { createRequire } from 'node:module';
+// harness/protocol/plugin.proto (lib/plugin-proto.ts: read as data, reference-impl imports no
+// harness code). Its descriptor.proto is the copy protobufjs ships, newer than the spec's, so
+// it knows proto3_optional, editions, etc. Unknown fields (source_file_descriptors = 17 from
+// newer compilers and buf) are skipped by protobufjs's decoder, which is the tolerance the
+// protocol needs.
 import protobuf from 'protobufjs';
+import { pluginProtoRoot } from '../../lib/plugin-proto.js';
 import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
-import { projectPath } from '../../lib/project-files.js';
-
-export const PLUGIN_PROTO_PATH = projectPath('harness/protocol/plugin.proto');
-const DESCRIPTOR_IMPORT = 'google/protobuf/descriptor.proto';
 
 export interface PluginCodec {
   /** Throws when the bytes are not a CodeGeneratorRequest (garbage, truncated). */
@@ -29,11 +25,7 @@ export interface PluginCodec {
 const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, defaults: false, arrays: true };
 
 export function createPluginCodec(): PluginCodec {
-  const descriptorPath = createRequire(import.meta.url).resolve(`protobufjs/${DESCRIPTOR_IMPORT}`);
-  const root = new protobuf.Root();
-  root.resolvePath = (origin, target) => (target === DESCRIPTOR_IMPORT ? descriptorPath : protobuf.util.path.resolve(origin, target));
-  root.loadSync(PLUGIN_PROTO_PATH, { keepCase: true });
-  root.resolveAll();
+  const root = pluginProtoRoot();
   const request = root.lookupType('google.protobuf.compiler.CodeGeneratorRequest');
   const response = root.lookupType('google.protobuf.compiler.CodeGeneratorResponse');
 

@@ -1,9 +1,9 @@
 // Encodes (and, for tests and tools, decodes) FileDescriptorProtos with the descriptor.proto
-// protobufjs ships, loaded with keepCase so the plain objects use descriptor.proto's names.
+// protobufjs ships (as plugin.proto imports it), loaded with keepCase so the plain objects use descriptor.proto's names.
 // Custom options travel as already-encoded extension fields in an options object's
 // $unknowns, which protobufjs writes after the known fields, where protoc writes them too.
-import { createRequire } from 'node:module';
 import protobuf from 'protobufjs';
+import { loadPluginMessages } from '../common/plugin-messages.js';
 import type { FileObject } from './descriptor-object.js';
 import { isPlainObject } from './descriptor-options.js';
 
@@ -18,9 +18,8 @@ export interface DescriptorCodec {
 }
 
 export function createDescriptorCodec(): DescriptorCodec {
-  const root = new protobuf.Root();
-  root.loadSync(createRequire(import.meta.url).resolve('protobufjs/google/protobuf/descriptor.proto'), { keepCase: true });
-  root.resolveAll();
+  // plugin.proto's root holds descriptor.proto as it imports it: parsed once for both.
+  const { root } = loadPluginMessages();
   const fileType = root.lookupType('google.protobuf.FileDescriptorProto');
   const setType = root.lookupType('google.protobuf.FileDescriptorSet');
   const toObject = (message: protobuf.Message): Record<string, unknown> => {
