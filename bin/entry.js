@@ -2,7 +2,7 @@
 // newer than every file it was built from; from the TypeScript sources through tsx otherwise, so
 // an edited source is never shadowed by an older build, and a clone with no build still runs.
 // TOUCHSTONE_FROM_SOURCE=1 always takes the sources.
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -64,8 +64,8 @@ async function underTsx(load) {
 
 /**
  * Command `name`'s entry module, compiled (dist/<name>.cjs) when current, else `sources.entry()`
- * under tsx; and `part(file)`, which imports one of its parts (dist/commands/<file>.js when
- * those are current, else `sources.part(file)`), checked when the first part is asked for.
+ * under tsx; and `part(file)`, which loads one of its parts (dist/commands/<file>.cjs or .js
+ * when those are current, else `sources.part(file)`), checked when the first part is asked for.
  */
 export async function start(name, sources) {
   const entry =
@@ -73,9 +73,9 @@ export async function start(name, sources) {
   let partsCurrent;
   const part = (file) => {
     partsCurrent ??= !fromSource && isCurrent(ROOT, 'commands');
-    return partsCurrent
-      ? import(pathToFileURL(path.join(ROOT, 'dist', 'commands', `${file}.js`)).href)
-      : underTsx(() => sources.part(file));
+    if (!partsCurrent) return underTsx(() => sources.part(file));
+    const compiled = path.join(ROOT, 'dist', 'commands', file);
+    return existsSync(`${compiled}.cjs`) ? runWithCodeCache(`${compiled}.cjs`) : import(pathToFileURL(`${compiled}.js`).href);
   };
   return { entry, part };
 }

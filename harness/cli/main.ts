@@ -3,7 +3,7 @@
 // that command runs or shows its --help. So `touchstone --help` or a mistyped command loads
 // yargs and nothing else (no ajv, suites, reference or Playwright). bin/entry.js supplies
 // `load`: the compiled files in dist/ or the TypeScript sources (start-up: bench/README.md).
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 
 export interface CommandFile {
@@ -53,6 +53,8 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       process.exitCode = await (await load<ProtocFile>('protoc')).runProtocCommand(args.slice(1));
       return;
     }
+    // Loaded here, not above: `touchstone protoc` never needs yargs (its load is ~20 ms of start).
+    const { default: yargs } = await import('yargs');
     const cli = yargs(args).scriptName('touchstone');
     for (const [command, describe, file] of COMMANDS) {
       const loaded = async () => (file ? (await load<CommandFile>(file)).command : { builder: (y: Argv) => y, handler: () => {} });
