@@ -66,6 +66,7 @@ test('the compiled commands answer exactly as the sources do', async () => {
     ['touchstone.js', ['serve', '--world', 'no-such-world.yaml']],
     ['touchstone.js', ['openapi']],
     ['touchstone.js', ['protoc', '--version']],
+    ['touchstone.js', ['protoc', `-I${path.join(PROJECT_ROOT, 'suites', 'plugin', 'fixtures')}`, '--foo_out=/nonexistent', 'missing.proto']],
     ['protoc-gen-touchstone.js', [], createPluginCodec().encodeRequest(demoRequest())],
     ['protoc-gen-touchstone.js', [], Buffer.from('garbage on stdin')],
   ];
