@@ -21,8 +21,7 @@
 //   every start); every other package stays in node_modules and is loaded as it is.
 // - Data files (schemas, suites, plugin.proto) stay where they are: lib/project-files.ts finds
 //   them from the project's root, at any depth of dist/.
-// - Source maps beside the files: `NODE_OPTIONS=--enable-source-maps` maps a stack trace back
-//   to the TypeScript.
+// - For a stack trace against the TypeScript, TOUCHSTONE_FROM_SOURCE=1 runs the sources.
 // Usage: tsx bin/build.ts [--outdir DIR]   (default dist/; bin/ only runs dist/)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,8 +42,10 @@ function common(): esbuild.BuildOptions {
     platform: 'node',
     target: 'node20.19',
     external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).filter((name) => !BUNDLED_PACKAGES.includes(name)),
-    minify: true,
-    sourcemap: 'linked',
+    // Names are kept, so a stack trace from dist/ still names its functions (a source map
+    // would not help: node applies none to the CommonJS entries, run through node:vm).
+    minifyWhitespace: true,
+    minifySyntax: true,
     metafile: true,
     logLevel: 'warning',
   };

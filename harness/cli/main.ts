@@ -82,7 +82,11 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
   } catch (error) {
     const known = error instanceof HarnessError;
     process.stderr.write(`touchstone: ${known ? error.message : (error as Error).stack}\n`);
-    if (!known) process.stderr.write('touchstone: this is a bug in touchstone; please report it with the command you ran\n');
+    if (!known) {
+      process.stderr.write('touchstone: this is a bug in touchstone; please report it with the command you ran\n');
+      if (process.env.TOUCHSTONE_FROM_SOURCE !== '1')
+        process.stderr.write('touchstone: (TOUCHSTONE_FROM_SOURCE=1 gives the same trace against the TypeScript sources)\n');
+    }
     process.exitCode = known ? error.exitCode : 2;
   }
 }
