@@ -22,7 +22,7 @@
 // - Data files (schemas, suites, plugin.proto) stay where they are: lib/project-files.ts finds
 //   them from the project's root, at any depth of dist/.
 // - For a stack trace against the TypeScript, TOUCHSTONE_FROM_SOURCE=1 runs the sources.
-// Usage: tsx bin/build.ts [--outdir DIR]   (default dist/; bin/ only runs dist/)
+// Usage: npm run build (tsx bin/build.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -57,7 +57,7 @@ const ESM_REQUIRE = "import { createRequire as __createRequire } from 'node:modu
 const CJS_IMPORT_META = "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
 /** Builds into outdir; returns the project files the build read (relative to the root). */
-export async function build(outdir: string): Promise<string[]> {
+async function build(outdir: string): Promise<string[]> {
   rmSync(outdir, { recursive: true, force: true });
   const entry = (name: string, source: string) =>
     esbuild.build({
@@ -108,11 +108,7 @@ function warmUp(): void {
   }
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const at = process.argv.indexOf('--outdir');
-  const outdir = path.resolve(at > 0 ? process.argv[at + 1] : path.join(ROOT, 'dist'));
-  const started = performance.now();
-  const inputs = await build(outdir);
-  if (outdir === path.join(ROOT, 'dist')) warmUp();
-  process.stdout.write(`touchstone: built dist/ from ${inputs.length} files in ${Math.round(performance.now() - started)} ms\n`);
-}
+const started = performance.now();
+const inputs = await build(path.join(ROOT, 'dist'));
+warmUp();
+process.stdout.write(`touchstone: built dist/ from ${inputs.length} files in ${Math.round(performance.now() - started)} ms\n`);
