@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { LISTED_MISSES } from './proxy-options.js';
 import { createProxy } from './proxy-server.js';
+import { formatProxySummary } from './proxy-summary.js';
 import { useProxyTestBed } from '../../test-support/proxy-test-client.js';
 
 const bed = useProxyTestBed();
@@ -61,6 +63,22 @@ test('a miss answers 599 with x-touchstone-miss and names the nearest interactio
   const { summary } = await replayer.close();
   expect(summary.misses).toEqual([expect.objectContaining({ method: 'GET', url: '/length?page=2&per_page=2' })]);
   expect(summary.cassettes[0].unused).toEqual([1, 2]);
+});
+
+test('a flood of misses is counted, not kept: the summary lists the first ones and says how many there were', async () => {
+  const cassette = path.join(bed.dir, 'flood.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(recorder.url, { path: '/length?n=0' });
+  await recorder.close();
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  const extra = 5;
+  for (let n = 1; n <= LISTED_MISSES + extra; n++)
+    expect((await bed.client.send(replayer.url, { path: `/length?n=${n}` })).status).toBe(599);
+  const { summary } = await replayer.close();
+  expect(summary.misses).toHaveLength(LISTED_MISSES);
+  expect(summary.misses.at(-1)?.url).toBe(`/length?n=${LISTED_MISSES}`);
+  expect(summary.unlistedMisses).toBe(extra);
+  expect(formatProxySummary(summary)).toContain(`${LISTED_MISSES + extra} miss(es) (the first ${LISTED_MISSES} listed):`);
 });
 
 test('a request body too big to keep inline is recorded as its digest only, and still decides a match', async () => {

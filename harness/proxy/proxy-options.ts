@@ -80,6 +80,12 @@ export interface ProxySummary {
   mode: ProxyMode;
   /** Per cassette name. */
   cassettes: { name: string; served: number; recorded: number; unused: number[] }[];
+  /** The first LISTED_MISSES misses, in the order they happened. */
   misses: MissRecord[];
+  /** Misses after those: counted, not kept, so a flood of misses cannot grow the proxy without bound. */
+  unlistedMisses: number;
   verify: VerifyRecord[];
 }
+
+/** How many misses a summary lists; each answered miss already carried its own explanation. */
+export const LISTED_MISSES = 1000;

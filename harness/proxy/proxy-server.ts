@@ -28,7 +28,15 @@ import type { HeaderPairs } from '../core/results.js';
 import { createCassetteSessions, type CassetteSession } from './cassette-sessions.js';
 import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-forward.js';
 import { explainMiss } from './miss-explanation.js';
-import { CASSETTE_HEADER, DEFAULT_MATCH, DEFAULT_MISS_STATUS, MISS_HEADER, type ProxyOptions, type ProxySummary } from './proxy-options.js';
+import {
+  CASSETTE_HEADER,
+  DEFAULT_MATCH,
+  DEFAULT_MISS_STATUS,
+  LISTED_MISSES,
+  MISS_HEADER,
+  type ProxyOptions,
+  type ProxySummary,
+} from './proxy-options.js';
 import { createSubstitute, prepareResponse, standardStatusText, writePrepared, type PreparedResponse } from './replay-response.js';
 import { keyedBody, matchParts } from './request-key.js';
 
@@ -56,7 +64,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const forwarder: LiveForwarder | undefined =
     mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
   const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
-  const summary: ProxySummary = { mode, cassettes: [], misses: [], verify: [] };
+  const summary: ProxySummary = { mode, cassettes: [], misses: [], unlistedMisses: 0, verify: [] };
   let origin = '';
   // The proxy's own origin and the target's both stand for the recorded origin in files
   // (set once the server listens, before any request).
@@ -161,7 +169,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (interaction) => session.writer!.append(interaction));
     }
     const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
-    summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
+    if (summary.misses.length < LISTED_MISSES) summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
+    else summary.unlistedMisses++;
     const text = JSON.stringify(explanation, null, 2);
     res.writeHead(options.missStatus ?? DEFAULT_MISS_STATUS, {
       'content-type': 'application/json',

@@ -10,7 +10,8 @@ export function formatProxySummary(summary: ProxySummary): string {
   for (const c of summary.cassettes) {
     if (c.unused.length) lines.push(`  ${c.name}: ${c.unused.length} recorded interaction(s) never asked for (seq ${c.unused.join(', ')})`);
   }
-  if (summary.misses.length) lines.push(`  ${summary.misses.length} miss(es):`);
+  const misses = summary.misses.length + summary.unlistedMisses;
+  if (misses) lines.push(`  ${misses} miss(es)${summary.unlistedMisses ? ` (the first ${summary.misses.length} listed)` : ''}:`);
   for (const m of summary.misses) lines.push(`    ${m.cassette}: ${m.method} ${m.url}: ${m.reason}`);
   if (summary.verify.length) lines.push(`  ${summary.verify.length} interaction(s) differ from the recording:`);
   for (const v of summary.verify) {
