@@ -26,7 +26,7 @@ import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { HarnessError } from '../core/errors.js';
 import { createContentDecoder, createContentEncoder, toInlineBody } from './body-codec.js';
-import { createJsonFieldScrubber, type FieldRules } from './json-field-scrubber.js';
+import type { Scrubber } from './json-field-scrubber.js';
 import { relativePathProblem } from './cassette-load.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';
 
@@ -39,8 +39,8 @@ export interface BodySinkOptions {
   contentEncoding?: ContentCoding;
   /** Secret forms replaced in the stored (decoded) bytes, across chunk boundaries. */
   replacements?: Replacements;
-  /** For a JSON body: its secret fields, replaced as it streams (an inline body is redacted whole later). */
-  fields?: FieldRules;
+  /** For a JSON or form body: a scrubber replacing its secret fields as it streams (an inline body is redacted whole later). */
+  scrub?: (emit: (bytes: Buffer) => void) => Scrubber;
 }
 
 /** [secret form, placeholder] pairs made ready for byte search; build once, share among sinks. */
@@ -356,9 +356,9 @@ function createBlobStore(blobDir: string, blobPrefix: string): BlobStore {
   };
 }
 
-/** The bytes a sink would store of a body held whole in memory: secret fields scrubbed (with `fields`), secret forms replaced. */
-export function redactedBytes(bytes: Buffer, options: Pick<BodySinkOptions, 'replacements' | 'fields'>): Buffer {
-  if (!options.fields) return replaceAll(bytes, options.replacements ?? NO_REPLACEMENTS);
+/** The bytes a sink would store of a body held whole in memory: secret fields scrubbed (with `scrub`), secret forms replaced. */
+export function redactedBytes(bytes: Buffer, options: Pick<BodySinkOptions, 'replacements' | 'scrub'>): Buffer {
+  if (!options.scrub) return replaceAll(bytes, options.replacements ?? NO_REPLACEMENTS);
   const pieces: Buffer[] = [];
   const writer = createRedactingWriter(options, (piece) => pieces.push(piece));
   writer.write(bytes);
@@ -366,11 +366,11 @@ export function redactedBytes(bytes: Buffer, options: Pick<BodySinkOptions, 'rep
   return Buffer.concat(pieces);
 }
 
-/** Secret fields scrubbed (a JSON body with `fields`), then secret forms replaced, across chunk boundaries. */
-function createRedactingWriter(options: Pick<BodySinkOptions, 'replacements' | 'fields'>, emit: (bytes: Buffer) => void) {
+/** Secret fields scrubbed (with `scrub`), then secret forms replaced, across chunk boundaries. */
+function createRedactingWriter(options: Pick<BodySinkOptions, 'replacements' | 'scrub'>, emit: (bytes: Buffer) => void) {
   const replacer = createReplacer(options.replacements ?? NO_REPLACEMENTS, emit);
-  if (!options.fields) return replacer;
-  const scrubber = createJsonFieldScrubber(options.fields, (bytes) => replacer.write(bytes));
+  if (!options.scrub) return replacer;
+  const scrubber = options.scrub((bytes) => replacer.write(bytes));
   return {
     write: (chunk: Buffer) => scrubber.write(chunk),
     flush(): void {

@@ -4,22 +4,14 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { createJsonFieldScrubber, isJsonMediaType } from './json-field-scrubber.js';
 import { createRedactor } from './redaction.js';
+import { scrubInPieces } from './scrubber.fixture.js';
 
 const CONFIG = { jsonPaths: ['$.items[*].note', '$.meta.ref'], bodyFields: ['pin'] };
 
 /** The scrubbed text of `text` written in pieces of the given sizes (cycled). */
 function scrub(text: string, sizes: number[], config = CONFIG): string {
   const rules = createRedactor(config).bodyFieldRules('response');
-  const out: Buffer[] = [];
-  const scrubber = createJsonFieldScrubber(rules, (bytes) => out.push(Buffer.from(bytes)));
-  const bytes = Buffer.from(text);
-  for (let at = 0, k = 0; at < bytes.length; k++) {
-    const size = sizes[k % sizes.length];
-    scrubber.write(bytes.subarray(at, at + size));
-    at += size;
-  }
-  scrubber.flush();
-  return Buffer.concat(out).toString('utf8');
+  return scrubInPieces((emit) => createJsonFieldScrubber(rules, emit), text, sizes);
 }
 
 function inline(value: unknown, config = CONFIG): unknown {

@@ -28,6 +28,7 @@ import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
+import { decodeFormPart, type FormFieldRules } from './form-field-scrubber.js';
 import type { FieldRules, PathStep } from './json-field-scrubber.js';
 import {
   isDigestOnly,
@@ -64,6 +65,8 @@ export interface Redactor {
   restore(text: string): string;
   /** The JSON field rules, for bodies redacted as they stream (sidecars); what they hide is learnt and noted. */
   bodyFieldRules(side: Side): FieldRules;
+  /** The same for a form-urlencoded body streamed to a sidecar. */
+  formFieldRules(side: Side): FormFieldRules;
 }
 
 export const REDACTED = '<redacted>';
@@ -134,14 +137,6 @@ function makeSweep(forms: Array<[string, string]>, inUrl: boolean): Sweep {
       return inUrl ? urlPlaceholder(placeholder) : placeholder;
     });
 }
-
-const decodeFormPart = (s: string) => {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-};
 
 export function createRedactor(config: RedactionConfig = {}): Redactor {
   const configured = new Map<string, string>(); // value -> <secret:NAME>
@@ -412,6 +407,10 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       },
       // '' is never learnt (too short to sweep): a value too long to hold is still hidden.
       hide: (value, steps) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.${genericPath(steps)}`),
+    }),
+    formFieldRules: (side) => ({
+      isSecret: (key) => bodyFields.has(key.toLowerCase()),
+      hide: (value, key) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.form.${key}`),
     }),
     restore: (text) =>
       text.replace(

@@ -158,6 +158,39 @@ test('redirects are recorded hop by hop and Location points back at the proxy', 
   await replayer.close();
 });
 
+test('a form body too big to keep inline has its secret fields redacted as it streams, and its replay still matches', async () => {
+  const cassette = path.join(bed.dir, 'big-form.cassette.json');
+  const secret = 'form-pw-7c1e93';
+  // 2 MiB of form: a request digest-only in the cassette, a response (the echo) in a sidecar.
+  const upload = `padding=${'x'.repeat(2 * 1024 * 1024)}&password=${secret}&client_secret=s3cr%2Bet%21&name=a+b`;
+  const send = (base: string) =>
+    bed.client.send(base, {
+      method: 'POST',
+      path: '/echo',
+      headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+      body: upload,
+    });
+
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  expect((await send(recorder.url)).status).toBe(200);
+  await recorder.close();
+  const files = allFiles(bed.dir).filter((f) => f.includes('big-form'));
+  const sidecars = files.filter((f) => f.includes('.blobs'));
+  expect(sidecars).toHaveLength(1);
+  for (const file of files) {
+    const content = readFileSync(file, 'latin1');
+    for (const leaked of [secret, 's3cr%2Bet%21', 's3cr+et!'])
+      expect(content.includes(leaked), `${leaked} in ${path.relative(bed.dir, file)}`).toBe(false);
+  }
+  expect(readFileSync(sidecars[0], 'utf8').endsWith('&password=%3Credacted%3E&client_secret=%3Credacted%3E&name=a+b')).toBe(true);
+  const { redactions } = JSON.parse(readFileSync(cassette, 'utf8'));
+  expect(redactions).toEqual(expect.arrayContaining(['request.body.form.password', 'response.body.form.client_secret']));
+
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  expect((await send(replayer.url)).status).toBe(200);
+  await replayer.close();
+});
+
 test('a JSON body too big to keep inline has its secret fields redacted as it streams, and its replay still matches', async () => {
   const cassette = path.join(bed.dir, 'big-json.cassette.json');
   const secrets = ['fresh-pw-61d0c2', '9876543210123'];

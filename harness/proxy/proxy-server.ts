@@ -19,7 +19,8 @@ import {
   type RecordedRequest,
 } from '../cassette/cassette-format.js';
 import { compileReplacements, createBodySink, redactedBytes, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
-import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { createFormFieldScrubber, isFormMediaType } from '../cassette/form-field-scrubber.js';
+import { createJsonFieldScrubber, isJsonMediaType } from '../cassette/json-field-scrubber.js';
 import type { Side } from '../cassette/redaction.js';
 import { headerValue } from '../http/transport.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
@@ -302,9 +303,16 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       session.sinkOptions = { forms, options: { blobDir: path.join(scratch ?? session.dir, blobPrefix), blobPrefix, replacements } };
     }
     const options = session.sinkOptions.options;
-    return isJsonMediaType(headerValue(headers, 'content-type') ?? '')
-      ? { ...options, fields: session.redactor.bodyFieldRules(side) }
-      : options;
+    const contentType = headerValue(headers, 'content-type') ?? '';
+    if (isJsonMediaType(contentType)) {
+      const rules = session.redactor.bodyFieldRules(side);
+      return { ...options, scrub: (emit) => createJsonFieldScrubber(rules, emit) };
+    }
+    if (isFormMediaType(contentType)) {
+      const rules = session.redactor.formFieldRules(side);
+      return { ...options, scrub: (emit) => createFormFieldScrubber(rules, emit) };
+    }
+    return options;
   };
 
   await new Promise<void>((resolve, reject) => {
