@@ -22,23 +22,26 @@ export interface ProtocFile {
 /** Imports harness/cli/<file>.ts, or what it was compiled to. */
 export type LoadCommandFile = <T extends CommandFile | ProtocFile>(file: string) => Promise<T>;
 
-const COMMANDS: [command: string, describe: string, file: string | undefined][] = [
-  ['run', 'Run the service conformance suites against a target (default: the embedded reference)', 'run'],
-  ['serve', 'Serve the reference implementation of the service', 'serve'],
-  ['proxy', 'Record or replay traffic to a target through a local proxy', 'proxy'],
-  ['cassette', 'Check, compare, export and import recordings', 'cassette'],
-  ['plugin', 'Run the plugin conformance suites against a code-generator plugin', 'plugin'],
-  ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line", 'compiler'],
-  ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it', 'mutate'],
-  ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report', 'report'],
-  ['baseline <command>', 'Maintain a baseline of known failures', 'baseline'],
-  ['openapi', 'Print the OpenAPI 3.1 document of the reference service (also served at /_conformance/openapi.json)', 'openapi'],
+// Each command's file is harness/cli/<its first word>.ts.
+const COMMANDS: [command: string, describe: string][] = [
+  ['run', 'Run the service conformance suites against a target (default: the embedded reference)'],
+  ['serve', 'Serve the reference implementation of the service'],
+  ['proxy', 'Record or replay traffic to a target through a local proxy'],
+  ['cassette', 'Check, compare, export and import recordings'],
+  ['plugin', 'Run the plugin conformance suites against a code-generator plugin'],
+  ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line"],
+  ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it'],
+  ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
+  ['baseline <command>', 'Maintain a baseline of known failures'],
+  ['openapi', 'Print the OpenAPI 3.1 document of the reference service (also served at /_conformance/openapi.json)'],
   // Listed for --help only: main() hands `protoc …` to protoc.ts before yargs parses anything.
-  ['protoc', 'Run code-generator plugins the way protoc 3.21 does (touchstone protoc --help lists its flags)', undefined],
+  ['protoc', 'Run code-generator plugins the way protoc 3.21 does (touchstone protoc --help lists its flags)'],
 ];
 
-/** The command files main() loads, for the build (bin/build.js). */
-export const COMMAND_FILES = [...COMMANDS.flatMap(([, , file]) => (file ? [file] : [])), 'protoc'];
+const fileOf = (command: string) => command.split(' ')[0];
+
+/** The command files main() loads, for the build (bin/build.ts). */
+export const COMMAND_FILES = COMMANDS.map(([command]) => fileOf(command));
 
 export async function main(args: string[], load: LoadCommandFile): Promise<void> {
   // A reader that stops early (`touchstone openapi | head`) closes the pipe: stop quietly, as
@@ -56,8 +59,10 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
     // Loaded here, not above: `touchstone protoc` never needs yargs (its load is ~20 ms of start).
     const { default: yargs } = await import('yargs');
     const cli = yargs(args).scriptName('touchstone');
-    for (const [command, describe, file] of COMMANDS) {
-      const loaded = async () => (file ? (await load<CommandFile>(file)).command : { builder: (y: Argv) => y, handler: () => {} });
+    for (const [command, describe] of COMMANDS) {
+      const file = fileOf(command);
+      const loaded = async () =>
+        file === 'protoc' ? { builder: (y: Argv) => y, handler: () => {} } : (await load<CommandFile>(file)).command;
       cli.command(
         command,
         describe,
