@@ -19,6 +19,8 @@ export interface ReferenceOptions {
   importWebhook?: string;
   /** Proxies whose X-Forwarded-Proto/-Host are believed (touchstone serve --trust-proxy); default this machine. */
   trustProxy?: string[];
+  /** Limits on slow and idle clients (touchstone serve --head-timeout …); the service's defaults otherwise. */
+  clientTimeouts?: { headersMs?: number; requestMs?: number; idleMs?: number };
 }
 
 export async function startReferenceService(options: ReferenceOptions = {}): Promise<RunningService> {
@@ -40,6 +42,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     world,
     faults: faults.filter(reference.isServiceFault),
     importWebhook: options.importWebhook,
+    clientTimeouts: options.clientTimeouts,
     ...(options.trustProxy !== undefined && options.trustProxy.length > 0 && { trustProxy: options.trustProxy }),
   });
   const port = options.port ?? 0;

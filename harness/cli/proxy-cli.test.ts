@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
-import { runCli, TOUCHSTONE_BIN } from './cli-process.js';
+import { slowHead } from '../../test-support/slow-clients.js';
+import { runCli, startServe, TOUCHSTONE_BIN } from './cli-process.js';
 import { listenWarning } from './proxy.js';
 
 const REFERENCE = path.join(PROJECT_ROOT, 'cassettes/reference');
@@ -122,4 +123,35 @@ test('a --host other machines can reach is refused (exit 2, nothing listens) unl
   expect(listenWarning('0.0.0.0', true)).toMatch(/^touchstone: warning: --host 0\.0\.0\.0 can be reached/);
   const proxy = await startProxy(['--mode', 'replay', '--cassette', ONE, '--host', '127.0.0.2']);
   expect((await proxy.stop()).code).toBe(0);
+});
+
+test('--head-timeout (and the other client timeouts) set how long proxy and serve wait for a slow client; a bad value is exit 2', async () => {
+  // The defaults give a head 10 s; with 1 s a head that never ends is cut well inside 6 s.
+  const proxy = await startProxy(['--mode', 'replay', '--cassette', REFERENCE, '--head-timeout', '1']);
+  const serve = await startServe(['--head-timeout', '1', '--idle-timeout', '2']);
+  try {
+    for (const url of [proxy.url, serve.url]) {
+      const head = await slowHead(url, 6_000);
+      expect(head.closed, url).toBe(true);
+      expect(head.answer, url).toMatch(/^HTTP\/1\.1 408 /);
+    }
+  } finally {
+    await proxy.stop();
+    await serve.stop();
+  }
+  for (const [command, flag] of [
+    ['proxy', '--head-timeout'],
+    ['serve', '--request-timeout'],
+    ['serve', '--idle-timeout'],
+  ]) {
+    const extra = command === 'proxy' ? ['--mode', 'replay', '--cassette', REFERENCE] : [];
+    for (const value of ['0', '-1', 'soon']) {
+      const bad = await runCli([command, ...extra, flag, value]);
+      expect(bad.code, `${command} ${flag} ${value}`).toBe(2);
+      expect(bad.stderr).toContain(`${flag} `);
+    }
+  }
+  expect((await runCli(['serve', '--help'])).stdout).toMatch(
+    /--head-timeout\s+seconds\s+a\s+client\s+may\s+take\s+to\s+send\s+a\s+request\s+head\s+\(default\s+10\s+s\)/,
+  );
 });

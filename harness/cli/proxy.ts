@@ -5,11 +5,18 @@ import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import { readSecretsFile } from '../http/tokens-file.js';
 import { readProxyConfig } from '../proxy/proxy-config.js';
-import { EXHAUSTION_POLICIES, PROXY_MODES, type ExhaustionPolicy, type ProxyMode } from '../proxy/proxy-options.js';
+import {
+  DEFAULT_PROXY_CLIENT_TIMEOUTS,
+  EXHAUSTION_POLICIES,
+  PROXY_MODES,
+  type ExhaustionPolicy,
+  type ProxyMode,
+} from '../proxy/proxy-options.js';
 import { createProxy } from '../proxy/proxy-server.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
+import { type ClientTimeoutArgs, clientTimeoutOptions, clientTimeouts } from './client-timeouts.js';
 
-interface ProxyArgs {
+interface ProxyArgs extends ClientTimeoutArgs {
   mode: ProxyMode;
   target?: string;
   cassette: string;
@@ -41,7 +48,7 @@ export function listenWarning(host: string, allowRemote: boolean): string | unde
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
   builder: (yargs: Argv) =>
-    yargs
+    clientTimeoutOptions(yargs, DEFAULT_PROXY_CLIENT_TIMEOUTS)
       .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })
       .option('target', { type: 'string', describe: 'base URL of the target (not needed for replay)' })
       .option('cassette', {
@@ -78,6 +85,7 @@ export const command = {
     if (warning) process.stderr.write(warning);
     const config = argv.config ? readProxyConfig(argv.config) : {};
     const secrets = argv.secrets ? readSecretsFile(argv.secrets, '--secrets') : undefined;
+    const timeouts = clientTimeouts(argv);
     const proxy = await createProxy({
       mode: argv.mode,
       target: argv.target,
@@ -88,6 +96,7 @@ export const command = {
       redaction: { ...config.redaction, secrets },
       exhausted: argv.exhausted,
       missStatus: argv.missStatus,
+      clientTimeouts: timeouts,
     });
     const stop = async () => {
       const { summary } = await proxy.close();

@@ -1,11 +1,13 @@
 // `touchstone serve`: the reference service as a standalone server.
 import type { Argv } from 'yargs';
+import { DEFAULT_CLIENT_TIMEOUTS } from '../../reference-impl/service/client-timeouts.js';
+import { type ClientTimeoutArgs, clientTimeoutOptions, clientTimeouts } from './client-timeouts.js';
 import { startReferenceService } from './embedded-reference.js';
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
   builder: (yargs: Argv) =>
-    yargs
+    clientTimeoutOptions(yargs, DEFAULT_CLIENT_TIMEOUTS)
       .option('port', { type: 'number', default: 8080, describe: 'port (0 picks a free one)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
       .option('world', { type: 'string', describe: 'world file (default suites/world.yaml)' })
@@ -27,8 +29,11 @@ export const command = {
       })
       .example('$0 serve --port 8080', 'the reference at http://127.0.0.1:8080')
       .example('$0 serve --port 0 --fault pagination.no-link-header', 'a reference that breaks a rule, to see a suite catch it'),
-  handler: async (argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string; trustProxy: string[] }) => {
+  handler: async (
+    argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string; trustProxy: string[] } & ClientTimeoutArgs,
+  ) => {
     const service = await startReferenceService({
+      clientTimeouts: clientTimeouts(argv),
       port: argv.port,
       host: argv.host,
       worldFile: argv.world,

@@ -58,6 +58,7 @@ export interface ProxyOptions {
    * included (default 300 s: a 1 GiB upload over a slow link), an idle keep-alive connection
    * (default 5 s, node's). Slow or stalled clients are cut so they cannot hold the proxy.
    */
+  /** How long a client may take; DEFAULT_PROXY_CLIENT_TIMEOUTS for what is not given. */
   clientTimeouts?: { headersMs?: number; requestMs?: number; idleMs?: number };
 }
 
@@ -89,3 +90,6 @@ export interface ProxySummary {
 
 /** How many misses a summary lists; each answered miss already carried its own explanation. */
 export const LISTED_MISSES = 1000;
+
+/** A request head within 10 s, a whole request within 300 s (bodies up to 64 MiB are held), 5 s idle between requests. */
+export const DEFAULT_PROXY_CLIENT_TIMEOUTS = { headersMs: 10_000, requestMs: 300_000, idleMs: 5_000 };

@@ -33,6 +33,7 @@ import {
   CASSETTE_HEADER,
   DEFAULT_MATCH,
   DEFAULT_MISS_STATUS,
+  DEFAULT_PROXY_CLIENT_TIMEOUTS,
   LISTED_MISSES,
   MISS_HEADER,
   type ProxyOptions,
@@ -77,7 +78,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   };
 
   let closing = false;
-  const timeouts = { headersMs: 10_000, requestMs: 300_000, idleMs: 5_000, ...options.clientTimeouts };
+  const timeouts = { ...DEFAULT_PROXY_CLIENT_TIMEOUTS, ...options.clientTimeouts };
   const serverOptions: http.ServerOptions = {
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,

@@ -13,6 +13,7 @@ import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { REQUEST_ID_HEADER } from './request-ids.js';
 import { createStore } from './store.js';
+import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS } from './client-timeouts.js';
 import type { Webhooks } from './webhooks.js';
 import type { World } from './world-model.js';
 import './request-context.js';
@@ -39,23 +40,6 @@ export interface ReferenceServiceOptions {
   /** How long a client may take; DEFAULT_CLIENT_TIMEOUTS for what is not given. */
   clientTimeouts?: Partial<ClientTimeouts>;
 }
-
-/**
- * Limits on slow and idle clients, so a few of them cannot hold the service's connections:
- * `headersMs` for a request's head to arrive (slow-header clients are cut), `requestMs` for
- * the whole request, body included, and `idleMs` for a keep-alive connection between requests.
- * Bodies are capped too (1 MiB, or an endpoint's own bodyLimit: 413).
- */
-export interface ClientTimeouts {
-  headersMs: number;
-  requestMs: number;
-  idleMs: number;
-}
-
-// Decision: 10 s for the head (no client on a working network needs more), 60 s for a whole
-// request (the largest body the service takes is a 100 MB blob), 72 s idle (longer than the
-// 60 s idle timeout common in load balancers, so they close first, never mid-request).
-export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersMs: 10_000, requestMs: 60_000, idleMs: 72_000 };
 
 export interface ReferenceService {
   app: FastifyInstance;
