@@ -28,7 +28,7 @@ import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
-import { decodeFormPart, type FormFieldRules } from './form-field-scrubber.js';
+import { decodeFormPart, type FormFieldRules, isFormMediaType } from './form-field-scrubber.js';
 import type { FieldRules, PathStep } from './json-field-scrubber.js';
 import {
   isDigestOnly,
@@ -328,7 +328,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       if (json === body.json) return body;
       data = { json };
     } else if ('text' in body) {
-      const text = redactText(body.text, /application\/x-www-form-urlencoded/i.test(contentType), side, pass);
+      const text = redactText(body.text, isFormMediaType(contentType), side, pass);
       if (text === body.text) return body;
       data = { text };
     } else {
