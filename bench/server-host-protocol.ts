@@ -8,6 +8,11 @@ export type HostRole =
   | { kind: 'reference' }
   /** A bare node:http server sending these bytes to every request: a baseline with the same answer. */
   | { kind: 'canned'; status: number; headers: [string, string][]; bodyBase64: string }
+  /**
+   * A bare node:http server that serializes this JSON value on every request and sends it with
+   * these headers (and its Content-Length): the least any server answering with JSON does.
+   */
+  | { kind: 'json'; status: number; headers: [string, string][]; value: unknown }
   /** talkback (the anchor): records `recordPath` from `target` once, then replays its tape with recording off. */
   | { kind: 'talkback'; target: string; tapeDir: string; recordPath: string }
   /** firstRequestPath: fetched right after createProxy; the time to its answer is the load time. */

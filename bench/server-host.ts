@@ -84,6 +84,17 @@ async function start(role: HostRole): Promise<StartReport> {
     hosted = { url: await listen(server), close: () => closeServer(server) };
     return { url: hosted.url };
   }
+  if (role.kind === 'json') {
+    const headers = role.headers.filter(([name]) => name !== 'content-length').flat();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.sendDate = false;
+      const body = JSON.stringify(role.value);
+      res.writeHead(role.status, [...headers, 'content-length', String(Buffer.byteLength(body))]).end(body);
+    });
+    hosted = { url: await listen(server), close: () => closeServer(server) };
+    return { url: hosted.url };
+  }
   if (role.kind === 'reference') {
     const { createReferenceService, loadWorld } = await import('../reference-impl/service/service.js');
     const service = createReferenceService({ world: loadWorld() });

@@ -1,6 +1,7 @@
 // Smoke test of `npm run bench:service` at toy length: it measures both endpoints of the
-// reference against a bare server sending the same answer, with no bad answer. No timing is
-// asserted (the machine is shared; figures belong to the bench itself).
+// reference against a bare server sending the same answer (serialized per request, and as
+// canned bytes), with no bad answer. No timing is asserted (the machine is shared; figures
+// belong to the bench itself).
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { skipUnlessInstalled } from '../test-support/required-tool.js';
@@ -17,7 +18,9 @@ test('bench:service measures the reference against the same answer from a bare s
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout).toContain('wrk, 1 × 1 s per side');
   const rows = run.stdout.split('\n').filter((line) => line.startsWith('| reference '));
-  expect(rows).toHaveLength(2);
+  // Per endpoint: against the bare server serializing the same JSON (the target), and against canned bytes (information).
+  expect(rows.filter((row) => row.includes(' / bare http '))).toHaveLength(2);
+  expect(rows.filter((row) => row.includes(' / canned bytes '))).toHaveLength(2);
   for (const row of rows) {
     expect(row).toMatch(/\| \d+ req\/s +\| \d+ req\/s +\| \d\.\d\d/);
     expect(row).not.toContain('invalid');

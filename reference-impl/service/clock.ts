@@ -39,5 +39,21 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** ISO 8601 UTC with seconds and no fraction, e.g. 2026-06-02T12:00:00Z. */
 export function formatTimestamp(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let text = formatted.get(epochMs);
+  if (text === undefined) {
+    // The instants shown are few (the world's, and the clock's), shown again and again.
+    if (formatted.size >= MAX_FORMATTED) formatted.clear();
+    formatted.set(epochMs, (text = new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z')));
+  }
+  return text;
 }
+
+/** An instant as the HTTP Date header writes it (IMF-fixdate); the clock stands still, so the last is kept. */
+export function httpDate(epochMs: number): string {
+  if (epochMs !== lastHttpDate.epochMs) lastHttpDate = { epochMs, text: new Date(epochMs).toUTCString() };
+  return lastHttpDate.text;
+}
+
+let lastHttpDate = { epochMs: Number.NaN, text: '' };
+const MAX_FORMATTED = 4096;
+const formatted = new Map<number, string>();

@@ -26,6 +26,15 @@ test('If-None-Match with another tag: 200 with the body', async ({ api }) => {
   expect(response.json()).toHaveLength(4);
 });
 
+test('the tag leaves out the origin: the same state reached at two addresses has one tag (and the links differ)', async ({ api }) => {
+  const at = (host: string) => api.get(ASSIGNEES, { headers: { host } });
+  const [one, other, oneAgain] = [await at('one.example.test'), await at('other.example.test:8080'), await at('one.example.test')];
+  expect(one.body).toContain('http://one.example.test/users/');
+  expect(other.body).toContain('http://other.example.test:8080/users/');
+  expect(other.headers.etag).toBe(one.headers.etag);
+  expect(oneAgain.headers.etag).toBe(one.headers.etag);
+});
+
 test('the tag changes when the representation changes', async ({ api }) => {
   const before = await api.get(LIMITS, { as: 'repo-admin' });
   await api.call('PUT', LIMITS, { as: 'repo-admin', body: { limit: 'existing_users' } });

@@ -4,7 +4,7 @@
 // tag whatever address the service is reached at, so recordings of it are reproducible.
 // Download links are left out too: each read of a file gets a fresh single-use link, yet
 // the file is the same, and so must be its tag (or If-None-Match could never hold).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_PREFIX } from './downloads.js';
 import { requestOrigin } from './request-origin.js';
@@ -12,7 +12,7 @@ import { requestOrigin } from './request-origin.js';
 const DOWNLOAD_LINK = new RegExp(`${DOWNLOAD_PREFIX}[0-9a-f]+`, 'g');
 
 export function entityTag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('hex').slice(0, 40)}"`;
+  return `"${hash('sha256', body).slice(0, 40)}"`;
 }
 
 /** If-None-Match uses weak comparison: W/ prefixes are ignored, `*` matches any tag. */
@@ -24,11 +24,42 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
     .some((entry) => entry === '*' || entry === tag);
 }
 
+function stableTag(body: string, origin: string): string {
+  const text = body.replaceAll(origin, '');
+  return entityTag(text.includes(DOWNLOAD_PREFIX) ? text.replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX) : text);
+}
+
+// A tag is a function of the body and the origin alone, and most answers are read again as they
+// were: the tags of the last REMEMBERED bodies of up to REMEMBERED_CHARS are kept (per origin,
+// forgotten all together when full; a few MiB at most), so a repeated GET neither rescans nor
+// rehashes its body.
+const REMEMBERED = 256;
+const REMEMBERED_CHARS = 16 * 1024;
+let remembered = new Map<string, Map<string, string>>();
+let rememberedCount = 0;
+
+function rememberedTag(body: string, origin: string): string {
+  if (body.length > REMEMBERED_CHARS) return stableTag(body, origin);
+  let byBody = remembered.get(origin);
+  let tag = byBody?.get(body);
+  if (tag !== undefined) return tag;
+  tag = stableTag(body, origin);
+  if (rememberedCount >= REMEMBERED) {
+    remembered = new Map();
+    rememberedCount = 0;
+    byBody = undefined;
+  }
+  if (byBody === undefined) remembered.set(origin, (byBody = new Map()));
+  byBody.set(body, tag);
+  rememberedCount++;
+  return tag;
+}
+
 export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const stable = payload.toString().split(requestOrigin(request)).join('').replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX);
-  const tag = entityTag(stable);
+  const tag =
+    typeof payload === 'string' ? rememberedTag(payload, requestOrigin(request)) : stableTag(payload.toString(), requestOrigin(request));
   reply.header('etag', tag);
   if (!matchesIfNoneMatch(request.headers['if-none-match'], tag) || request.faults.on('etag.if-none-match-ignored')) return payload;
   reply.code(304);

@@ -29,9 +29,8 @@ function paginate<T>(request: FastifyRequest, items: readonly T[], options: Page
   if (page > lastPage && faults.on('pagination.past-end-404')) throw notFound();
   const start = (page - 1) * perPage;
   const slice = start < items.length ? items.slice(start, start + perPage) : [];
-  const linked = (link: string | null) => ({ items: slice, link: faults.on('pagination.no-link-header') ? null : link });
   // One page holds everything: no link, unless the client asked for a page past it.
-  if (items.length <= perPage && page === 1 && !faults.on('pagination.link-on-single-page')) return linked(null);
+  if (items.length <= perPage && page === 1 && !faults.on('pagination.link-on-single-page')) return { items: slice, link: null };
 
   // Only the path and query of the request are kept: the origin is always our own.
   const { pathname, search } = new URL(request.url, 'http://localhost');
@@ -48,7 +47,7 @@ function paginate<T>(request: FastifyRequest, items: readonly T[], options: Page
     links.push(at(1, 'first'), at(Math.max(1, page - 1), 'prev'));
   if (page < lastPage) links.push(at(page + 1, 'next'), at(lastPage, 'last'));
   else if (page > lastPage) links.push(at(lastPage, 'last'));
-  return linked(links.join(', '));
+  return { items: slice, link: faults.on('pagination.no-link-header') ? null : links.join(', ') };
 }
 
 /** The page of `items` the request asks for, with its link header set on the reply. */

@@ -10,9 +10,13 @@ export function atLeast(role: Permission | null, minimum: Permission): boolean {
   return role !== null && ORDER.indexOf(role) >= ORDER.indexOf(minimum);
 }
 
-export function roleOf(directory: Directory, login: string, repository: WorldRepository): Permission | null {
+export function roleOf(
+  directory: Directory,
+  login: string,
+  repository: WorldRepository,
+  org = directory.organization(repository.owner),
+): Permission | null {
   if (repository.owner === login) return 'admin';
-  const org = directory.organization(repository.owner);
   if (org?.owners.includes(login)) return 'admin';
   const collaborator = repository.collaborators[login];
   if (collaborator !== undefined) return collaborator;
@@ -22,7 +26,8 @@ export function roleOf(directory: Directory, login: string, repository: WorldRep
 
 /** Users with push access (write or more), organization owners included, by id. */
 export function assignableUsers(directory: Directory, repository: WorldRepository): WorldUser[] {
-  return directory.users.filter((user) => atLeast(roleOf(directory, user.login, repository), 'write'));
+  const org = directory.organization(repository.owner);
+  return directory.users.filter((user) => atLeast(roleOf(directory, user.login, repository, org), 'write'));
 }
 
 export type AuthorAssociation = 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'NONE';

@@ -30,15 +30,40 @@ function withLocalOffset(epochMs: number): string {
   return formatTimestamp(epochMs + OFFSET_MS).replace(/Z$/, '+02:00');
 }
 
+// A representer holds nothing of a request but its origin, so the service keeps one per origin
+// and a request builds none (building one is a dozen closures, on every answer). Origins come
+// from the Host header, which is client input: at most MAX_ORIGINS are kept, the oldest
+// dropped first.
+const MAX_ORIGINS = 32;
+const representers = new WeakMap<Directory, Map<string, { faults: Faults; representer: Representer }>>();
+
 /** The representer for one request: URLs on its origin, and the service's faults. */
 export function representerFor(request: FastifyRequest, directory: Directory): Representer {
-  return createRepresenter(requestOrigin(request), directory, request.faults);
+  const origin = requestOrigin(request);
+  let byOrigin = representers.get(directory);
+  if (byOrigin === undefined) representers.set(directory, (byOrigin = new Map()));
+  const kept = byOrigin.get(origin);
+  if (kept !== undefined && kept.faults === request.faults) return kept.representer;
+  const representer = createRepresenter(origin, directory, request.faults);
+  if (byOrigin.size >= MAX_ORIGINS) byOrigin.delete(byOrigin.keys().next().value!);
+  byOrigin.set(origin, { faults: request.faults, representer });
+  return representer;
 }
 
 /** The legacy global node id: base64 of "0<length of type>:<Type><id>". */
 function nodeId(type: string, id: number): string {
-  return Buffer.from(`0${type.length}:${type}${id}`).toString('base64');
+  const plain = `0${type.length}:${type}${id}`;
+  let encoded = nodeIds.get(plain);
+  if (encoded === undefined) {
+    // The world's resources are shown again and again; ids of created ones are few.
+    if (nodeIds.size >= MAX_NODE_IDS) nodeIds.clear();
+    nodeIds.set(plain, (encoded = Buffer.from(plain).toString('base64')));
+  }
+  return encoded;
 }
+
+const MAX_NODE_IDS = 16_384;
+const nodeIds = new Map<string, string>();
 
 export function createRepresenter(origin: string, directory: Directory, faults: Faults): Representer {
   const timestamp = (epochMs: number) =>

@@ -20,6 +20,8 @@ declare module 'fastify' {
     representation: Representation;
     /** Set by the endpoint's access hook; null on routes without one. */
     grant: Grant | null;
+    /** Where the client reached the service, once request-origin.ts worked it out ('' before). */
+    origin: string;
     /** The service's built-in faults, for the code that decides each behaviour. */
     readonly faults: Faults;
   }

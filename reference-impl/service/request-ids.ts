@@ -9,7 +9,7 @@
 // get each other's id; nothing else tells them apart either. Past MAX_TRACKED distinct
 // requests the counts start again under a new generation, so memory stays bounded under a
 // long-running server and ids stay distinct.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const REQUEST_ID_HEADER = 'x-service-request-id';
 const MAX_TRACKED = 10_000;
@@ -32,7 +32,7 @@ export function createRequestIds(): RequestIds {
       }
       const n = (counts.get(key) ?? 0) + 1;
       counts.set(key, n);
-      const hex = createHash('sha256').update(`${generation}\n${key}\n${n}`).digest('hex').toUpperCase();
+      const hex = hash('sha256', `${generation}\n${key}\n${n}`).toUpperCase();
       // Shaped like the ids of services of this kind: groups of hex digits joined by colons.
       return `${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 14)}:${hex.slice(14, 20)}`;
     },

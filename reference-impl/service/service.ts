@@ -2,6 +2,7 @@
 // points (the CLI's `serve`, tests) call loadWorld + createReferenceService + listen.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createBodyValidatorCompiler } from './body-validation.js';
+import { httpDate } from './clock.js';
 import { createConventionsHook, versionOnSend } from './conventions.js';
 import { handleClientError, refuseUnknownRouteEarly, registerErrorHandling, sendError } from './error-handler.js';
 import { etagOnSend } from './etag.js';
@@ -81,6 +82,7 @@ export function createReferenceService({
   app.decorateRequest('caller', null);
   app.decorateRequest('grant', null);
   app.decorateRequest('representation', 'json');
+  app.decorateRequest('origin', '');
   app.decorateRequest('faults', { getter: () => store.faults });
   app.setValidatorCompiler(createBodyValidatorCompiler(store.faults));
   registerJsonBodyParser(app);
@@ -88,7 +90,7 @@ export function createReferenceService({
   // The Date header tells the service's own clock, like every other time it shows: a
   // recording of the reference is then the same whenever it is made.
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('date', new Date(store.clock.now()).toUTCString());
+    reply.header('date', httpDate(store.clock.now()));
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.addHook('onRequest', createConventionsHook(store.directory));

@@ -41,21 +41,23 @@ export function parseAuthorization(header: string | undefined, directory: Direct
 function callerOf(token: WorldToken, directory: Directory): Caller {
   const user = token.user === undefined ? undefined : directory.user(token.user);
   const permissions = token.permissions ?? {};
-  const selection = (): RepositorySelection =>
-    Array.isArray(token.repositories) ? new Set(token.repositories.map((name) => name.toLowerCase())) : 'all';
   switch (token.kind) {
     case 'classic':
     case 'oauth':
       return { kind: token.kind, token, user: requireUser(user), scopes: new Set(token.scopes ?? []) };
     case 'fine-grained':
-      return { kind: 'fine-grained', token, user: requireUser(user), repositories: selection(), permissions };
+      return { kind: 'fine-grained', token, user: requireUser(user), repositories: selectionOf(token), permissions };
     case 'app-user':
       return { kind: 'app-user', token, user: requireUser(user), permissions };
     case 'app-installation':
-      return { kind: 'app-installation', token, account: token.account ?? '', repositories: selection(), permissions };
+      return { kind: 'app-installation', token, account: token.account ?? '', repositories: selectionOf(token), permissions };
     case 'workflow':
       return { kind: 'workflow', token, repository: (token.repository ?? '').toLowerCase(), permissions };
   }
+}
+
+function selectionOf(token: WorldToken): RepositorySelection {
+  return Array.isArray(token.repositories) ? new Set(token.repositories.map((name) => name.toLowerCase())) : 'all';
 }
 
 /** The world loader guarantees user tokens name a known user; this only narrows the type. */
