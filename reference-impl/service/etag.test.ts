@@ -1,3 +1,4 @@
+import { bodyTag } from './etag.js';
 import { expect, test } from './service.fixture.js';
 
 const ASSIGNEES = '/repos/octo-org/widgets/assignees';
@@ -54,4 +55,12 @@ test('no ETag on writes, 204s or errors', async ({ api }) => {
 test('an If-None-Match does not turn an error into a 304', async ({ api }) => {
   const response = await api.get('/repos/octo-org/vault/assignees', { headers: { 'if-none-match': '*' } });
   expect(response.statusCode).toBe(404);
+});
+
+test('bytes are tagged as they are: bodies that differ only in bytes that are not UTF-8 get different tags', () => {
+  const origin = 'http://127.0.0.1:1';
+  const [a, b] = [Buffer.from([0x50, 0x4b, 0xff, 0x00]), Buffer.from([0x50, 0x4b, 0xfe, 0x00])];
+  expect(a.toString()).toBe(b.toString()); // the same text once decoded
+  expect(bodyTag(a, origin)).not.toBe(bodyTag(b, origin));
+  expect(bodyTag(a, origin)).toBe(bodyTag(Buffer.from(a), origin));
 });

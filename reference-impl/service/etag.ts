@@ -24,6 +24,15 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
     .some((entry) => entry === '*' || entry === tag);
 }
 
+/**
+ * The tag of an answer's body reached at `origin`. Bytes (raw file contents, archives) are
+ * hashed as they are: the service writes no URL into them, and decoding them as text first
+ * would give different bodies one tag (every invalid UTF-8 sequence reads as U+FFFD).
+ */
+export function bodyTag(payload: string | Buffer, origin: string): string {
+  return typeof payload === 'string' ? rememberedTag(payload, origin) : entityTag(payload);
+}
+
 function stableTag(body: string, origin: string): string {
   const text = body.replaceAll(origin, '');
   return entityTag(text.includes(DOWNLOAD_PREFIX) ? text.replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX) : text);
@@ -58,8 +67,7 @@ function rememberedTag(body: string, origin: string): string {
 export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const tag =
-    typeof payload === 'string' ? rememberedTag(payload, requestOrigin(request)) : stableTag(payload.toString(), requestOrigin(request));
+  const tag = bodyTag(payload, requestOrigin(request));
   reply.header('etag', tag);
   if (!matchesIfNoneMatch(request.headers['if-none-match'], tag) || request.faults.on('etag.if-none-match-ignored')) return payload;
   reply.code(304);
