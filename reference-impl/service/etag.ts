@@ -30,38 +30,9 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
  * would give different bodies one tag (every invalid UTF-8 sequence reads as U+FFFD).
  */
 export function bodyTag(payload: string | Buffer, origin: string): string {
-  return typeof payload === 'string' ? rememberedTag(payload, origin) : entityTag(payload);
-}
-
-function stableTag(body: string, origin: string): string {
-  const text = body.replaceAll(origin, '');
+  if (typeof payload !== 'string') return entityTag(payload);
+  const text = payload.replaceAll(origin, '');
   return entityTag(text.includes(DOWNLOAD_PREFIX) ? text.replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX) : text);
-}
-
-// A tag is a function of the body and the origin alone, and most answers are read again as they
-// were: the tags of the last REMEMBERED bodies of up to REMEMBERED_CHARS are kept (per origin,
-// forgotten all together when full; a few MiB at most), so a repeated GET neither rescans nor
-// rehashes its body.
-const REMEMBERED = 256;
-const REMEMBERED_CHARS = 16 * 1024;
-let remembered = new Map<string, Map<string, string>>();
-let rememberedCount = 0;
-
-function rememberedTag(body: string, origin: string): string {
-  if (body.length > REMEMBERED_CHARS) return stableTag(body, origin);
-  let byBody = remembered.get(origin);
-  let tag = byBody?.get(body);
-  if (tag !== undefined) return tag;
-  tag = stableTag(body, origin);
-  if (rememberedCount >= REMEMBERED) {
-    remembered = new Map();
-    rememberedCount = 0;
-    byBody = undefined;
-  }
-  if (byBody === undefined) remembered.set(origin, (byBody = new Map()));
-  byBody.set(body, tag);
-  rememberedCount++;
-  return tag;
 }
 
 export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
