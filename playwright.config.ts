@@ -4,7 +4,14 @@ import { defineConfig } from '@playwright/test';
 // that runs every suite against the reference. `touchstone run` uses its own config
 // (harness/suite/conformance.config.ts), not this one.
 export default defineConfig({
-  testMatch: ['bin/**/*.test.ts', 'harness/**/*.test.ts', 'reference-impl/**/*.test.ts', 'bench/**/*.test.ts', 'test-support/**/*.test.ts'],
+  testMatch: [
+    'bin/**/*.test.ts',
+    'lib/**/*.test.ts',
+    'harness/**/*.test.ts',
+    'reference-impl/**/*.test.ts',
+    'bench/**/*.test.ts',
+    'test-support/**/*.test.ts',
+  ],
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,

@@ -1,5 +1,6 @@
 // The service's only source of time. It is frozen at the world's start and moves only
 // when the control API says so, so every expiry and every ETag is reproducible.
+import { boundedMemo } from '../../lib/bounded-memo.js';
 
 export interface Clock {
   now(): number;
@@ -37,23 +38,8 @@ function wholeSeconds(epochMs: number): number {
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** ISO 8601 UTC with seconds and no fraction, e.g. 2026-06-02T12:00:00Z. */
-export function formatTimestamp(epochMs: number): string {
-  let text = formatted.get(epochMs);
-  if (text === undefined) {
-    // The instants shown are few (the world's, and the clock's), shown again and again.
-    if (formatted.size >= MAX_FORMATTED) formatted.clear();
-    formatted.set(epochMs, (text = new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z')));
-  }
-  return text;
-}
+/** ISO 8601 UTC with seconds and no fraction, e.g. 2026-06-02T12:00:00Z. The instants shown are few (the world's, the clock's), shown again and again. */
+export const formatTimestamp = boundedMemo(4096, (epochMs: number) => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
-/** An instant as the HTTP Date header writes it (IMF-fixdate); the clock stands still, so the last is kept. */
-export function httpDate(epochMs: number): string {
-  if (epochMs !== lastHttpDate.epochMs) lastHttpDate = { epochMs, text: new Date(epochMs).toUTCString() };
-  return lastHttpDate.text;
-}
-
-let lastHttpDate = { epochMs: Number.NaN, text: '' };
-const MAX_FORMATTED = 4096;
-const formatted = new Map<number, string>();
+/** An instant as the HTTP Date header writes it (IMF-fixdate); the clock stands still between moves. */
+export const httpDate = boundedMemo(16, (epochMs: number) => new Date(epochMs).toUTCString());

@@ -79,6 +79,17 @@ test('link URLs keep the other query parameters and are absolute on the request 
   expect(link.next.searchParams.get('sort')).toBe('x');
 });
 
+test('a Host that is no address (port 99999) gives links on localhost, with the scheme the client used; a default port is dropped', async ({
+  api,
+}) => {
+  const origin = async (host: string, proto = 'http') =>
+    parseLink((await api.get(`${CROWD}?per_page=50`, { headers: { host, 'x-forwarded-proto': proto } })).headers.link).next.origin;
+  expect(await origin('service.test:99999', 'https')).toBe('https://localhost');
+  expect(await origin('service.test:99999')).toBe('http://localhost');
+  expect(await origin('service.test:443', 'https')).toBe('https://service.test');
+  expect(await origin('service.test:80')).toBe('http://service.test');
+});
+
 test('behind a proxy, links are on the host the client reached (X-Forwarded-Host, as the nearest proxy gives it); a malformed one is ignored', async ({
   api,
 }) => {

@@ -4,6 +4,7 @@
 // service where both share one host here. Each area shapes its own resources
 // (areas/<name>/representation.ts) from these.
 import type { FastifyRequest } from 'fastify';
+import { boundedMemo } from '../../lib/bounded-memo.js';
 import { formatTimestamp } from './clock.js';
 import type { Directory } from './directory.js';
 import type { Faults } from './faults.js';
@@ -52,18 +53,11 @@ export function representerFor(request: FastifyRequest, directory: Directory): R
 
 /** The legacy global node id: base64 of "0<length of type>:<Type><id>". */
 function nodeId(type: string, id: number): string {
-  const plain = `0${type.length}:${type}${id}`;
-  let encoded = nodeIds.get(plain);
-  if (encoded === undefined) {
-    // The world's resources are shown again and again; ids of created ones are few.
-    if (nodeIds.size >= MAX_NODE_IDS) nodeIds.clear();
-    nodeIds.set(plain, (encoded = Buffer.from(plain).toString('base64')));
-  }
-  return encoded;
+  return encodeNodeId(`0${type.length}:${type}${id}`);
 }
 
-const MAX_NODE_IDS = 16_384;
-const nodeIds = new Map<string, string>();
+// The world's resources are shown again and again; ids of created ones are few.
+const encodeNodeId = boundedMemo(16_384, (plain: string) => Buffer.from(plain).toString('base64'));
 
 export function createRepresenter(origin: string, directory: Directory, faults: Faults): Representer {
   const timestamp = (epochMs: number) =>

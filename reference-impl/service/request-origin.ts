@@ -4,22 +4,18 @@
 // proxy (Fastify's trustProxy, set by the service: this machine by default, `serve
 // --trust-proxy ADDR` for others); from anyone else they are client input and ignored.
 import type { FastifyRequest } from 'fastify';
+import { boundedMemo } from '../../lib/bounded-memo.js';
 
 // A Host header is client input; anything that is not a plain host[:port] is ignored
 // rather than spliced into URLs.
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 // Every absolute URL of an answer asks for it (the representer, the link header, the ETag):
-// worked out once per request, kept on the request (service.ts declares the field).
+// worked out once per request and kept on it (service.ts decorates every request with the field).
 export function requestOrigin(request: FastifyRequest): string {
   if (request.origin === '') request.origin = originOf(request);
   return request.origin;
 }
-
-// The few origins a service is reached at, each parsed once (a Host header is client input:
-// at most MAX_ORIGINS are kept).
-const MAX_ORIGINS = 64;
-const parsed = new Map<string, string>();
 
 function originOf(request: FastifyRequest): string {
   // Fastify reads X-Forwarded-Proto and X-Forwarded-Host only when the peer is a trusted proxy.
@@ -27,20 +23,15 @@ function originOf(request: FastifyRequest): string {
   // Behind a proxy (touchstone's recording proxy among them) the client's host is X-Forwarded-Host.
   const host = HOST.test(request.host) ? request.host : request.headers.host;
   if (host === undefined || !HOST.test(host)) return `${scheme}://localhost`;
-  const given = `${scheme}://${host}`;
-  let origin = parsed.get(given);
-  if (origin === undefined) {
-    if (parsed.size >= MAX_ORIGINS) parsed.clear();
-    parsed.set(given, (origin = parseOrigin(given, scheme)));
-  }
-  return origin;
+  return parseOrigin(`${scheme}://${host}`);
 }
 
-function parseOrigin(given: string, scheme: string): string {
+// The few origins a service is reached at, each parsed once (at most 64 kept: a Host header is client input).
+const parseOrigin = boundedMemo(64, (given: string) => {
   try {
     // Through URL so a default port is dropped the same way in every link (http://h:80 → http://h).
     return new URL(given).origin;
   } catch {
-    return `${scheme}://localhost`; // e.g. port 99999 or a malformed IPv6 literal
+    return `${given.slice(0, given.indexOf(':'))}://localhost`; // e.g. port 99999 or a malformed IPv6 literal
   }
-}
+});
