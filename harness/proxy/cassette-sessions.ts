@@ -11,7 +11,7 @@ import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cas
 import { createRedactor, type RedactionConfig, type Redactor } from '../cassette/redaction.js';
 import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
 import { createReplayIndex, type ReplayIndex } from './replay-index.js';
-import type { PreparedResponse } from './replay-response.js';
+import type { PreparedAnswers } from './replay-response.js';
 import type { BodySinkOptions } from '../cassette/body-sink.js';
 
 export interface CassetteSession {
@@ -26,8 +26,8 @@ export interface CassetteSession {
   /** Next seq for an interaction recorded in this session. */
   nextSeq: number;
   recorded: number;
-  /** Wire-ready answers by seq, made on the first replayed request. */
-  prepared?: PreparedResponse[];
+  /** Wire-ready answers, each made at its first hit (from the first replayed request on). */
+  answers?: PreparedAnswers;
   /** The recording proxy's body-sink options, and the redactor's secret forms they were made from. */
   sinkOptions?: { forms: ReadonlyArray<readonly [string, string]>; options: BodySinkOptions };
 }

@@ -1,7 +1,7 @@
 // Issue 3, "Done when": what a client sees through the recording proxy and what it sees
 // from the replaying proxy are equal (status, ordered headers, body SHA-256) for every
 // kind of response, replay opens no upstream connection, and no secret reaches a file.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createProxy } from './proxy-server.js';
@@ -231,4 +231,24 @@ test('a JSON body too big to keep inline has its secret fields redacted as it st
   expect(answer.password).toBe('<redacted>');
   expect(answer.callback).toBe(`${replayer.url}/hook`);
   await replayer.close();
+});
+
+test('an answer is prepared at its first hit: a sidecar altered after recording fails its own request (500 naming the file), not the cassette’s other answers', async () => {
+  const cassette = path.join(bed.dir, 'damaged.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  for (const p of ['/length', '/binary']) await bed.client.send(recorder.url, { path: p });
+  await recorder.close();
+  const sidecar = readdirSync(path.join(bed.dir, 'damaged.blobs')).map((name) => path.join(bed.dir, 'damaged.blobs', name));
+  expect(sidecar).toHaveLength(1);
+  writeFileSync(sidecar[0], 'not what was recorded');
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  try {
+    // The healthy answer comes first: it waits for nobody else's sidecar.
+    expect((await bed.client.send(replayer.url, { path: '/length' })).status).toBe(200);
+    const damaged = await bed.client.send(replayer.url, { path: '/binary' });
+    expect(damaged.status).toBe(500);
+    expect(damaged.body.toString()).toContain(sidecar[0]);
+  } finally {
+    await replayer.close();
+  }
 });

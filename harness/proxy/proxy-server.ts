@@ -39,7 +39,7 @@ import {
   type ProxyOptions,
   type ProxySummary,
 } from './proxy-options.js';
-import { createSubstitute, prepareResponse, standardStatusText, writePrepared, type PreparedResponse } from './replay-response.js';
+import { createPreparedAnswers, createSubstitute, standardStatusText, writePrepared, type PreparedAnswers } from './replay-response.js';
 import { keyedBody, matchParts } from './request-key.js';
 
 export interface RunningProxy {
@@ -165,7 +165,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       });
     }
     if ('hit' in lookup) {
-      return writePrepared(res, method, preparedResponses(session)[lookup.hit]);
+      return writePrepared(res, method, answers(session).answer(lookup.hit));
     }
     if (mode === 'record-missing') {
       return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (interaction) => session.writer!.append(interaction));
@@ -267,29 +267,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     );
   }
 
-  /**
-   * Every answer of a cassette is made wire-ready on its first hit, all at once: a
-   * request then costs the same whichever interaction it hits and however many there are.
-   */
-  const preparedResponses = (session: CassetteSession): PreparedResponse[] => {
-    if (!session.prepared) {
-      const substitute = createSubstitute(origin, session.redactor.restore);
-      session.prepared = [];
-      // Identical header lists (most of a cassette's, bar content-length) share one array,
-      // so a big cassette's answers keep touching the same few strings.
-      const sameHeaders = new Map<string, string[]>();
-      for (const interaction of session.index!.interactions) {
-        const prepared = prepareResponse(interaction.response, session.dir, substitute);
-        const key = prepared.headers.join('\0');
-        prepared.headers = sameHeaders.get(key) ?? (sameHeaders.set(key, prepared.headers), prepared.headers);
-        session.prepared[interaction.seq] = prepared;
-        // From now on the answer lives in off-heap bytes; letting the parsed body go keeps a
-        // big cassette's heap small, and with it the garbage collector's every pass.
-        delete interaction.response.body;
-      }
-    }
-    return session.prepared;
-  };
+  const answers = (session: CassetteSession): PreparedAnswers =>
+    (session.answers ??= createPreparedAnswers(
+      session.index!.interaction,
+      session.dir,
+      createSubstitute(origin, session.redactor.restore),
+    ));
 
   /**
    * Where a session's sinks put sidecars and what they replace (rebuilt only when its redactor
