@@ -31,24 +31,19 @@ function withLocalOffset(epochMs: number): string {
   return formatTimestamp(epochMs + OFFSET_MS).replace(/Z$/, '+02:00');
 }
 
-// A representer holds nothing of a request but its origin, so the service keeps one per origin
-// and a request builds none (building one is a dozen closures, on every answer). Origins come
-// from the Host header, which is client input: at most MAX_ORIGINS are kept, the oldest
-// dropped first.
-const MAX_ORIGINS = 32;
-const representers = new WeakMap<Directory, Map<string, { faults: Faults; representer: Representer }>>();
+// A representer holds nothing of a request but its origin, so a service keeps one per origin
+// (at most 32: origins come from the Host header, client input) and a request builds none
+// (building one is a dozen closures). A directory and its faults belong to one service.
+const representers = new WeakMap<Directory, (origin: string) => Representer>();
 
 /** The representer for one request: URLs on its origin, and the service's faults. */
 export function representerFor(request: FastifyRequest, directory: Directory): Representer {
-  const origin = requestOrigin(request);
-  let byOrigin = representers.get(directory);
-  if (byOrigin === undefined) representers.set(directory, (byOrigin = new Map()));
-  const kept = byOrigin.get(origin);
-  if (kept !== undefined && kept.faults === request.faults) return kept.representer;
-  const representer = createRepresenter(origin, directory, request.faults);
-  if (byOrigin.size >= MAX_ORIGINS) byOrigin.delete(byOrigin.keys().next().value!);
-  byOrigin.set(origin, { faults: request.faults, representer });
-  return representer;
+  let forOrigin = representers.get(directory);
+  if (forOrigin === undefined) {
+    const { faults } = request;
+    representers.set(directory, (forOrigin = boundedMemo(32, (origin: string) => createRepresenter(origin, directory, faults))));
+  }
+  return forOrigin(requestOrigin(request));
 }
 
 /** The legacy global node id: base64 of "0<length of type>:<Type><id>". */
