@@ -5,7 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import httpProxy from 'http-proxy';
+// @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
+import { isCurrent } from '../bin/entry.js';
+import { PROJECT_ROOT } from '../lib/project-files.js';
 import { createItemServer } from './item-fixture.js';
 import type { HostReply, HostRequest, HostRole, MemoryReport, StartReport } from './server-host-protocol.js';
 
@@ -96,7 +101,7 @@ async function start(role: HostRole): Promise<StartReport> {
     return { url: hosted.url };
   }
   if (role.kind === 'reference') {
-    const { createReferenceService, loadWorld } = await import('../reference-impl/service/service.js');
+    const { createReferenceService, loadWorld } = await referenceService();
     const service = createReferenceService({ world: loadWorld() });
     hosted = { url: await service.listen({ port: 0 }), close: () => service.close() };
     return { url: hosted.url };
@@ -219,4 +224,17 @@ function kernelPeakRss(): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The reference service as `touchstone serve` runs it: compiled (dist/, bin/build.ts) while the
+ * build is current, else from the sources through tsx (which names every closure it creates, a
+ * measurable cost per request).
+ */
+async function referenceService(): Promise<typeof import('../reference-impl/service/service.js')> {
+  if (isCurrent(PROJECT_ROOT, 'commands')) {
+    const compiled = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'commands', 'service.js')).href;
+    return (await import(compiled)) as typeof import('../reference-impl/service/service.js');
+  }
+  return import('../reference-impl/service/service.js');
 }

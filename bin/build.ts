@@ -8,6 +8,8 @@
 //   usage error and the dispatch to a command need no more.
 // - dist/commands/<file>.js: each command file main.ts loads (run, serve, …), ES modules
 //   sharing chunks, loaded when that command runs.
+// - dist/commands/service.js: the reference service as a module (createReferenceService,
+//   loadWorld), the code `touchstone serve` runs: bench:service measures it, not the sources.
 // - dist/commands/protoc.cjs: `touchstone protoc`, whole: compilers are run many times in a
 //   build, so its start counts like the plugin's.
 // - dist/protoc-gen-touchstone.cjs: the reference plugin, whole.
@@ -75,7 +77,10 @@ async function build(outdir: string): Promise<string[]> {
     entry('commands/protoc', 'harness/cli/protoc.ts'),
     esbuild.build({
       ...common(),
-      entryPoints: Object.fromEntries(COMMAND_FILES.filter((file) => file !== 'protoc').map((file) => [file, `harness/cli/${file}.ts`])),
+      entryPoints: {
+        ...Object.fromEntries(COMMAND_FILES.filter((file) => file !== 'protoc').map((file) => [file, `harness/cli/${file}.ts`])),
+        service: 'reference-impl/service/service.ts',
+      },
       outdir: path.join(outdir, 'commands'),
       chunkNames: 'chunks/[name]-[hash]',
       splitting: true,
