@@ -10,7 +10,6 @@ import { keyedBody, matchKey, matchParts, type KeyedRequest, type MatchParts } f
 export type Lookup = { hit: number } | { miss: 'none' } | { miss: 'exhausted'; recorded: number };
 
 export interface ReplayIndex {
-  readonly interactions: readonly Interaction[];
   lookup(parts: MatchParts): Lookup;
   /** The recorded interaction with this seq. */
   interaction(seq: number): Interaction;
@@ -73,7 +72,6 @@ export function createReplayIndex(interactions: Interaction[], config: MatchConf
   const used = new Uint8Array(bySeq.length);
   let served = 0;
   return {
-    interactions,
     interaction: (seq) => bySeq[seq],
     missCandidates: createMissCandidates(interactions, (interaction) => keyOfRecorded(interaction, config)),
     partsOf: (interaction) => keyOfRecorded(interaction, config),
