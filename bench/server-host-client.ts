@@ -12,6 +12,8 @@ export interface ServerHost {
   readonly pid: number;
   /** Load time reported by a proxy host started with firstRequestPath. */
   readonly loadMs?: number;
+  /** Reported by a reference host: compiled (dist/) or from the sources. */
+  readonly compiled?: boolean;
   memStart(): Promise<{ before: number }>;
   memStop(): Promise<MemoryReport>;
   /** The child's CPU time so far (process.cpuUsage, µs). */
@@ -42,6 +44,7 @@ export async function startHost(role: HostRole, options: HostOptions = {}): Prom
       url: started.url,
       pid: child.pid!,
       loadMs: started.loadMs,
+      compiled: started.compiled,
       memStart: () => call({ op: 'mem-start' }, 30_000) as Promise<{ before: number }>,
       memStop: () => call({ op: 'mem-stop' }, 30_000) as Promise<MemoryReport>,
       cpuUsage: () => call({ op: 'cpu' }, 30_000) as Promise<NodeJS.CpuUsage>,

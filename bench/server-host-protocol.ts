@@ -27,6 +27,8 @@ export interface StartReport {
   url: string;
   /** createProxy + first answer, ms (proxy roles with firstRequestPath). */
   loadMs?: number;
+  /** The reference role: whether it runs compiled (dist/) rather than from the sources. */
+  compiled?: boolean;
 }
 
 /** Bytes. */

@@ -101,10 +101,11 @@ async function start(role: HostRole): Promise<StartReport> {
     return { url: hosted.url };
   }
   if (role.kind === 'reference') {
-    const { createReferenceService, loadWorld } = await referenceService();
+    const compiled = isCurrent(PROJECT_ROOT, 'commands');
+    const { createReferenceService, loadWorld } = await referenceService(compiled);
     const service = createReferenceService({ world: loadWorld() });
     hosted = { url: await service.listen({ port: 0 }), close: () => service.close() };
-    return { url: hosted.url };
+    return { url: hosted.url, compiled };
   }
   if (role.kind === 'talkback') {
     hosted = await startTalkback(role);
@@ -231,8 +232,8 @@ function kernelPeakRss(): number | undefined {
  * build is current, else from the sources through tsx (which names every closure it creates, a
  * measurable cost per request).
  */
-async function referenceService(): Promise<typeof import('../reference-impl/service/service.js')> {
-  if (isCurrent(PROJECT_ROOT, 'commands')) {
+async function referenceService(compiled: boolean): Promise<typeof import('../reference-impl/service/service.js')> {
+  if (compiled) {
     const compiled = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'commands', 'service.js')).href;
     return (await import(compiled)) as typeof import('../reference-impl/service/service.js');
   }

@@ -17,9 +17,6 @@
 // Environment: BENCH_DURATION (3), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10),
 // BENCH_LOAD_GENERATOR (wrk or autocannon), BENCH_NO_FAIL=1, BENCH_TIMEOUT_S (600).
 import os from 'node:os';
-// @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
-import { isCurrent } from '../bin/entry.js';
-import { PROJECT_ROOT } from '../lib/project-files.js';
 import { loadWorld } from '../reference-impl/service/service.js';
 import { chooseGenerator, compareTargets, loadSettingsFromEnv, type LoadTarget } from './load-runner.js';
 import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
@@ -38,11 +35,6 @@ log(
   `touchstone service bench — ${os.cpus().length} cores, node ${process.version}; ${settings.generator}, ${settings.rounds} × ${settings.durationS} s per side, ${settings.connections} connections`,
 );
 if (warning) console.warn(`warning: ${warning}`);
-log(
-  isCurrent(PROJECT_ROOT, 'commands')
-    ? 'reference: compiled (dist/), as touchstone serve runs it'
-    : 'reference: from the TypeScript sources through tsx (dist/ is missing or stale: npm run build)',
-);
 
 const CLIENT = { 'User-Agent': 'touchstone-bench', Accept: 'application/vnd.service+json', 'X-Service-Api-Version': '2022-11-28' };
 const owner = loadWorld().tokens.find((t) => t.role === 'org-owner')!.value;
@@ -52,6 +44,12 @@ const errors: string[] = [];
 const hosts: ServerHost[] = [];
 try {
   const reference = await startHost({ kind: 'reference' });
+  // What the host loaded, as it says: the bench's own look at dist/ could disagree with it.
+  log(
+    reference.compiled
+      ? 'reference: compiled (dist/), as touchstone serve runs it'
+      : 'reference: from the TypeScript sources through tsx (dist/ is missing or stale: npm run build)',
+  );
   hosts.push(reference);
   const endpoints = [
     { label: 'GET assignees', path: '/repos/octo-org/widgets/assignees', headers: CLIENT },
