@@ -115,7 +115,10 @@ test('parallel: the copies go out at once; exactly one winner passes and is capt
   expect(await runCase(testCase, run.ctx)).toEqual({ outcome: 'PASS' });
   expect(good.overlapped()).toBe(true);
   expect(injected).toEqual([{ storage: 1 }]);
-  expect(run.sent.filter((r) => r.method === 'PUT').map((r) => JSON.parse(r.body!.toString()).n)).toEqual(['1', '2', '3', '4']);
+  const puts = run.sent.filter((r) => r.method === 'PUT');
+  expect(puts.map((r) => JSON.parse(r.body!.toString()).n)).toEqual(['1', '2', '3', '4']);
+  // Each copy names itself, so a target can tell the copies apart whichever arrives first.
+  expect(puts.map((r) => r.headers.find(([name]) => name === 'X-Request-Id')?.[1])).toEqual([1, 2, 3, 4].map((n) => `parallel-copy-${n}`));
   for (const statuses of [
     [200, 200, 409, 409],
     [200, 409, 409, 500],

@@ -246,12 +246,24 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
   }
 }
 
-/** A parallel step: its copies sent at once, then exactly one `one` and the rest `rest`. */
+/**
+ * A parallel step: its copies sent at once, then exactly one `one` and the rest `rest`.
+ * Each copy names itself with `X-Request-Id: parallel-copy-<i>` (unless the step sets that
+ * header): the copies reach a target in no fixed order, and a service that derives its own
+ * request id from the client's (the reference does) then gives each copy the same id in every
+ * run, so recordings stay byte-identical.
+ */
 async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): Promise<void> {
   const { count, request, expect, capture } = step.parallel;
   const requirement = step.requirement ?? testCase.requirements[0];
+  const named = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'x-request-id');
   const specs = await Promise.all(
-    Array.from({ length: count }, (_, n) => interpolate(request, { ...runner.bindings, values: { ...runner.bindings.values, i: n + 1 } })),
+    Array.from({ length: count }, (_, n) =>
+      interpolate(named ? request : { ...request, headers: { ...request.headers, 'X-Request-Id': `parallel-copy-${n + 1}` } }, {
+        ...runner.bindings,
+        values: { ...runner.bindings.values, i: n + 1 },
+      }),
+    ),
   );
   const statuses = await runner.sendAll(specs);
   const rest = Array.isArray(expect.rest) ? expect.rest : [expect.rest];

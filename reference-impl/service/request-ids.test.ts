@@ -3,7 +3,7 @@
 // real client's error.
 import { RequestError } from '@octokit/request-error';
 import { expect, test } from './octokit.fixture.js';
-import { REQUEST_ID_HEADER } from './request-ids.js';
+import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
 
 const ID = /^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{6}:[0-9A-F]{6}$/;
 
@@ -32,6 +32,27 @@ test('after a reset the same requests get the same ids again', async ({ api }) =
   };
   const first = await story();
   expect(await story()).toEqual(first);
+});
+
+test('copies of one request named by the client get the same ids whichever arrives first', async ({ api }) => {
+  const url = '/repos/octo-org/widgets/assignees';
+  // In flight at once, copies reach the service in no fixed order: here they come in both orders.
+  const idsOf = async (order: string[]) => {
+    expect((await api.call('POST', '/_conformance/reset', { body: {} })).statusCode).toBe(204);
+    const ids: Record<string, string> = {};
+    for (const name of order)
+      ids[name] = (await api.get(url, { headers: { [CLIENT_REQUEST_ID_HEADER]: name } })).headers[REQUEST_ID_HEADER] as string;
+    return ids;
+  };
+  const forwards = await idsOf(['parallel-copy-1', 'parallel-copy-2', 'parallel-copy-3']);
+  expect(await idsOf(['parallel-copy-3', 'parallel-copy-1', 'parallel-copy-2'])).toEqual(forwards);
+  expect(new Set(Object.values(forwards)).size).toBe(3);
+  // Unnamed requests still count in arrival order, and a name the service cannot use is ignored.
+  expect((await api.call('POST', '/_conformance/reset', { body: {} })).statusCode).toBe(204);
+  const unnamed = (await api.get(url)).headers[REQUEST_ID_HEADER];
+  expect((await api.call('POST', '/_conformance/reset', { body: {} })).statusCode).toBe(204);
+  expect((await api.get(url, { headers: { [CLIENT_REQUEST_ID_HEADER]: 'not a usable name!' } })).headers[REQUEST_ID_HEADER]).toBe(unnamed);
+  expect(Object.values(forwards)).not.toContain(unnamed);
 });
 
 test('a real client sees the id on an error', async ({ octokit }) => {

@@ -12,7 +12,7 @@ import { registerDownloadRoute } from './downloads.js';
 import type { ServiceFault } from './faults.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
-import { REQUEST_ID_HEADER } from './request-ids.js';
+import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
 import { createStore } from './store.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS } from './client-timeouts.js';
 import type { Webhooks } from './webhooks.js';
@@ -77,7 +77,7 @@ export function createReferenceService({
     // Errors raised before routing (malformed URL encoding, overlong segments) get the same body as the rest.
     frameworkErrors: sendError,
     clientErrorHandler: handleClientError,
-    genReqId: (request) => store.requestIds.next(request.method ?? '', request.url ?? ''),
+    genReqId: (request) => store.requestIds.next(request.method ?? '', request.url ?? '', request.headers[CLIENT_REQUEST_ID_HEADER]),
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('grant', null);
