@@ -24,10 +24,20 @@ export function roleOf(
   return null;
 }
 
+// Roles come from the world, which no request changes (no endpoint adds a collaborator or a
+// member), so who has push access to a repository is worked out once per repository, not by
+// a scan of every user on every request. A repository object belongs to one directory.
+const pushers = new WeakMap<WorldRepository, readonly WorldUser[]>();
+
 /** Users with push access (write or more), organization owners included, by id. */
-export function assignableUsers(directory: Directory, repository: WorldRepository): WorldUser[] {
-  const org = directory.organization(repository.owner);
-  return directory.users.filter((user) => atLeast(roleOf(directory, user.login, repository, org), 'write'));
+export function assignableUsers(directory: Directory, repository: WorldRepository): readonly WorldUser[] {
+  let users = pushers.get(repository);
+  if (users === undefined) {
+    const org = directory.organization(repository.owner);
+    users = Object.freeze(directory.users.filter((user) => atLeast(roleOf(directory, user.login, repository, org), 'write')));
+    pushers.set(repository, users);
+  }
+  return users;
 }
 
 export type AuthorAssociation = 'OWNER' | 'MEMBER' | 'COLLABORATOR' | 'NONE';

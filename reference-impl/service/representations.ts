@@ -64,7 +64,7 @@ export function createRepresenter(origin: string, directory: Directory, faults: 
     return user;
   };
 
-  const user = ({ login, id }: WorldUser) => {
+  const build = ({ login, id }: Pick<WorldUser, 'login' | 'id'>) => {
     const api = `${origin}/users/${login}`;
     return {
       login,
@@ -87,12 +87,21 @@ export function createRepresenter(origin: string, directory: Directory, faults: 
       site_admin: false,
     };
   };
+  // A world user's User object is the same in every answer at this origin (the world's users
+  // never change): built once, frozen, as answers embed it and none may change it.
+  const shown = new WeakMap<WorldUser, Readonly<Record<string, unknown>>>();
+  const user = (worldUser: WorldUser) => {
+    if (faults.on('representations.user-without-node-id')) return build(worldUser);
+    let object = shown.get(worldUser);
+    if (object === undefined) shown.set(worldUser, (object = Object.freeze(build(worldUser))));
+    return object;
+  };
 
   const account = (login: string) => {
     const organization = directory.organization(login);
     if (organization === undefined) return user(userByLogin(login));
     return {
-      ...user({ login: organization.login, id: organization.id }),
+      ...build(organization),
       node_id: nodeId('Organization', organization.id),
       type: 'Organization',
     };
