@@ -10,7 +10,7 @@ import { loadCassetteFile } from '../harness/cassette/cassette-load.js';
 import type { ProxyOptions } from '../harness/proxy/proxy-options.js';
 import { itemPath, SINK_PATH, STREAM_PREFIX, streamChunks, writeItemCassette } from './item-fixture.js';
 import { compareTargets, type LoadSettings, type TargetResult } from './load-runner.js';
-import { startHost, type ServerHost } from './server-host-client.js';
+import { loadedFrom, startHost, type ServerHost } from './server-host-client.js';
 import type { MemoryReport, ProxyCloseReport } from './server-host-protocol.js';
 
 export interface ScenarioContext {
@@ -84,6 +84,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
       // One after the other, so the big load is timed with nothing else starting beside it.
       one = await startHost({ kind: 'proxy', options: replay(oneFile), firstRequestPath: itemPath(1) }, profile);
       big = await startHost({ kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) }, profile);
+      log(loadedFrom(one, 'proxy', 'touchstone proxy'));
       log(
         `load (createProxy + first answer): 1 interaction ${one.loadMs!.toFixed(0)} ms, ${bigSize} interactions ${big.loadMs!.toFixed(0)} ms`,
       );

@@ -12,7 +12,7 @@ export interface ServerHost {
   readonly pid: number;
   /** Load time reported by a proxy host started with firstRequestPath. */
   readonly loadMs?: number;
-  /** Reported by a reference host: compiled (dist/) or from the sources. */
+  /** Reported by a reference or proxy host: compiled (dist/) or from the sources. */
   readonly compiled?: boolean;
   memStart(): Promise<{ before: number }>;
   memStop(): Promise<MemoryReport>;
@@ -22,6 +22,13 @@ export interface ServerHost {
   close(): Promise<ProxyCloseReport | undefined>;
   /** Ends the child at once; for cleanup after a failure. */
   kill(): void;
+}
+
+/** What a reference or proxy host loaded, as it says (the bench's own look at dist/ could disagree). */
+export function loadedFrom(host: ServerHost, what: string, command: string): string {
+  return host.compiled
+    ? `${what}: compiled (dist/), as ${command} runs it`
+    : `${what}: from the TypeScript sources through tsx (dist/ is missing or stale: npm run build)`;
 }
 
 export interface HostOptions {

@@ -27,7 +27,7 @@ export interface StartReport {
   url: string;
   /** createProxy + first answer, ms (proxy roles with firstRequestPath). */
   loadMs?: number;
-  /** The reference role: whether it runs compiled (dist/) rather than from the sources. */
+  /** Reference and proxy roles: whether they run compiled (dist/) rather than from the sources. */
   compiled?: boolean;
 }
 

@@ -101,9 +101,8 @@ async function start(role: HostRole): Promise<StartReport> {
     return { url: hosted.url };
   }
   if (role.kind === 'reference') {
-    const compiled = isCurrent(PROJECT_ROOT, 'commands');
-    const { createReferenceService, loadWorld } = await referenceService(compiled);
-    const service = createReferenceService({ world: loadWorld() });
+    const { module, compiled } = await commandModule('service', () => import('../reference-impl/service/service.js'));
+    const service = module.createReferenceService({ world: module.loadWorld() });
     hosted = { url: await service.listen({ port: 0 }), close: () => service.close() };
     return { url: hosted.url, compiled };
   }
@@ -112,7 +111,8 @@ async function start(role: HostRole): Promise<StartReport> {
     return { url: hosted.url };
   }
   // Imported only here, so the bare hosts never load (or pay for) the harness.
-  const { createProxy } = await import('../harness/proxy/proxy-server.js');
+  const { module, compiled } = await commandModule('proxy-server', () => import('../harness/proxy/proxy-server.js'));
+  const { createProxy } = module;
   const started = performance.now();
   const proxy = await createProxy(role.options);
   let loadMs: number | undefined;
@@ -129,7 +129,7 @@ async function start(role: HostRole): Promise<StartReport> {
       return { summary, written: written.map((c) => ({ name: c.name, interactions: c.interactions.length })) };
     },
   };
-  return { url: proxy.url, loadMs };
+  return { url: proxy.url, loadMs, compiled };
 }
 
 /**
@@ -228,14 +228,12 @@ function kernelPeakRss(): number | undefined {
 }
 
 /**
- * The reference service as `touchstone serve` runs it: compiled (dist/, bin/build.ts) while the
- * build is current, else from the sources through tsx (which names every closure it creates, a
- * measurable cost per request).
+ * A module as the commands run it (`touchstone serve`, `touchstone proxy`): compiled
+ * (dist/commands/<name>.js, bin/build.ts) while the build is current, else from the sources
+ * through tsx (which names every closure it creates, a measurable cost per request).
  */
-async function referenceService(compiled: boolean): Promise<typeof import('../reference-impl/service/service.js')> {
-  if (compiled) {
-    const compiled = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'commands', 'service.js')).href;
-    return (await import(compiled)) as typeof import('../reference-impl/service/service.js');
-  }
-  return import('../reference-impl/service/service.js');
+async function commandModule<T>(name: string, fromSources: () => Promise<T>): Promise<{ module: T; compiled: boolean }> {
+  if (!isCurrent(PROJECT_ROOT, 'commands')) return { module: await fromSources(), compiled: false };
+  const file = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'commands', `${name}.js`)).href;
+  return { module: (await import(file)) as T, compiled: true };
 }

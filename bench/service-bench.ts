@@ -20,7 +20,7 @@ import os from 'node:os';
 import { loadWorld } from '../reference-impl/service/service.js';
 import { chooseGenerator, compareTargets, loadSettingsFromEnv, type LoadTarget } from './load-runner.js';
 import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
-import { startHost, type ServerHost } from './server-host-client.js';
+import { loadedFrom, startHost, type ServerHost } from './server-host-client.js';
 
 const TARGET = 0.5;
 const env = process.env;
@@ -44,12 +44,7 @@ const errors: string[] = [];
 const hosts: ServerHost[] = [];
 try {
   const reference = await startHost({ kind: 'reference' });
-  // What the host loaded, as it says: the bench's own look at dist/ could disagree with it.
-  log(
-    reference.compiled
-      ? 'reference: compiled (dist/), as touchstone serve runs it'
-      : 'reference: from the TypeScript sources through tsx (dist/ is missing or stale: npm run build)',
-  );
+  log(loadedFrom(reference, 'reference', 'touchstone serve'));
   hosts.push(reference);
   const endpoints = [
     { label: 'GET assignees', path: '/repos/octo-org/widgets/assignees', headers: CLIENT },

@@ -8,8 +8,9 @@
 //   usage error and the dispatch to a command need no more.
 // - dist/commands/<file>.js: each command file main.ts loads (run, serve, …), ES modules
 //   sharing chunks, loaded when that command runs.
-// - dist/commands/service.js: the reference service as a module (createReferenceService,
-//   loadWorld), the code `touchstone serve` runs: bench:service measures it, not the sources.
+// - dist/commands/service.js and proxy-server.js: the reference service (createReferenceService,
+//   loadWorld) and the proxy (createProxy) as modules, the code `touchstone serve` and
+//   `touchstone proxy` run: bench:service and bench:proxy measure them, not the sources.
 // - dist/commands/protoc.cjs: `touchstone protoc`, whole: compilers are run many times in a
 //   build, so its start counts like the plugin's.
 // - dist/protoc-gen-touchstone.cjs: the reference plugin, whole.
@@ -80,6 +81,7 @@ async function build(outdir: string): Promise<string[]> {
       entryPoints: {
         ...Object.fromEntries(COMMAND_FILES.filter((file) => file !== 'protoc').map((file) => [file, `harness/cli/${file}.ts`])),
         service: 'reference-impl/service/service.ts',
+        'proxy-server': 'harness/proxy/proxy-server.ts',
       },
       outdir: path.join(outdir, 'commands'),
       chunkNames: 'chunks/[name]-[hash]',
