@@ -11,6 +11,7 @@ import httpProxy from 'http-proxy';
 // @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
 import { isCurrent } from '../bin/entry.js';
 import { PROJECT_ROOT } from '../lib/project-files.js';
+import { tuneForServing } from '../lib/serving-runtime.js';
 import { createItemServer } from './item-fixture.js';
 import type { HostReply, HostRequest, HostRole, MemoryReport, StartReport } from './server-host-protocol.js';
 
@@ -53,6 +54,9 @@ async function handle(message: HostRequest): Promise<unknown> {
 
 async function start(role: HostRole): Promise<StartReport> {
   if (hosted) throw new Error('this host already runs a server');
+  // The V8 setting touchstone's servers run with, for every role: baselines and servers under
+  // test differ in their code only.
+  tuneForServing();
   if (role.kind === 'bare') {
     const server = createItemServer();
     hosted = { url: await listen(server), close: () => closeServer(server) };

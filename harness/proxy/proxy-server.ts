@@ -41,6 +41,7 @@ import {
 } from './proxy-options.js';
 import { createPreparedAnswers, createSubstitute, standardStatusText, writePrepared, type PreparedAnswers } from './replay-response.js';
 import { keyedBody, matchParts } from './request-key.js';
+import { tuneForServing } from '../../lib/serving-runtime.js';
 
 export interface RunningProxy {
   url: string;
@@ -53,6 +54,7 @@ export interface RunningProxy {
 const MAX_BUFFERED_REQUEST = 64 * 1024 * 1024;
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
+  tuneForServing();
   const { mode } = options;
   if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
   const match = { ...DEFAULT_MATCH, ...options.match };

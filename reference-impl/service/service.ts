@@ -13,6 +13,7 @@ import type { ServiceFault } from './faults.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
+import { tuneForServing } from '../../lib/serving-runtime.js';
 import { createStore } from './store.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS } from './client-timeouts.js';
 import type { Webhooks } from './webhooks.js';
@@ -60,6 +61,7 @@ export function createReferenceService({
   trustProxy = ['loopback'],
   clientTimeouts,
 }: ReferenceServiceOptions): ReferenceService {
+  tuneForServing();
   const store = createStore(world, AREAS, faults, importWebhook);
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...clientTimeouts };
   const app = Fastify({
