@@ -56,6 +56,7 @@ export interface ReplayFigures {
 }
 
 const MISS_QUERY = '?miss=1';
+const LOAD_TRIES = 3;
 
 /** Bare server vs talkback vs replay of a 1-interaction cassette vs replay of a `bigSize` one, alternated. */
 export async function measureReplay(context: ScenarioContext & { settings: LoadSettings; bigSize: number }): Promise<ReplayFigures> {
@@ -75,18 +76,29 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
     let big: ServerHost | undefined;
     let talkback: ServerHost | undefined;
     try {
+      // The big load is timed first, each try in a host of its own that is gone before the
+      // next starts: a host keeps compiling and collecting for a second or more after it
+      // answered its start, and on two cores that halves a load beside it (measured: 1.6-2.2 s
+      // beside another host, 0.95 s alone). Like throughput, the load keeps its best of
+      // LOAD_TRIES: interference only ever adds time.
+      const bigRole = { kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) } as const;
+      const bigLoads: number[] = [];
+      while (bigLoads.length < LOAD_TRIES) {
+        const timed = await startHost(bigRole);
+        bigLoads.push(timed.loadMs!);
+        await timed.close();
+      }
+      big = await startHost(bigRole, profile);
+      one = await startHost({ kind: 'proxy', options: replay(oneFile), firstRequestPath: itemPath(1) }, profile);
       talkback = await startHost({
         kind: 'talkback',
         target: bare.url,
         tapeDir: path.join(workDir, 'talkback-tapes'),
         recordPath: itemPath(1),
       });
-      // One after the other, so the big load is timed with nothing else starting beside it.
-      one = await startHost({ kind: 'proxy', options: replay(oneFile), firstRequestPath: itemPath(1) }, profile);
-      big = await startHost({ kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) }, profile);
       log(loadedFrom(one, 'proxy', 'touchstone proxy'));
       log(
-        `load (createProxy + first answer): 1 interaction ${one.loadMs!.toFixed(0)} ms, ${bigSize} interactions ${big.loadMs!.toFixed(0)} ms`,
+        `load (createProxy + first answer): 1 interaction ${one.loadMs!.toFixed(0)} ms, ${bigSize} interactions ${bigLoads.map((ms) => ms.toFixed(0)).join(', ')} ms`,
       );
       const results = await compareTargets(
         [
@@ -100,7 +112,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
         log,
       );
       const loadMsOne = one.loadMs!;
-      const loadMsBig = big.loadMs!;
+      const loadMsBig = Math.min(...bigLoads);
       const [oneReport, bigReport] = await closeAll([one, big, talkback]);
       one = big = talkback = undefined;
       return {
