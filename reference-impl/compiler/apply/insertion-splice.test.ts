@@ -42,7 +42,8 @@ test('many insertions into the same files match the obvious algorithm byte for b
     // Some contents are long, so a file outgrows its room several times; some are empty;
     // some carry a marker of their own, which later insertions must then find first.
     // Every other one lacks its final newline, which the splice then adds.
-    const full = `line ${i}\n${'x'.repeat((i * 7919) % 5000)}\n\n${i % 5 === 0 ? '@@protoc_insertion_point(first)\n' : ''}`;
+    // Bytes that are not UTF-8 (\xe9, \xff, \x80 alone) must come out as they went in.
+    const full = `line ${i} caf\xe9 \xff\x80\n${'x'.repeat((i * 7919) % 5000)}\n\n${i % 5 === 0 ? '@@protoc_insertion_point(first)\n' : ''}`;
     const body = i % 17 === 0 ? '' : i % 2 === 0 ? full : `${full}last line`;
     const result = splicer.insert(name, files.get(name)!, Buffer.from(point, 'latin1'), Buffer.from(body, 'latin1'));
     const naive = naiveInsert(expected.get(name)!, point, body);

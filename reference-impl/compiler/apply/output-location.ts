@@ -147,7 +147,18 @@ export function locationKey(location: string): string {
   return location === '' || location.endsWith('/') || isArchiveLocation(location) ? location : `${location}/`;
 }
 
-/** Byte order of UTF-8 names, the order in which protoc's std::map hands files out. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Byte order of UTF-8 names, the order in which protoc's std::map hands files out. UTF-8
+ * byte order is code point order, and so is JavaScript's default sort (UTF-16 code units)
+ * as long as no name holds a character beyond U+FFFF, whose surrogates sort below
+ * U+E000-U+FFFF: such names are compared as bytes, each encoded once. (Encoding both
+ * names in every comparison took 7 ms for 1,000 names, the sort itself under 1 ms.)
+ */
 export function sortedNames(names: Iterable<string>): string[] {
-  return [...names].sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+  const list = [...names];
+  if (!list.some((name) => SURROGATE.test(name))) return list.sort();
+  const keyed = list.map((name) => ({ name, bytes: Buffer.from(name, 'utf8') }));
+  return keyed.sort((a, b) => Buffer.compare(a.bytes, b.bytes)).map((entry) => entry.name);
 }
