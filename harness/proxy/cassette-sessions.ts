@@ -11,6 +11,7 @@ import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cas
 import { createRedactor, type RedactionConfig, type Redactor } from '../cassette/redaction.js';
 import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
 import { createReplayIndex, type ReplayIndex } from './replay-index.js';
+import { createReplayKeyCache, type ReplayKeyCache } from './replay-key-cache.js';
 import type { PreparedAnswers } from './replay-response.js';
 import type { BodySinkOptions } from '../cassette/body-sink.js';
 
@@ -26,6 +27,8 @@ export interface CassetteSession {
   /** Next seq for an interaction recorded in this session. */
   nextSeq: number;
   recorded: number;
+  /** Replay only (with a cassette): the keys of requests without a body, by their raw form. */
+  replayKeys?: ReplayKeyCache;
   /** Wire-ready answers, each made at its first hit (from the first replayed request on). */
   answers?: PreparedAnswers;
   /** The recording proxy's body-sink options, and the redactor's secret forms they were made from. */
@@ -56,6 +59,7 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     throw new HarnessError('USAGE', `--cassette ${location} must be a *${CASSETTE_SUFFIX} file or a folder`);
   }
   const sessions = new Map<string, CassetteSession>();
+  const matchHeaders = new Set(match.headers); // lower case (MatchConfig)
 
   const open = (name: string): CassetteSession => {
     const file = single ? path.resolve(location) : path.resolve(location, `${name}${CASSETTE_SUFFIX}`);
@@ -66,13 +70,15 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     const writer =
       mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
     const interactions = cassette?.interactions ?? [];
+    const redactor = createRedactor(redaction);
     return {
       name,
       file,
       dir: path.dirname(file),
       index: cassette && createReplayIndex(interactions, match, mode === 'record-missing' ? 'error' : policy),
+      replayKeys: mode === 'replay' && cassette ? createReplayKeyCache(matchHeaders, redactor.replacements) : undefined,
       writer,
-      redactor: createRedactor(redaction),
+      redactor,
       nextSeq: (mode === 'record-missing' ? interactions.length : 0) + 1,
       recorded: 0,
     };

@@ -223,3 +223,29 @@ test('a request body naming the proxy’s own origin matches on replay, where th
   expect(bed.client.json(replayed)).toEqual({ callback: `${replayer.url}/hooks/1`, events: ['push'] });
   await replayer.close();
 });
+
+test('replay keys a repeated request again once a secret is learnt, so its recorded redacted form then matches', async () => {
+  const cassette = path.join(bed.dir, 'learnt.cassette.json');
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  await bed.client.send(recorder.url, { path: '/length?access_token=supersecret123' });
+  await bed.client.send(recorder.url, { path: '/length?n=supersecret123' }); // recorded with the learnt value swept
+  await recorder.close();
+  // A hand-edited recording of the same request with the value in clear, answering 201.
+  const data = JSON.parse(readFileSync(cassette, 'utf8'));
+  const swept = data.interactions[1];
+  expect(swept.request.url).not.toContain('supersecret123');
+  const clear = structuredClone(swept);
+  clear.seq = 3;
+  clear.request.url = '/length?n=supersecret123';
+  clear.response.status = 201;
+  data.interactions.push(clear);
+  writeFileSync(cassette, JSON.stringify(data));
+
+  const replayer = await createProxy({ mode: 'replay', cassette, exhausted: 'repeat-last' });
+  const status = async (p: string) => (await bed.client.send(replayer.url, { path: p })).status;
+  expect(await status('/length?n=supersecret123'), 'nothing learnt yet: the clear recording').toBe(201);
+  expect(await status('/length?access_token=supersecret123')).toBe(200);
+  // Keyed again with the secret now known (a key kept from the first request would repeat 201).
+  expect(await status('/length?n=supersecret123'), 'the value is now swept: the redacted recording').toBe(200);
+  await replayer.close();
+});

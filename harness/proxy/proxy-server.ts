@@ -40,7 +40,7 @@ import {
   type ProxySummary,
 } from './proxy-options.js';
 import { createPreparedAnswers, createSubstitute, standardStatusText, writePrepared, type PreparedAnswers } from './replay-response.js';
-import { keyedBody, matchParts } from './request-key.js';
+import { keyedBody, matchKey, matchParts } from './request-key.js';
 import { tuneForServing } from '../../lib/serving-runtime.js';
 
 export interface RunningProxy {
@@ -123,6 +123,17 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const withBody = hasBody(raw);
+    // Replay of a request without a body that this session has keyed before skips keying it
+    // (replay-key-cache.ts). A miss takes the full path below, which explains it.
+    const rawForm = session.replayKeys && !withBody ? session.replayKeys.rawForm(method, url, raw) : undefined;
+    const knownKey = rawForm === undefined ? undefined : session.replayKeys!.get(rawForm);
+    if (knownKey !== undefined) {
+      const lookup = session.index!.lookup(knownKey);
+      if ('hit' in lookup) {
+        req.resume();
+        return writePrepared(res, method, answers(session).answer(lookup.hit));
+      }
+    }
     const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? matchHeaders : undefined);
     const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
 
@@ -152,7 +163,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       body: stored.length && !big ? toInlineBody(stored) : undefined,
     });
     const parts = matchParts({ ...keyed, body: big ?? keyedBody(keyed.body) }, match);
-    const lookup = session.index ? session.index.lookup(parts) : ({ miss: 'none' } as const);
+    const key = matchKey(parts);
+    if (rawForm !== undefined) session.replayKeys!.set(rawForm, key);
+    const lookup = session.index ? session.index.lookup(key) : ({ miss: 'none' } as const);
 
     if (mode === 'verify') {
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {

@@ -10,7 +10,8 @@ import { keyedBody, matchKey, matchParts, type KeyedRequest, type MatchParts } f
 export type Lookup = { hit: number } | { miss: 'none' } | { miss: 'exhausted'; recorded: number };
 
 export interface ReplayIndex {
-  lookup(parts: MatchParts): Lookup;
+  /** The next recorded answer to the request with this key (matchKey); a miss changes nothing. */
+  lookup(key: string): Lookup;
   /** The recorded interaction with this seq. */
   interaction(seq: number): Interaction;
   /** The recorded interactions a miss of this method and path is compared with (a bounded few). */
@@ -75,8 +76,7 @@ export function createReplayIndex(interactions: Interaction[], config: MatchConf
     interaction: (seq) => bySeq[seq],
     missCandidates: createMissCandidates(interactions, (interaction) => keyOfRecorded(interaction, config)),
     partsOf: (interaction) => keyOfRecorded(interaction, config),
-    lookup(parts) {
-      const key = matchKey(parts);
+    lookup(key) {
       const id = queueOf(key, keyHash(key));
       if (id < 0) return { miss: 'none' };
       const length = start[id + 1] - start[id];

@@ -1,0 +1,28 @@
+// The raw form replay caches keys by, and when the cache forgets them.
+import { expect, test } from '@playwright/test';
+import { createReplayKeyCache } from './replay-key-cache.js';
+
+test('the raw form holds the method, the URL and the matched headers only', () => {
+  const cache = createReplayKeyCache(new Set(['accept', 'authorization']), () => 'same');
+  const form = (raw: string[]) => cache.rawForm('GET', '/a?x=1', raw);
+  expect(form(['Host', 'h', 'User-Agent', 'u'])).toBe(form(['Host', 'other', 'X-Trace', 't']));
+  expect(form(['Accept', 'text/plain'])).not.toBe(form(['Accept', 'application/json']));
+  expect(form(['Authorization', 'token a'])).not.toBe(form([]));
+  expect(form(['ACCEPT', 'text/plain'])).toBe(form(['accept', 'text/plain']));
+  expect(cache.rawForm('HEAD', '/a?x=1', [])).not.toBe(form([]));
+  expect(createReplayKeyCache(new Set(), () => 0).rawForm('GET', '/a', ['Accept', 'x'])).toBe('GET /a');
+});
+
+test('keys are forgotten when a secret is learnt, and when the cache is full', () => {
+  let secrets: unknown[] = [];
+  const cache = createReplayKeyCache(new Set(), () => secrets);
+  cache.set('GET /a', 'key a');
+  expect(cache.get('GET /a')).toBe('key a');
+  secrets = [['learnt', '<redacted>']];
+  expect(cache.get('GET /a')).toBeUndefined();
+  for (let i = 0; i < 10_000; i++) cache.set(`GET /${i}`, `key ${i}`);
+  expect(cache.get('GET /0')).toBe('key 0');
+  cache.set('GET /one-too-many', 'key');
+  expect(cache.get('GET /0')).toBeUndefined();
+  expect(cache.get('GET /one-too-many')).toBe('key');
+});
