@@ -93,14 +93,20 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     // Once closing, a keep-alive connection is closed with its answer (close() also closes
     // those that fall idle meanwhile).
     if (closing) res.shouldKeepAlive = false;
-    handle(req, res).catch((error: Error) => {
+    const fail = (error: Error) => {
       const status = error instanceof BodyTooLarge ? 413 : error instanceof HarnessError ? (error.code === 'USAGE' ? 400 : 500) : 500;
       if (res.headersSent) return res.destroy(error);
       // The rest of an oversized body is not read: the connection closes with the answer.
       if (status === 413) res.shouldKeepAlive = false;
       const body = JSON.stringify({ error: `touchstone proxy: ${error.message}` });
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-    });
+    };
+    try {
+      if (mode === 'replay' && answerKnown(req, res)) return;
+    } catch (error) {
+      return fail(error as Error);
+    }
+    handle(req, res).catch(fail);
   });
 
   /** The request's headers as a recording keeps them (only the names in `only`, when given). */
@@ -116,6 +122,28 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   // Replay reads the raw headers only, and only the ones it matches on: this is the per-request
   // cost the replay benchmark measures (node builds req.headers on first use).
+
+  /**
+   * Replay of a request without a body that its session has keyed before: answered here,
+   * synchronously, with the key from the cache (replay-key-cache.ts). False when the full
+   * path must run: a body, a request not keyed yet, or a miss (which the full path explains;
+   * a miss changes nothing in the index).
+   */
+  function answerKnown(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    const raw = req.rawHeaders;
+    if (hasBody(raw)) return false;
+    const session = sessions.forRequest(rawHeader(raw, CASSETTE_HEADER));
+    const cache = session.replayKeys;
+    const method = req.method ?? 'GET';
+    const key = cache?.get(cache.rawForm(method, req.url ?? '/', raw));
+    if (key === undefined) return false;
+    const lookup = session.index!.lookup(key);
+    if (!('hit' in lookup)) return false;
+    req.resume();
+    writePrepared(res, method, answers(session).answer(lookup.hit));
+    return true;
+  }
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const raw = req.rawHeaders;
     const session = sessions.forRequest(rawHeader(raw, CASSETTE_HEADER));
@@ -123,17 +151,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const withBody = hasBody(raw);
-    // Replay of a request without a body that this session has keyed before skips keying it
-    // (replay-key-cache.ts). A miss takes the full path below, which explains it.
+    // Kept for answerKnown, which answers this request's next occurrences.
     const rawForm = session.replayKeys && !withBody ? session.replayKeys.rawForm(method, url, raw) : undefined;
-    const knownKey = rawForm === undefined ? undefined : session.replayKeys!.get(rawForm);
-    if (knownKey !== undefined) {
-      const lookup = session.index!.lookup(knownKey);
-      if ('hit' in lookup) {
-        req.resume();
-        return writePrepared(res, method, answers(session).answer(lookup.hit));
-      }
-    }
     const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? matchHeaders : undefined);
     const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
 
