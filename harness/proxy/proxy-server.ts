@@ -135,9 +135,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const session = sessions.forRequest(rawHeader(raw, CASSETTE_HEADER));
     const cache = session.replayKeys;
     const method = req.method ?? 'GET';
-    const key = cache?.get(cache.rawForm(method, req.url ?? '/', raw));
-    if (key === undefined) return false;
-    const lookup = session.index!.lookup(key);
+    const queue = cache?.get(cache.rawForm(method, req.url ?? '/', raw));
+    if (queue === undefined) return false;
+    const lookup = session.index!.take(queue);
     if (!('hit' in lookup)) return false;
     req.resume();
     writePrepared(res, method, answers(session).answer(lookup.hit));
@@ -182,9 +182,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       body: stored.length && !big ? toInlineBody(stored) : undefined,
     });
     const parts = matchParts({ ...keyed, body: big ?? keyedBody(keyed.body) }, match);
-    const key = matchKey(parts);
-    if (rawForm !== undefined) session.replayKeys!.set(rawForm, key);
-    const lookup = session.index ? session.index.lookup(key) : ({ miss: 'none' } as const);
+    const queue = session.index ? session.index.queueOf(matchKey(parts)) : -1;
+    const lookup = session.index ? session.index.take(queue) : ({ miss: 'none' } as const);
+    // Only forms that found a recording are kept: a flood of misses leaves the cache alone.
+    if (rawForm !== undefined && 'hit' in lookup) session.replayKeys!.set(rawForm, queue);
 
     if (mode === 'verify') {
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {

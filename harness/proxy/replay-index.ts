@@ -10,8 +10,10 @@ import { keyedBody, matchKey, matchParts, type KeyedRequest, type MatchParts } f
 export type Lookup = { hit: number } | { miss: 'none' } | { miss: 'exhausted'; recorded: number };
 
 export interface ReplayIndex {
-  /** The next recorded answer to the request with this key (matchKey); a miss changes nothing. */
-  lookup(key: string): Lookup;
+  /** The queue of the recordings with this key (matchKey), -1 when there is none: a number to keep instead of the key. */
+  queueOf(key: string): number;
+  /** The next recorded answer from a queue of queueOf (-1: a miss); a miss changes nothing. */
+  take(queue: number): Lookup;
   /** The recorded interaction with this seq. */
   interaction(seq: number): Interaction;
   /** The recorded interactions a miss of this method and path is compared with (a bounded few). */
@@ -76,24 +78,26 @@ export function createReplayIndex(interactions: Interaction[], config: MatchConf
     interaction: (seq) => bySeq[seq],
     missCandidates: createMissCandidates(interactions, (interaction) => keyOfRecorded(interaction, config)),
     partsOf: (interaction) => keyOfRecorded(interaction, config),
-    lookup(key) {
-      const id = queueOf(key, keyHash(key));
-      if (id < 0) return { miss: 'none' };
-      const length = start[id + 1] - start[id];
-      let position = next[id];
-      if (position >= length) {
-        if (policy === 'error') return { miss: 'exhausted', recorded: length };
-        position = policy === 'repeat-last' ? length - 1 : position % length;
-      }
-      next[id] = position + 1;
-      const seq = seqs[start[id] + position];
-      used[seq] = 1;
-      served++;
-      return { hit: seq };
-    },
+    queueOf: (key) => queueOf(key, keyHash(key)),
+    take,
     unused: () => interactions.filter((i) => !used[i.seq]).map((i) => i.seq),
     served: () => served,
   };
+
+  function take(id: number): Lookup {
+    if (id < 0) return { miss: 'none' };
+    const length = start[id + 1] - start[id];
+    let position = next[id];
+    if (position >= length) {
+      if (policy === 'error') return { miss: 'exhausted', recorded: length };
+      position = policy === 'repeat-last' ? length - 1 : position % length;
+    }
+    next[id] = position + 1;
+    const seq = seqs[start[id] + position];
+    used[seq] = 1;
+    served++;
+    return { hit: seq };
+  }
 }
 
 /** FNV-1a over the UTF-16 code units, cut to 30 bits so V8 keeps it a small integer. */

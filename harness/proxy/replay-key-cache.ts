@@ -1,20 +1,23 @@
 // Replay's shortcut for a request it has keyed before. Keying a request (its matched
-// headers as recorded, redaction, the match parts, the key string) is most of replay's own
-// work per request, and for a request without a body the key depends only on its method,
-// URL and the raw values of the matched headers, and on the secrets the redactor has learnt
-// so far. So the key is kept per raw form, and the cache empties itself whenever a new
-// secret has been learnt (the redactor then hands out a new replacement list). Requests
-// with a body always take the full path. Bounded: emptied at LIMIT entries, so a client
-// sending endless distinct URLs costs memory once over.
-// Measured with bench:proxy (wrk, 1-interaction cassette): about 8 % more requests/s.
+// headers as recorded, redaction, the match parts, the key string, its hash) is most of
+// replay's own work per request, and for a request without a body the key depends only on
+// its method, URL and the raw values of the matched headers, and on the secrets the
+// redactor has learnt so far. So the index queue the key leads to is kept per raw form (the
+// caller keeps only forms that found a recording), and the cache empties itself whenever a
+// new secret has been learnt (the redactor then hands out a new replacement list). Requests
+// with a body always take the full path. Bounded: emptied at LIMIT entries, enough for
+// every request of a 100,000-interaction cassette in a few forms each.
+// Measured with bench:proxy (wrk): replay of a 1-interaction cassette from 0.85 to 1.0 of
+// a bare node server's requests/s (with answering those synchronously, proxy-server.ts).
 
-const LIMIT = 10_000;
+const LIMIT = 250_000;
 
 export interface ReplayKeyCache {
   /** The raw form of a request without a body: what its key is a function of. */
   rawForm(method: string, url: string, rawHeaders: string[]): string;
-  get(rawForm: string): string | undefined;
-  set(rawForm: string, key: string): void;
+  /** The index queue (ReplayIndex.queueOf) kept for this raw form. */
+  get(rawForm: string): number | undefined;
+  set(rawForm: string, queue: number): void;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ReplayKeyCache {
  * redactor's current replacement list, the same object until a secret is learnt.
  */
 export function createReplayKeyCache(matchHeaders: ReadonlySet<string>, secrets: () => unknown): ReplayKeyCache {
-  const keys = new Map<string, string>();
+  const queues = new Map<string, number>();
   let secretsSeen = secrets();
   return {
     rawForm(method, url, rawHeaders) {
@@ -39,14 +42,14 @@ export function createReplayKeyCache(matchHeaders: ReadonlySet<string>, secrets:
     get(rawForm) {
       const current = secrets();
       if (current !== secretsSeen) {
-        keys.clear();
+        queues.clear();
         secretsSeen = current;
       }
-      return keys.get(rawForm);
+      return queues.get(rawForm);
     },
-    set(rawForm, key) {
-      if (keys.size >= LIMIT) keys.clear();
-      keys.set(rawForm, key);
+    set(rawForm, queue) {
+      if (queues.size >= LIMIT) queues.clear();
+      queues.set(rawForm, queue);
     },
   };
 }

@@ -47,19 +47,20 @@ export function createPreparedAnswers(
   cassetteDir: string,
   substitute: Substitute,
 ): PreparedAnswers {
-  const answers = new Map<number, PreparedResponse>();
+  // By seq: an array index, where a Map of a big cassette's answers cost a scattered lookup per hit.
+  const answers: PreparedResponse[] = [];
   // Identical header lists (most of a cassette's, bar content-length) share one array, so a
   // big cassette's answers keep touching the same few strings.
   const sameHeaders = new Map<string, string[]>();
   return {
     answer(seq) {
-      let prepared = answers.get(seq);
+      let prepared = answers[seq];
       if (prepared === undefined) {
         const recorded = interaction(seq);
         prepared = prepareResponse(recorded.response, cassetteDir, substitute);
         const key = prepared.headers.join('\0');
         prepared.headers = sameHeaders.get(key) ?? (sameHeaders.set(key, prepared.headers), prepared.headers);
-        answers.set(seq, prepared);
+        answers[seq] = prepared;
         // From now on the answer lives in off-heap bytes; letting the parsed body go keeps a
         // big cassette's heap small, and with it the garbage collector's every pass.
         delete recorded.response.body;
