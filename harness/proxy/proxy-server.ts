@@ -139,7 +139,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (queue === undefined) return false;
     const lookup = session.index!.take(queue);
     if (!('hit' in lookup)) return false;
-    req.resume();
+    // Nothing to read: node discards what is left of a request nobody consumed when its
+    // answer finishes, as for any bodyless request (resume() here cost a tick per request).
     writePrepared(res, method, answers(session).answer(lookup.hit));
     return true;
   }
