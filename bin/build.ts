@@ -33,6 +33,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { COMMAND_FILES } from '../harness/cli/main.js';
+// @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
+import { fileDigest } from './entry.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLED_PACKAGES = ['yargs', 'protobufjs'];
@@ -96,10 +98,13 @@ async function build(outdir: string): Promise<string[]> {
     ...new Set(results.flatMap((result) => Object.keys(result.metafile?.inputs ?? {})).filter((input) => !input.startsWith('node_modules/'))),
     'package.json',
   ].sort();
-  const manifest = { touchstone: inputsOf(front), commands: inputsOf(commands, protoc), 'protoc-gen-touchstone': inputsOf(plugin) };
+  const parts = { touchstone: inputsOf(front), commands: inputsOf(commands, protoc), 'protoc-gen-touchstone': inputsOf(plugin) };
+  const inputs = [...new Set(Object.values(parts).flat())].sort();
+  // Each input's digest, for an input newer than the build but with the same bytes (bin/entry.js).
+  const digests = Object.fromEntries(inputs.map((input) => [input, fileDigest(path.join(ROOT, input))]));
   // Written last: its time is the build's time (bin/entry.js compares the inputs with it).
-  writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  return [...new Set(Object.values(manifest).flat())];
+  writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify({ ...parts, digests }, null, 2)}\n`);
+  return inputs;
 }
 
 /** Runs each entry once so that it saves its code cache (bin/entry.js): --help, and a protoc run of the plugin. */

@@ -1,29 +1,56 @@
 // How bin/ starts a command: from its compiled form in dist/ (bin/build.ts) when that build is
-// newer than every file it was built from; from the TypeScript sources through tsx otherwise, so
-// an edited source is never shadowed by an older build, and a clone with no build still runs.
+// current (isCurrent: no file it was built from has changed since); from the TypeScript sources
+// through tsx otherwise, so an edited source is never shadowed by an older build, and a clone
+// with no build still runs.
 // TOUCHSTONE_FROM_SOURCE=1 always takes the sources.
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const require = createRequire(import.meta.url);
 
 /**
  * Whether part `part` of the build in root/dist (touchstone, commands, protoc-gen-touchstone) is
- * current: built, and newer than every file it was built from (dist/manifest.json lists them).
+ * current: built, and every file it was built from (dist/manifest.json lists them) either older
+ * than the build or, when newer, holding the very bytes it was built from (the manifest keeps
+ * their digests). Newer files with the same bytes are what an install from a package looks like
+ * (npm gives every extracted file the time of extraction) or a checkout that rewrote files; an
+ * edited one differs and the sources run. When every newer input of every part proves
+ * unchanged, the manifest takes the time of the check, so later starts compare times only (in a
+ * read-only install each start hashes those files again).
  */
 export function isCurrent(root, part) {
   try {
-    const manifest = path.join(root, 'dist', 'manifest.json');
-    const builtAt = statSync(manifest).mtimeMs;
-    const inputs = JSON.parse(readFileSync(manifest, 'utf8'))[part];
+    const manifestFile = path.join(root, 'dist', 'manifest.json');
+    const builtAt = statSync(manifestFile).mtimeMs;
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    const inputs = manifest[part];
+    if (!Array.isArray(inputs)) return false;
     // A source gone since the build throws: stale as well.
-    return Array.isArray(inputs) && inputs.every((input) => statSync(path.join(root, input)).mtimeMs <= builtAt);
+    const newer = (files) => files.filter((input) => statSync(path.join(root, input)).mtimeMs > builtAt);
+    const unchanged = (files) => files.every((input) => manifest.digests?.[input] === fileDigest(path.join(root, input)));
+    const newerInputs = newer(inputs);
+    if (newerInputs.length === 0) return true;
+    if (!unchanged(newerInputs)) return false;
+    const everyInput = [...new Set(Object.values(manifest).filter(Array.isArray).flat())];
+    if (unchanged(newer(everyInput))) {
+      try {
+        const now = new Date();
+        utimesSync(manifestFile, now, now);
+      } catch {}
+    }
+    return true;
   } catch {
     return false;
   }
+}
+
+/** The digest the manifest keeps of a file the build read (node:crypto loaded only when needed). */
+export function fileDigest(file) {
+  return require('node:crypto').createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /**

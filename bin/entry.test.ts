@@ -1,7 +1,7 @@
 // bin/ runs the compiled commands of dist/ (bin/build.ts) only while they are current, and
 // they do what the TypeScript sources do.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -10,9 +10,9 @@ import { createPluginCodec } from '../reference-impl/plugin/plugin-codec.js';
 import { demoRequest } from '../reference-impl/plugin/test-requests.js';
 import { skipUnlessInstalled } from '../test-support/required-tool.js';
 // @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
-import { isCurrent } from './entry.js';
+import { fileDigest, isCurrent } from './entry.js';
 
-test('a build is current only while every file it was built from is older than it', () => {
+test('a build is current while every file it was built from is no newer than it, and only then without digests', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'touchstone-entry-'));
   try {
     mkdirSync(path.join(root, 'dist'));
@@ -24,6 +24,9 @@ test('a build is current only while every file it was built from is older than i
     const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
     at(source, 1_000);
     at(manifest, 2_000);
+    expect(isCurrent(root, 'touchstone')).toBe(true);
+    // A packed install gives every file one time (npm's fixed date): current.
+    at(source, 2_000);
     expect(isCurrent(root, 'touchstone')).toBe(true);
     // An edit after the build: the sources run, not an older build of them.
     at(source, 3_000);
@@ -38,6 +41,43 @@ test('a build is current only while every file it was built from is older than i
     writeFileSync(manifest, '{"touchstone": ["src/a.ts"]');
     expect(isCurrent(root, 'touchstone')).toBe(false);
     rmSync(path.join(root, 'dist'), { recursive: true });
+    expect(isCurrent(root, 'touchstone')).toBe(false);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a source newer than the build but with the bytes it was built from (an installed package) leaves the build current', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'touchstone-entry-'));
+  try {
+    mkdirSync(path.join(root, 'dist'));
+    mkdirSync(path.join(root, 'src'));
+    const file = (name: string) => path.join(root, 'src', name);
+    const manifest = path.join(root, 'dist', 'manifest.json');
+    writeFileSync(file('a.ts'), 'export const a = 1;\n');
+    writeFileSync(file('b.ts'), 'export const b = 1;\n');
+    const digests = { 'src/a.ts': fileDigest(file('a.ts')), 'src/b.ts': fileDigest(file('b.ts')) };
+    writeFileSync(manifest, JSON.stringify({ touchstone: ['src/a.ts'], commands: ['src/b.ts'], digests }));
+    const at = (name: string, seconds: number) => utimesSync(name, seconds, seconds);
+    const builtAt = () => statSync(manifest).mtimeMs;
+    at(manifest, 2_000);
+    // Extracted after the manifest, as npm does: same bytes, so current, and the manifest now
+    // carries the time of the check (every newer input was proven unchanged).
+    at(file('a.ts'), 3_000);
+    at(file('b.ts'), 3_000);
+    expect(isCurrent(root, 'touchstone')).toBe(true);
+    expect(builtAt()).toBeGreaterThan(3_000_000);
+    // An edit (another part's file): its part runs the sources, and the manifest keeps its
+    // time, or that edit would pass for older than the build at the next check.
+    at(manifest, 2_000);
+    writeFileSync(file('b.ts'), 'export const b = 2;\n');
+    at(file('b.ts'), 3_000);
+    expect(isCurrent(root, 'touchstone')).toBe(true);
+    expect(builtAt()).toBe(2_000_000);
+    expect(isCurrent(root, 'commands')).toBe(false);
+    // The same edit in the part's own file.
+    writeFileSync(file('a.ts'), 'export const a = 2;\n');
+    at(file('a.ts'), 3_000);
     expect(isCurrent(root, 'touchstone')).toBe(false);
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -81,4 +121,15 @@ test('the compiled commands answer exactly as the sources do', async () => {
       stderr: source.stderr,
     });
   }
+});
+
+test('a packed package ships the compiled commands (an install from it runs no prepare step) and no local leftovers', () => {
+  const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  expect(packed.status, packed.stderr).toBe(0);
+  const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
+  for (const built of ['dist/manifest.json', 'dist/touchstone.cjs', 'dist/protoc-gen-touchstone.cjs', 'dist/commands/protoc.cjs'])
+    expect(files, built).toContain(built);
+  expect(files).toContain('bin/touchstone.js');
+  const leftovers = files.filter((file) => /^(node_modules|test-results|playwright-report|\.touchstone-tmp)\/|\.v8-cache$/.test(file));
+  expect(leftovers).toEqual([]);
 });
