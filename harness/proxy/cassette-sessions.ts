@@ -27,7 +27,7 @@ export interface CassetteSession {
   /** Next seq for an interaction recorded in this session. */
   nextSeq: number;
   recorded: number;
-  /** Replay only (with a cassette): the keys of requests without a body, by their raw form. */
+  /** Replay only (with a cassette): the index queues of requests without a body, by their raw form. */
   replayKeys?: ReplayKeyCache;
   /** Wire-ready answers, each made at its first hit (from the first replayed request on). */
   answers?: PreparedAnswers;

@@ -122,10 +122,9 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   // Replay reads the raw headers only, and only the ones it matches on: this is the per-request
   // cost the replay benchmark measures (node builds req.headers on first use).
-
   /**
    * Replay of a request without a body that its session has keyed before: answered here,
-   * synchronously, with the key from the cache (replay-key-cache.ts). False when the full
+   * synchronously, with its index queue from the cache (replay-key-cache.ts). False when the full
    * path must run: a body, a request not keyed yet, or a miss (which the full path explains;
    * a miss changes nothing in the index).
    */
