@@ -15,10 +15,11 @@
 // goes through Node's JavaScript FastBuffer constructor). Indented content is built as one
 // Latin-1 string with replaceAll and written with one call, where copying it line by line
 // took a subarray and two copies per line. Line copies and a Buffer per file made applying
-// that response (60,000 inserted lines) about 10 % slower, median of 15 runs. (Measured and rejected: a JavaScript loop over the content's bytes
-// instead of indexOf, slower because the compiler runs once per process and the loop
-// spends most of its life unoptimised; carving the buffers from shared 1 MiB slabs
-// instead of one allocation per file, no faster.)
+// that response (60,000 inserted lines) about 10 % slower, median of 15 runs. (Measured
+// and rejected: a JavaScript loop over the content's bytes instead of indexOf, slower
+// because the compiler runs once per process and the loop spends most of its life
+// unoptimised; carving the buffers from shared 1 MiB slabs instead of one allocation per
+// file, no faster, twice; less room per file, no faster.)
 //
 // The output map keeps getting a fresh view of exactly the file's bytes, so readers never
 // see the spare room. A buffer is written again only when the file's entry IS the view
