@@ -5,12 +5,11 @@
 // redactor has learnt so far. So the index queue the key leads to is kept per raw form (the
 // caller keeps only forms that found a recording), and the cache empties itself whenever a
 // new secret has been learnt (the redactor then hands out a new replacement list). Requests
-// with a body always take the full path. Bounded: emptied at LIMIT entries, enough for
-// every request of a 100,000-interaction cassette in a few forms each.
+// with a body always take the full path. Bounded: emptied when full, at twice the
+// cassette's interactions (at least 10,000), so a client varying what matching ignores (a
+// cache-busting query parameter in ignoreQuery) costs memory in proportion to the cassette.
 // Measured with bench:proxy (wrk): replay of a 1-interaction cassette from 0.85 to 1.0 of
 // a bare node server's requests/s (with answering those synchronously, proxy-server.ts).
-
-const LIMIT = 250_000;
 
 export interface ReplayKeyCache {
   /** The raw form of a request without a body: what its key is a function of. */
@@ -22,9 +21,11 @@ export interface ReplayKeyCache {
 
 /**
  * `matchHeaders`: the lower-case names that take part in matching; `secrets`: the
- * redactor's current replacement list, the same object until a secret is learnt.
+ * redactor's current replacement list, the same object until a secret is learnt;
+ * `interactions`: how many the cassette holds.
  */
-export function createReplayKeyCache(matchHeaders: ReadonlySet<string>, secrets: () => unknown): ReplayKeyCache {
+export function createReplayKeyCache(matchHeaders: ReadonlySet<string>, secrets: () => unknown, interactions: number): ReplayKeyCache {
+  const limit = Math.max(10_000, 2 * interactions);
   const queues = new Map<string, number>();
   let secretsSeen = secrets();
   return {
@@ -48,7 +49,7 @@ export function createReplayKeyCache(matchHeaders: ReadonlySet<string>, secrets:
       return queues.get(rawForm);
     },
     set(rawForm, queue) {
-      if (queues.size >= LIMIT) queues.clear();
+      if (queues.size >= limit) queues.clear();
       queues.set(rawForm, queue);
     },
   };
