@@ -31,18 +31,18 @@ export function isCurrent(root, part) {
     if (!Array.isArray(inputs)) return false;
     // A source gone since the build throws: stale as well.
     const newer = (files) => files.filter((input) => statSync(path.join(root, input)).mtimeMs > builtAt);
-    const unchanged = (files) => files.every((input) => manifest.digests?.[input] === fileDigest(path.join(root, input)));
-    const newerInputs = newer(inputs);
-    if (newerInputs.length === 0) return true;
-    if (!unchanged(newerInputs)) return false;
+    // The common case: only this part's inputs are looked at.
+    if (newer(inputs).length === 0) return true;
+    // Every newer input of every part is hashed, once each.
     const everyInput = [...new Set(Object.values(manifest).filter(Array.isArray).flat())];
-    if (unchanged(newer(everyInput))) {
+    const changed = new Set(newer(everyInput).filter((input) => manifest.digests?.[input] !== fileDigest(path.join(root, input))));
+    if (changed.size === 0) {
       try {
         const now = new Date();
         utimesSync(manifestFile, now, now);
       } catch {}
     }
-    return true;
+    return inputs.every((input) => !changed.has(input));
   } catch {
     return false;
   }
