@@ -77,8 +77,8 @@ export function checkAccept(request: FastifyRequest): Representation {
   throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Accept' header");
 }
 
-export function createConventionsHook(directory: Directory) {
-  return async function conventions(request: FastifyRequest): Promise<void> {
+export function createConventionsCheck(directory: Directory) {
+  return function conventions(request: FastifyRequest): void {
     if (isOutsideApi(request)) return;
     checkUserAgent(request);
     checkApiVersion(request);
@@ -88,7 +88,7 @@ export function createConventionsHook(directory: Directory) {
 }
 
 /** Every response says which API version answered, errors included. */
-export async function versionOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function versionOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   reply.header(API_VERSION_HEADER, API_VERSION);
   const { faults } = request;
   if (String(reply.getHeader('content-type')).startsWith('application/json')) {

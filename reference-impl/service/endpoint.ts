@@ -6,11 +6,12 @@
 // so a route cannot be added without an access rule.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
-import { createAccessHook, type Grant } from './auth/authorize.js';
+import { createAccessCheck, type Grant } from './auth/authorize.js';
 import type { EndpointAccess } from './auth/endpoint-access.js';
 import type { Representation } from './conventions.js';
 import type { Directory } from './directory.js';
 import { DOWNLOAD_PREFIX } from './downloads.js';
+import { onRequestSync } from './sync-hooks.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -134,7 +135,7 @@ export function registerEndpoints(app: FastifyInstance, directory: Directory, en
       method: endpoint.method,
       url: endpoint.path,
       config: { endpoint: endpoint.id, representations: ['json', ...(endpoint.representations ?? [])] },
-      onRequest: createAccessHook(directory, endpoint.access),
+      onRequest: onRequestSync(createAccessCheck(directory, endpoint.access)),
       ...(endpoint.body && { schema: { body: endpoint.body } }),
       ...(endpoint.bodyLimit !== undefined && { bodyLimit: endpoint.bodyLimit }),
       handler: (request, reply) => endpoint.handler(request, reply, request.grant!),

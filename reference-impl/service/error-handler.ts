@@ -73,7 +73,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * An onRequest hook, after the conventions: an unknown route is answered before its body is
  * read, so a path that does not exist is 404 whatever its body (never 413, 415 or 400 for it).
  */
-export async function refuseUnknownRouteEarly(request: FastifyRequest): Promise<void> {
+export function refuseUnknownRouteEarly(request: FastifyRequest): void {
   if (request.is404) throw routeNotFound(request);
 }
 

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createBodyValidatorCompiler } from './body-validation.js';
 import { httpDate } from './clock.js';
-import { createConventionsHook, versionOnSend } from './conventions.js';
+import { createConventionsCheck, versionOnSend } from './conventions.js';
 import { handleClientError, refuseUnknownRouteEarly, registerErrorHandling, sendError } from './error-handler.js';
 import { etagOnSend } from './etag.js';
 import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
@@ -15,6 +15,7 @@ import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
 import { tuneForServing } from '../../lib/serving-runtime.js';
 import { createStore } from './store.js';
+import { onRequestSync, onSendSync } from './sync-hooks.js';
 import { type ClientTimeouts, DEFAULT_CLIENT_TIMEOUTS } from './client-timeouts.js';
 import type { Webhooks } from './webhooks.js';
 import type { World } from './world-model.js';
@@ -91,14 +92,17 @@ export function createReferenceService({
   registerErrorHandling(app);
   // The Date header tells the service's own clock, like every other time it shows: a
   // recording of the reference is then the same whenever it is made.
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('date', httpDate(store.clock.now()));
-    reply.header(REQUEST_ID_HEADER, request.id);
-  });
-  app.addHook('onRequest', createConventionsHook(store.directory));
-  app.addHook('onRequest', refuseUnknownRouteEarly);
-  app.addHook('onSend', versionOnSend);
-  app.addHook('onSend', etagOnSend);
+  app.addHook(
+    'onRequest',
+    onRequestSync((request, reply) => {
+      reply.header('date', httpDate(store.clock.now()));
+      reply.header(REQUEST_ID_HEADER, request.id);
+    }),
+  );
+  app.addHook('onRequest', onRequestSync(createConventionsCheck(store.directory)));
+  app.addHook('onRequest', onRequestSync(refuseUnknownRouteEarly));
+  app.addHook('onSend', onSendSync(versionOnSend));
+  app.addHook('onSend', onSendSync(etagOnSend));
 
   refuseUndeclaredRoutes(app);
   for (const area of store.areas) registerEndpoints(app, store.directory, area.endpoints);

@@ -2,7 +2,7 @@
 // in a fixed order: authentication (401), visibility (404), token scope or permission
 // (403), role (403). Visibility comes before permissions so a private repository
 // never shows through a 403.
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { fullName, type Directory } from '../directory.js';
 import { ApiError, Moved, notFound } from '../errors.js';
 import { requestOrigin } from '../request-origin.js';
@@ -23,8 +23,8 @@ interface Reach {
   role: Permission | null;
 }
 
-export function createAccessHook(directory: Directory, access: EndpointAccess): onRequestAsyncHookHandler {
-  return async (request) => {
+export function createAccessCheck(directory: Directory, access: EndpointAccess): (request: FastifyRequest) => void {
+  return (request) => {
     request.grant = authorize(directory, request.caller ?? ANONYMOUS, access, request);
   };
 }
