@@ -64,3 +64,15 @@ test('bytes are tagged as they are: bodies that differ only in bytes that are no
   expect(bodyTag(a, origin)).not.toBe(bodyTag(b, origin));
   expect(bodyTag(a, origin)).toBe(bodyTag(Buffer.from(a), origin));
 });
+
+test('a remembered tag is given only for the very same body at the same origin', () => {
+  const origin = 'http://127.0.0.1:1';
+  const body = `{"url":"${origin}/users/a","n":1}`;
+  const sameLength = `{"url":"${origin}/users/b","n":1}`;
+  const tag = bodyTag(body, origin);
+  expect(bodyTag(sameLength, origin)).not.toBe(tag); // one length, another body
+  expect(bodyTag(body, origin)).toBe(tag);
+  // The same text reached at another origin keeps this origin's URL in what is hashed.
+  expect(bodyTag(body, 'http://127.0.0.1:2')).not.toBe(tag);
+  expect(bodyTag(body.replaceAll(origin, 'http://127.0.0.1:2'), 'http://127.0.0.1:2')).toBe(tag);
+});

@@ -31,11 +31,28 @@ export function matchesIfNoneMatch(header: string | undefined, tag: string): boo
  */
 export function bodyTag(payload: string | Buffer, origin: string): string {
   if (typeof payload !== 'string') return entityTag(payload);
+  const known = recent.get(payload.length);
+  if (known !== undefined && known.body === payload && known.origin === origin) return known.tag;
   const text = payload.replaceAll(origin, '');
-  return entityTag(text.includes(DOWNLOAD_PREFIX) ? text.replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX) : text);
+  const tag = entityTag(text.includes(DOWNLOAD_PREFIX) ? text.replace(DOWNLOAD_LINK, DOWNLOAD_PREFIX) : text);
+  if (payload.length <= RECENT_MAX_LENGTH) {
+    if (recent.size >= RECENT_LIMIT) recent.clear();
+    recent.set(payload.length, { body: payload, origin, tag });
+  }
+  return tag;
 }
 
-export async function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+// The tags of recent text bodies, one per length: a client polling an unchanged resource (what
+// conditional requests are for) is sent the same bytes again, and comparing them with the body
+// remembered (a memcmp) costs a fifth of cutting the origin and hashing (1 µs against 5 for a
+// 3.5 KB body). Keyed by length, not by the body: a Map keyed by a fresh string hashes all of
+// it, which costs more than the tag (measured). Two bodies of one length take turns, each
+// computed as if nothing were remembered. At most 256 bodies of at most 64 KiB are held.
+const RECENT_LIMIT = 256;
+const RECENT_MAX_LENGTH = 64 * 1024;
+const recent = new Map<number, { body: string; origin: string; tag: string }>();
+
+export function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
   const tag = bodyTag(payload, requestOrigin(request));
