@@ -123,3 +123,40 @@ test('content negotiation per endpoint: the Accept header selects among the repr
     await service.close();
   }
 });
+
+test('a handler answers by what it returns, sync or async: a body, nothing (no body), or the reply it sent through', async () => {
+  const service = createReferenceService({ world });
+  const directory = createDirectory(world);
+  const handlers: Record<string, Endpoint['handler']> = {
+    'sync-body': () => ({ sync: true }),
+    'async-body': async () => ({ sync: false }),
+    'sync-nothing': (_request, reply) => {
+      reply.code(202);
+    },
+    'sync-throws': () => {
+      throw new Error('handler bug');
+    },
+    'sync-reply': (_request, reply) => reply.code(201).send({ sent: true }),
+    'async-reply': async (_request, reply) => reply.code(201).send({ sent: true }),
+  };
+  registerEndpoints(
+    service.app,
+    directory,
+    Object.entries(handlers).map(([name, handler]) => probe({ id: `probe.${name}`, path: `/repos/:owner/:repo/${name}`, handler })),
+  );
+  const get = (name: string) =>
+    service.app.inject({ url: `/repos/octo-org/widgets/${name}`, headers: { 'user-agent': 'touchstone-tests' } });
+  try {
+    expect((await get('sync-body')).json()).toEqual({ sync: true });
+    expect((await get('async-body')).json()).toEqual({ sync: false });
+    const nothing = await get('sync-nothing');
+    expect([nothing.statusCode, nothing.body]).toEqual([202, '']);
+    expect((await get('sync-throws')).statusCode).toBe(500);
+    for (const name of ['sync-reply', 'async-reply']) {
+      const sent = await get(name);
+      expect([sent.statusCode, sent.json()], name).toEqual([201, { sent: true }]);
+    }
+  } finally {
+    await service.close();
+  }
+});

@@ -43,12 +43,17 @@ export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: stri
 type TargetOf<Access extends EndpointAccess> = Access['target'];
 export type GrantOf<Target extends EndpointAccess['target']> = Extract<Grant, { target: Target }>;
 
-/** What a handler gets: the request typed by the definition's path and body, the reply, and the access grant. */
+/**
+ * What a handler gets: the request typed by the definition's path and body, the reply, and the
+ * access grant. It returns the body to send (or a promise of it: only handlers that wait for
+ * something are async, as a promise costs a microtask per request), or the reply once it
+ * answered through it (reply.send).
+ */
 export type Handler<Path extends string, Body extends TSchema | undefined, Target extends EndpointAccess['target']> = (
   request: FastifyRequest<{ Params: PathParams<Path>; Body: Body extends TSchema ? Static<Body> : undefined }>,
   reply: FastifyReply,
   grant: GrantOf<Target>,
-) => Promise<unknown>;
+) => unknown;
 
 export interface EndpointSpec<Path extends string, Body extends TSchema | undefined, Access extends EndpointAccess> {
   /** The spec document and the endpoint's number in it. */
@@ -92,7 +97,7 @@ export interface Endpoint {
   readonly body?: TSchema;
   readonly representations?: readonly Exclude<Representation, 'json'>[];
   readonly bodyLimit?: number;
-  readonly handler: (request: FastifyRequest, reply: FastifyReply, grant: Grant) => Promise<unknown>;
+  readonly handler: (request: FastifyRequest, reply: FastifyReply, grant: Grant) => unknown;
 }
 
 /**
@@ -138,7 +143,13 @@ export function registerEndpoints(app: FastifyInstance, directory: Directory, en
       onRequest: onRequestSync(createAccessCheck(directory, endpoint.access)),
       ...(endpoint.body && { schema: { body: endpoint.body } }),
       ...(endpoint.bodyLimit !== undefined && { bodyLimit: endpoint.bodyLimit }),
-      handler: (request, reply) => endpoint.handler(request, reply, request.grant!),
+      handler: (request, reply) => {
+        const result = endpoint.handler(request, reply, request.grant!);
+        // A value or a promise is Fastify's to send; a handler that answered through the reply
+        // returns it, and one that returns nothing answers with no body, as an async one does.
+        if (result !== undefined && result !== reply) return result;
+        if (!reply.sent) reply.send();
+      },
     });
   }
 }

@@ -141,7 +141,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/artifacts',
       responses: { 200: 'artifact-list' },
       access: ARTIFACTS_READ,
-      handler: async (request, reply, { repository }) => list(request, reply, repository, listOf(repository)),
+      handler: (request, reply, { repository }) => list(request, reply, repository, listOf(repository)),
     }),
     defineEndpoint({
       spec: { document: 1, number: 11 },
@@ -151,7 +151,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
       responses: { 200: 'artifact' },
       access: ARTIFACTS_READ,
-      handler: async (request, _reply, { repository }) => represent(request, repository, find(repository, request.params.artifact_id)),
+      handler: (request, _reply, { repository }) => represent(request, repository, find(repository, request.params.artifact_id)),
     }),
     defineEndpoint({
       spec: { document: 1, number: 12 },
@@ -161,7 +161,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id',
       responses: { 204: 'empty' },
       access: ARTIFACTS_DELETE,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const artifact = find(repository, request.params.artifact_id);
         if (!faults.on('artifacts.delete-ignored')) deleted.add(artifact.id);
         return reply.code(204).send();
@@ -175,7 +175,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/artifacts/:artifact_id/:archive_format',
       responses: { 302: 'redirect' },
       access: ARTIFACTS_DOWNLOAD,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const artifact = find(repository, request.params.artifact_id);
         if (request.params.archive_format !== 'zip' && !faults.on('artifacts.any-format')) throw notFound();
         if (clock.now() > expiresAt(artifact) && !faults.on('artifacts.expired-downloadable'))
@@ -196,7 +196,7 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
       path: '/repos/:owner/:repo/actions/runs/:run_id/artifacts',
       responses: { 200: 'artifact-list' },
       access: ARTIFACTS_READ,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const runId = pathId(request.params.run_id);
         if (!(repository.workflow_runs ?? []).some((run) => run.id === runId)) throw notFound();
         const all = listOf(repository);

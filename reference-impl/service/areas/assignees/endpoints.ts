@@ -80,7 +80,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       path: '/repos/:owner/:repo/assignees',
       responses: { 200: 'user[]' },
       access: READ,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const users = assignableUsers(directory, repository);
         const listed = faults.on('assignees.list-without-owners')
           ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin')
@@ -97,7 +97,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       path: '/repos/:owner/:repo/assignees/:assignee',
       responses: { 204: 'empty' },
       access: READ,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const user = directory.user(request.params.assignee);
         if (user === undefined || (!assignable(repository).has(user.login) && !faults.on('assignees.check-anyone'))) throw notFound();
         return faults.on('assignees.check-200') ? reply.code(200).send({ assignable: true }) : reply.code(204).send();
@@ -112,7 +112,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 201: 'issue' },
       access: WRITE,
       body: ASSIGNEES_BODY,
-      handler: async (request, reply, grant) => {
+      handler: (request, reply, grant) => {
         const { assignees } = request.body;
         const cap = faults.on('assignees.more-than-ten') ? Number.POSITIVE_INFINITY : MAX_ASSIGNEES;
         // Like a schema's maxItems, before the issue is looked up (README "order of checks").
@@ -138,7 +138,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 200: 'issue' },
       access: WRITE,
       body: ASSIGNEES_BODY,
-      handler: async (request, reply, grant) => {
+      handler: (request, reply, grant) => {
         const record = findIssue(grant.repository, request.params.issue_number);
         if (applies(grant.push) && !faults.on('assignees.remove-ignored'))
           issues.removeAssignees(record, knownLogins(request.body.assignees));

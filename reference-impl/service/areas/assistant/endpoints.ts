@@ -235,7 +235,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       path: `${PREFIX}/billing`,
       responses: { 200: 'assistant-billing' },
       access: ASSISTANT_READ,
-      handler: async (_request, _reply, { organization }) => {
+      handler: (_request, _reply, { organization }) => {
         const settings = subscribed(organization);
         if (settings.payment_problem && !faults.on('assistant.payment-problem-ignored'))
           throw new ApiError(422, 'VALIDATION_FAILED', "There is a problem with the organization's payment method");
@@ -255,7 +255,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       path: `${PREFIX}/billing/seats`,
       responses: { 200: 'assistant-seats' },
       access: ASSISTANT_READ,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         subscribed(organization);
         const held = heldSeats(organization);
         const defaultPerPage = faults.on('assistant.seats-default-30') ? 30 : 50;
@@ -272,7 +272,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       responses: { 201: 'json' },
       access: ASSISTANT_WRITE,
       body: TEAMS_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         requireManageable(organization);
         const teams = teamsNamed(organization, request.body.selected_teams);
         let created = 0;
@@ -290,7 +290,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       responses: { 200: 'json' },
       access: ASSISTANT_WRITE,
       body: TEAMS_BODY,
-      handler: async (request, _reply, { organization }) => {
+      handler: (request, _reply, { organization }) => {
         requireManageable(organization);
         let cancelled = 0;
         for (const team of teamsNamed(organization, request.body.selected_teams))
@@ -308,7 +308,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       responses: { 201: 'json' },
       access: ASSISTANT_WRITE,
       body: USERS_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         requireManageable(organization);
         const created = assignAll(organization, usersNamed(organization, request.body.selected_usernames), { direct: true });
         reply.code(faults.on('assistant.assign-200') ? 200 : 201);
@@ -324,7 +324,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       responses: { 200: 'json' },
       access: ASSISTANT_WRITE,
       body: USERS_BODY,
-      handler: async (request, _reply, { organization }) => {
+      handler: (request, _reply, { organization }) => {
         requireManageable(organization);
         const logins = usersNamed(organization, request.body.selected_usernames);
         const throughTeam = logins.filter((login) => {
@@ -354,7 +354,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       path: '/orgs/:org/members/:username/assistant',
       responses: { 200: 'assistant-seat' },
       access: ASSISTANT_READ,
-      handler: async (request, _reply, { organization }) => {
+      handler: (request, _reply, { organization }) => {
         failIfInjected();
         const { username } = request.params;
         const invited = isInvited(organization, username);
@@ -379,7 +379,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       path: `${PREFIX}/metrics`,
       responses: { 200: 'assistant-metrics-day[]' },
       access: METRICS_READ,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         requireMetricsPolicy(organization);
         const records = metricsPage(request, reply, organization, [...organization.owners, ...(organization.members ?? [])]);
         if (!faults.on('assistant.metrics-without-engaged')) return records;
@@ -394,7 +394,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       path: '/orgs/:org/team/:team_slug/assistant/metrics',
       responses: { 200: 'assistant-metrics-day[]' },
       access: METRICS_READ,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const team = (organization.teams ?? []).find((candidate) => candidate.slug === request.params.team_slug.toLowerCase());
         if (team === undefined) throw notFound();
         requireMetricsPolicy(organization);

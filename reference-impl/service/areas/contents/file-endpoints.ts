@@ -120,7 +120,7 @@ export function fileEndpoints({ directory, faults, downloads, clock, failures }:
       responses: { 200: 'commit-result', 201: 'commit-result' },
       access: FILE_WRITE,
       body: FILE_BODY,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const bytes = decodeBase64(request.body.content);
         if (!bytes) throw validationFailed([{ resource: 'File', field: 'content', code: 'invalid' }]);
         return writeThrough(request, reply, repository, bytes);

@@ -102,7 +102,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       path: PREFIX,
       responses: { 200: 'deployment-protection-rules' },
       access: RULES_READ,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const list = rulesOf(repository, environmentOf(request.params)).map((rule) => representRule(request, rule));
         if (faults.on('protection.list-bare-array')) return list;
         return { total_count: list.length, custom_deployment_protection_rules: list };
@@ -117,7 +117,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       responses: { 201: 'deployment-protection-rule' },
       access: RULES_ADMIN_WRITE,
       body: ENABLE_BODY,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const list = rulesOf(repository, environmentOf(request.params));
         const app = apps.get(request.body.integration_id);
         const invalid = (message: string) =>
@@ -139,7 +139,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       path: `${PREFIX}/apps`,
       responses: { 200: 'json' },
       access: RULES_ADMIN_READ,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         rulesOf(repository, environmentOf(request.params));
         const summaries = pageOf(request, reply, available).map((app) => representApp(request, app));
         if (faults.on('protection.apps-flat-list')) return summaries;
@@ -154,7 +154,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       path: `${PREFIX}/:protection_rule_id`,
       responses: { 200: 'deployment-protection-rule' },
       access: RULES_READ,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const rule = findRule(request.params.protection_rule_id, repository, environmentOf(request.params));
         return representRule(request, rule);
       },
@@ -167,7 +167,7 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       path: `${PREFIX}/:protection_rule_id`,
       responses: { 204: 'empty' },
       access: RULES_ADMIN_WRITE,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const name = environmentOf(request.params);
         const rule = findRule(request.params.protection_rule_id, repository, name);
         const list = rulesOf(repository, name);

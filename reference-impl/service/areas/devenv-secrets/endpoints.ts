@@ -102,7 +102,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       path: PREFIX,
       responses: { 200: 'secret-list' },
       access: SECRETS_READ,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const all = [...secretsOf(repository).values()].sort((a, b) => a.name.localeCompare(b.name));
         const page = pageOf(request, reply, all).map((secret) => represent(request, secret));
         return faults.on('secrets.list-bare-array') ? page : { total_count: all.length, secrets: page };
@@ -116,7 +116,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       path: `${PREFIX}/public-key`,
       responses: { 200: 'secret-public-key' },
       access: SECRETS_READ,
-      handler: async (_request, _reply, { repository }) => {
+      handler: (_request, _reply, { repository }) => {
         const key = secretKeys.current(fullName(repository));
         return { key_id: faults.on('secrets.key-id-number') ? Number(key.keyId) : key.keyId, key: key.publicKey };
       },
@@ -129,7 +129,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       path: `${PREFIX}/:secret_name`,
       responses: { 200: 'secret' },
       access: SECRETS_READ,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const secret = represent(request, find(repository, request.params.secret_name));
         // undefined leaves the field out of the JSON.
         return faults.on('secrets.get-without-updated-at') ? { ...secret, updated_at: undefined } : secret;
@@ -144,7 +144,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       responses: { 201: 'empty', 204: 'empty' },
       access: SECRETS_ADMIN,
       body: PUT_BODY,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const { secret_name: name } = request.params;
         const { encrypted_value: sealed, key_id: keyId } = request.body;
         if (!CONFIG_NAME.test(name)) throw invalid('name', CONFIG_NAME_RULE);
@@ -174,7 +174,7 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       path: `${PREFIX}/:secret_name`,
       responses: { 204: 'empty' },
       access: SECRETS_ADMIN,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const secret = find(repository, request.params.secret_name);
         if (!faults.on('secrets.delete-ignored')) secretsOf(repository).delete(secret.name);
         return reply.code(204).send();

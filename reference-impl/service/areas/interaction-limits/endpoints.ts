@@ -103,7 +103,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       path: REPOSITORY_PATH,
       responses: { 200: ['interaction-limit', 'empty'] },
       access: REPOSITORY_READ,
-      handler: async (request, _reply, { repository }) => limitOf(request, limits.ofRepository(repository)),
+      handler: (request, _reply, { repository }) => limitOf(request, limits.ofRepository(repository)),
     }),
     defineEndpoint({
       spec: { document: 1, number: 28 },
@@ -114,7 +114,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 200: 'interaction-limit' },
       access: REPOSITORY_WRITE,
       body: SET_BODY,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         refuseWhenOwnerLimited(repository);
         const setting = settingOf(request.body, 'repository', faults);
         const active = faults.on('limits.put-keeps-active') ? limits.ofRepository(repository) : null;
@@ -132,7 +132,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       body: DELETE_BODY,
-      handler: async (_request, reply, { repository }) => {
+      handler: (_request, reply, { repository }) => {
         refuseWhenOwnerLimited(repository);
         if (!faults.on('limits.delete-ignored')) limits.clearRepository(repository);
         return faults.on('limits.delete-200') ? reply.code(200).send({}) : reply.code(204).send();
@@ -146,7 +146,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       path: ORGANIZATION_PATH,
       responses: { 200: ['interaction-limit', 'empty'] },
       access: ORGANIZATION_READ,
-      handler: async (request, _reply, { organization }) =>
+      handler: (request, _reply, { organization }) =>
         limitOf(request, faults.on('limits.org-get-empty') ? null : limits.ofOrganization(organization)),
     }),
     defineEndpoint({
@@ -158,7 +158,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 200: 'interaction-limit' },
       access: ORGANIZATION_WRITE,
       body: SET_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const limit = limits.setOrganization(organization, settingOf(request.body, 'organization', faults));
         reply.code(faults.on('limits.org-put-201') ? 201 : 200);
         return limitOf(request, limit);
@@ -173,7 +173,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 204: 'empty' },
       access: ORGANIZATION_WRITE,
       body: DELETE_BODY,
-      handler: async (_request, reply, { organization }) => {
+      handler: (_request, reply, { organization }) => {
         if (!faults.on('limits.org-delete-ignored')) limits.clearOrganization(organization);
         return faults.on('limits.org-delete-200') ? reply.code(200).send({}) : reply.code(204).send();
       },

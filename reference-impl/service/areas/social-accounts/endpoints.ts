@@ -101,7 +101,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       path: '/user/social_accounts',
       responses: { 200: 'social-account[]' },
       access: OWN_READ,
-      handler: async (request, reply, { user }) => list(request, reply, user),
+      handler: (request, reply, { user }) => list(request, reply, user),
     }),
     defineEndpoint({
       spec: { document: 2, number: 25 },
@@ -112,7 +112,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       responses: { 201: 'social-account[]' },
       access: OWN_WRITE,
       body: URLS_BODY,
-      handler: async (request, reply, { user }) => {
+      handler: (request, reply, { user }) => {
         const urls = urlsOf(request.body.account_urls);
         const linked = accountsOf(user);
         const taken = urls.filter((url) => linked.includes(url));
@@ -132,7 +132,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       responses: { 204: 'empty' },
       access: OWN_WRITE,
       body: URLS_BODY,
-      handler: async (request, reply, { user }) => {
+      handler: (request, reply, { user }) => {
         const urls = urlsOf(request.body.account_urls);
         const linked = accountsOf(user);
         const absent = urls.filter((url) => !linked.includes(url));
@@ -153,7 +153,7 @@ const create: AreaModule<(typeof SOCIAL_FAULTS)[number]>['create'] = ({ director
       path: '/users/:username/social_accounts',
       responses: { 200: 'social-account[]' },
       access: ANYONE_READ,
-      handler: async (request, reply, { user }) => (faults.on('social.user-list-empty') ? [] : list(request, reply, user)),
+      handler: (request, reply, { user }) => (faults.on('social.user-list-empty') ? [] : list(request, reply, user)),
     }),
   ];
 

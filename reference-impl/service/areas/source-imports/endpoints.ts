@@ -185,7 +185,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       path: '/repos/:owner/:repo/import',
       responses: { 200: 'import-progress' },
       access: IMPORT_READ,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const progress = represent(request, repository, existing(repository));
         // undefined leaves the field out of the JSON.
         return faults.on('imports.get-without-authors-url') ? { ...progress, authors_url: undefined } : progress;
@@ -200,7 +200,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       responses: { 201: 'import-progress' },
       access: IMPORT_WRITE,
       body: START_BODY,
-      handler: async (request, reply, { repository }) => {
+      handler: (request, reply, { repository }) => {
         const { vcs_url: vcsUrl, vcs, vcs_username: username, vcs_password: password, tfvc_project: tfvcProject } = request.body;
         if (repository.workflow_automation && !faults.on('imports.workflow-automation-allowed'))
           throw new ApiError(422, 'VALIDATION_FAILED', 'The repository has workflow automation enabled: source imports are refused');
@@ -232,7 +232,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       responses: { 200: 'import-progress' },
       access: IMPORT_WRITE,
       body: UPDATE_BODY,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const imp = existing(repository);
         const { vcs_username: username, vcs_password: password, vcs, tfvc_project: tfvcProject } = request.body;
         if (username !== undefined || password !== undefined) {
@@ -260,7 +260,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       path: '/repos/:owner/:repo/import',
       responses: { 204: 'empty' },
       access: IMPORT_WRITE,
-      handler: async (_request, reply, { repository }) => {
+      handler: (_request, reply, { repository }) => {
         const imp = existing(repository);
         if (!faults.on('imports.delete-ignored')) {
           imports.delete(fullName(repository).toLowerCase());
@@ -277,7 +277,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       path: '/repos/:owner/:repo/import/authors',
       responses: { 200: 'json' },
       access: IMPORT_READ,
-      handler: async (request, _reply, { repository }) => {
+      handler: (request, _reply, { repository }) => {
         const imp = existing(repository);
         const sinceText = queryValue(request.query, 'since');
         if (sinceText !== undefined && !/^\d{1,15}$/.test(sinceText))

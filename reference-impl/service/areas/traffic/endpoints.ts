@@ -76,7 +76,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
       path: '/repos/:owner/:repo/traffic/clones',
       responses: { 200: 'traffic-clones' },
       access: TRAFFIC_READ,
-      handler: async (request, _reply, { repository }) => series(request.query, repository, 'clones'),
+      handler: (request, _reply, { repository }) => series(request.query, repository, 'clones'),
     }),
     defineEndpoint({
       spec: { document: 1, number: 24 },
@@ -86,7 +86,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
       path: '/repos/:owner/:repo/traffic/popular/paths',
       responses: { 200: 'referral-path[]' },
       access: TRAFFIC_READ,
-      handler: async (_request, _reply, { repository }) => popular(allPaths(repository, clock.now()), (e) => e.path, faults),
+      handler: (_request, _reply, { repository }) => popular(allPaths(repository, clock.now()), (e) => e.path, faults),
     }),
     defineEndpoint({
       spec: { document: 1, number: 25 },
@@ -96,7 +96,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
       path: '/repos/:owner/:repo/traffic/popular/referrers',
       responses: { 200: 'referral-source[]' },
       access: TRAFFIC_READ,
-      handler: async (_request, _reply, { repository }) => popular(allReferrers(repository, clock.now()), (e) => e.referrer, faults),
+      handler: (_request, _reply, { repository }) => popular(allReferrers(repository, clock.now()), (e) => e.referrer, faults),
     }),
     defineEndpoint({
       spec: { document: 1, number: 26 },
@@ -106,7 +106,7 @@ const create: AreaModule['create'] = ({ clock, faults }) => {
       path: '/repos/:owner/:repo/traffic/views',
       responses: { 200: 'traffic-views' },
       access: TRAFFIC_READ,
-      handler: async (request, _reply, { repository }) => series(request.query, repository, 'views'),
+      handler: (request, _reply, { repository }) => series(request.query, repository, 'views'),
     }),
   ];
   // Nothing to reset: the numbers are a function of the world and the clock.

@@ -170,7 +170,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: PREFIX,
       responses: { 200: 'variable-list' },
       access: VARIABLES_READ,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const all = [...variablesOf(organization).values()].sort((a, b) => a.name.localeCompare(b.name));
         const maxPerPage = faults.on('variables.list-per-page-100') ? 100 : 30;
         const page = pageOf(request, reply, all, { defaultPerPage: 10, maxPerPage }).map((v) => represent(request, organization, v));
@@ -186,7 +186,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       responses: { 201: 'empty' },
       access: VARIABLES_WRITE,
       body: CREATE_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const { name, value, visibility, selected_repository_ids: ids } = request.body;
         checkName(name);
         checkValue(value);
@@ -214,7 +214,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name`,
       responses: { 200: 'variable' },
       access: VARIABLES_READ,
-      handler: async (request, _reply, { organization }) => {
+      handler: (request, _reply, { organization }) => {
         const variable = represent(request, organization, find(organization, request.params.name));
         // undefined leaves the field out of the JSON.
         return faults.on('variables.get-without-visibility') ? { ...variable, visibility: undefined } : variable;
@@ -229,7 +229,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
       body: UPDATE_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
         const { name, value, visibility = variable.visibility, selected_repository_ids: ids } = request.body;
         if (name !== undefined) checkName(name);
@@ -260,7 +260,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name`,
       responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
         if (!faults.on('variables.delete-ignored')) variablesOf(organization).delete(keyOf(variable.name));
         return reply.code(204).send();
@@ -274,7 +274,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name/repositories`,
       responses: { 200: 'variable-repositories' },
       access: VARIABLES_READ,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
         requireSelected(variable);
         const selected = repositoriesOf(organization)
@@ -294,7 +294,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       responses: { 204: 'empty' },
       access: VARIABLES_WRITE,
       body: SET_REPOSITORIES_BODY,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
         requireSelected(variable);
         const ids = repositoryIds(organization, request.body.selected_repository_ids);
@@ -311,7 +311,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name/repositories/:repository_id`,
       responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const { variable, repository } = selection(organization, request.params);
         if (!faults.on('variables.add-repository-ignored')) variable.selected.add(repository.id);
         return reply.code(204).send();
@@ -325,7 +325,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       path: `${PREFIX}/:name/repositories/:repository_id`,
       responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
-      handler: async (request, reply, { organization }) => {
+      handler: (request, reply, { organization }) => {
         const { variable, repository } = selection(organization, request.params);
         if (!faults.on('variables.remove-repository-ignored')) variable.selected.delete(repository.id);
         return reply.code(204).send();
