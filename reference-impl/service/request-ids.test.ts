@@ -3,7 +3,7 @@
 // real client's error.
 import { RequestError } from '@octokit/request-error';
 import { expect, test } from './octokit.fixture.js';
-import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
+import { CLIENT_REQUEST_ID_HEADER, createRequestIds, REQUEST_ID_HEADER } from './request-ids.js';
 
 const ID = /^[0-9A-F]{4}:[0-9A-F]{4}:[0-9A-F]{6}:[0-9A-F]{6}$/;
 
@@ -61,4 +61,15 @@ test('a real client sees the id on an error', async ({ octokit }) => {
     .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(RequestError);
   expect((error as RequestError).response?.headers[REQUEST_ID_HEADER]).toMatch(ID);
+});
+
+test("the ids of one request differ occurrence after occurrence, and differ from another request's", () => {
+  const ids = createRequestIds();
+  const many = Array.from({ length: 20_000 }, () => ids.next('GET', '/repos/octo-org/widgets/assignees'));
+  for (const id of many.slice(0, 100)) expect(id).toMatch(ID);
+  expect(new Set(many).size).toBe(many.length);
+  const other = ids.next('GET', '/repos/octo-org/widgets/assignees?page=2');
+  expect(many).not.toContain(other);
+  ids.reset();
+  expect(ids.next('GET', '/repos/octo-org/widgets/assignees')).toBe(many[0]);
 });

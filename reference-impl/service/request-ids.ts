@@ -2,8 +2,8 @@
 // as real services of this family send one (clients log it with every error). The spec does
 // not show it, so no suite checks it as a MUST; reports show it beside a failure.
 //
-// Decision: the id is derived, not random. It is a hash of the method, the path with its
-// query, and how many times that same request came since the last reset, so a recording of
+// Decision: the id is derived, not random. It mixes a hash of the method and the path with its
+// query with how many times that same request came since the last reset, so a recording of
 // the reference is byte-identical whenever it is made (every case starts from a reset) and
 // ids still differ between requests of a case. Requests in flight at once reach the service
 // in no fixed order, so a request that names itself with X-Request-Id (as clients do to tell
@@ -28,24 +28,57 @@ export interface RequestIds {
 }
 
 export function createRequestIds(): RequestIds {
-  let counts = new Map<string, number>();
+  let seen = new Map<string, { seed: readonly number[]; count: number }>();
   let generation = 0;
   return {
     next(method, url, clientId) {
       const key = typeof clientId === 'string' && CLIENT_ID.test(clientId) ? `${method} ${url} ${clientId}` : `${method} ${url}`;
-      if (counts.size >= MAX_TRACKED && !counts.has(key)) {
-        counts = new Map();
-        generation++;
+      let request = seen.get(key);
+      if (request === undefined) {
+        if (seen.size >= MAX_TRACKED) {
+          seen = new Map();
+          generation++;
+        }
+        request = { seed: seedOf(`${generation}\n${key}`), count: 0 };
+        seen.set(key, request);
       }
-      const n = (counts.get(key) ?? 0) + 1;
-      counts.set(key, n);
-      const hex = hash('sha256', `${generation}\n${key}\n${n}`).toUpperCase();
-      // Shaped like the ids of services of this kind: groups of hex digits joined by colons.
-      return `${hex.slice(0, 4)}:${hex.slice(4, 8)}:${hex.slice(8, 14)}:${hex.slice(14, 20)}`;
+      return idOf(request.seed, ++request.count);
     },
     reset() {
-      counts = new Map();
+      seen = new Map();
       generation = 0;
     },
   };
+}
+
+// A request's id is its seed (sha256 of the generation and the request, once per distinct
+// request) mixed with its count: hashing every request cost ~2.7 µs of a GET's ~25 in the
+// reference under wrk. Each 32-bit word is mix32(seed word XOR count), a bijection of the
+// count, so the ids of one request differ for its first 2^32 occurrences.
+function seedOf(request: string): number[] {
+  const digest = hash('sha256', request, 'buffer');
+  return [digest.readUInt32BE(0), digest.readUInt32BE(4), digest.readUInt32BE(8)];
+}
+
+/** murmur3's finalizer: a bijection of 32-bit integers that spreads every input bit. */
+function mix32(value: number): number {
+  let h = value ^ (value >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+// Two hex digits per byte from a table: Number#toString(16) costs ~300 ns a call.
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
+
+/** Shaped like the ids of services of this kind: 20 hex digits in groups of 4, 4, 6 and 6. */
+function idOf(seed: readonly number[], count: number): string {
+  const a = mix32(seed[0] ^ count);
+  const b = mix32(seed[1] ^ count);
+  const c = mix32(seed[2] ^ count);
+  return (
+    `${HEX[a >>> 24]}${HEX[(a >>> 16) & 255]}:${HEX[(a >>> 8) & 255]}${HEX[a & 255]}:` +
+    `${HEX[b >>> 24]}${HEX[(b >>> 16) & 255]}${HEX[(b >>> 8) & 255]}:${HEX[b & 255]}${HEX[c >>> 24]}${HEX[(c >>> 16) & 255]}`
+  );
 }
