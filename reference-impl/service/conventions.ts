@@ -2,6 +2,7 @@
 // decisions, in this order: User-Agent (403), API version (400), Accept (415), then
 // credentials (401). None of them applies to the control API or to download links.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { boundedMemo } from '../../lib/bounded-memo.js';
 import { parseAuthorization } from './auth/credentials.js';
 import type { Directory } from './directory.js';
 import { DOWNLOAD_PREFIX } from './downloads.js';
@@ -48,18 +49,36 @@ export type Representation = 'json' | (typeof REPRESENTATIONS)[number];
 
 const SERVICE_TYPE = /^application\/vnd\.service(?:\.([a-z0-9._-]+))?\+json$/;
 
+interface AcceptedType {
+  /** Lower-cased, without parameters. */
+  type: string;
+  /** A service type's PARAM (`raw` of application/vnd.service.raw+json); '' for the plain one; undefined for other types. */
+  param: string | undefined;
+}
+
+// The entries of an Accept header, parsed once per distinct header: a client sends the same
+// one with every request (at most 64 kept: the header is client input).
+const acceptedTypes = boundedMemo(64, (accept: string): readonly AcceptedType[] =>
+  accept.split(',').map((entry) => {
+    const type = entry.split(';')[0].trim().toLowerCase();
+    const match = SERVICE_TYPE.exec(type);
+    return { type, param: match ? (match[1] ?? '') : undefined };
+  }),
+);
+
 /**
  * The representation one Accept entry selects on this endpoint, or undefined when it selects
  * none. A service type whose PARAM the endpoint does not offer selects the JSON one, as real
  * services ignore PARAMs they do not know.
  */
-function selected(type: string, offered: readonly Representation[], request: FastifyRequest): Representation | undefined {
+function selected({ type, param }: AcceptedType, request: FastifyRequest): Representation | undefined {
   const { faults } = request;
   if (type === 'application/vnd.service+json' && faults.on('media.vendor-json-refused')) return undefined;
   if (type === 'application/json' && faults.on('media.application-json-refused')) return undefined;
   if (type === '*/*' || type === 'application/*' || type === 'application/json') return 'json';
-  const param = SERVICE_TYPE.exec(type);
-  if (param) return offered.find((representation) => representation === param[1]) ?? 'json';
+  if (param === '') return 'json';
+  // Read only for a PARAM: Fastify builds routeOptions afresh at every read.
+  if (param !== undefined) return request.routeOptions.config?.representations?.find((offered) => offered === param) ?? 'json';
   return faults.on('media.unsupported-accepted') ? 'json' : undefined;
 }
 
@@ -67,11 +86,10 @@ function selected(type: string, offered: readonly Representation[], request: Fas
 export function checkAccept(request: FastifyRequest): Representation {
   const accept = request.headers.accept;
   if (accept === undefined) return 'json';
-  const offered = request.routeOptions.config?.representations ?? [];
-  const types = accept.split(',').map((entry) => entry.split(';')[0].trim().toLowerCase());
+  const types = acceptedTypes(accept);
   const considered = request.faults.on('media.first-type-only') ? types.slice(0, 1) : types;
   for (const type of considered) {
-    const representation = selected(type, offered, request);
+    const representation = selected(type, request);
     if (representation !== undefined) return representation;
   }
   throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', "Unsupported 'Accept' header");

@@ -27,8 +27,10 @@ export function parseAuthorization(header: string | undefined, directory: Direct
   const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
   if (match === null) throw badCredentials();
   const [, scheme, value] = match;
-  const schemes = ['bearer', 'token'].filter((s) => !faults.on(s === 'bearer' ? 'auth.bearer-refused' : 'auth.token-scheme-refused'));
-  if (!schemes.includes(scheme.toLowerCase())) throw badCredentials();
+  const lower = scheme.toLowerCase();
+  const accepted =
+    (lower === 'bearer' && !faults.on('auth.bearer-refused')) || (lower === 'token' && !faults.on('auth.token-scheme-refused'));
+  if (!accepted) throw badCredentials();
   const token = directory.token(value);
   if (token === undefined) {
     if (faults.on('auth.unknown-token-anonymous')) return ANONYMOUS;
