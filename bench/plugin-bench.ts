@@ -25,12 +25,13 @@
 // (10), BENCH_PLUGIN_OUTPUT_DIR (parent of the output folders; default /dev/shm, see
 // outputParent), BENCH_CPU_PROFILE_DIR (write V8 CPU profiles of touchstone's full runs
 // there; figures then not representative), BENCH_NO_FAIL=1 (report a miss but exit 0),
-// BENCH_TIMEOUT_S (600).
+// BENCH_TIMEOUT_S (600), BENCH_NO_BUILD=1 (measure dist/ as it is, even when stale: ensure-build.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEBIAN_PROTOC } from '../test-support/debian-protoc.js';
+import { ensureBuilt } from './ensure-build.js';
 import { positiveEnvNumber } from './env-number.js';
 import {
   createPluginBenchFixture,
@@ -63,6 +64,7 @@ if (!existsSync(DEBIAN_PROTOC)) {
   console.error(`bench:plugin needs protoc (apt-get install protobuf-compiler): ${DEBIAN_PROTOC} not found`);
   process.exit(2);
 }
+ensureBuilt(env, log);
 
 const workDir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-plugin-bench-'));
 const outputRoot = mkdtempSync(path.join(outputParent(), 'touchstone-plugin-bench-out-'));

@@ -17,11 +17,13 @@
 // BENCH_CONNECTIONS (10), BENCH_CASSETTE_SIZE (100000), BENCH_STREAM_MIB (1024),
 // BENCH_ONLY (comma list of replay, record, stream), BENCH_CPU_PROFILE_DIR (write V8 CPU
 // profiles of the proxy children there; the figures are then not representative),
-// BENCH_NO_FAIL=1 (report misses but exit 0), BENCH_TIMEOUT_S (whole run, default 1200).
+// BENCH_NO_FAIL=1 (report misses but exit 0), BENCH_TIMEOUT_S (whole run, default 1200),
+// BENCH_NO_BUILD=1 (measure dist/ as it is, even when stale: ensure-build.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { measureRecord, measureReplay, measureStream, type StreamFigures } from './bench-scenarios.js';
+import { ensureBuilt } from './ensure-build.js';
 import { chooseGenerator, loadSettingsFromEnv } from './load-runner.js';
 import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
 import { startHost, type ServerHost } from './server-host-client.js';
@@ -48,6 +50,7 @@ const log = (line: string) => console.log(line);
 
 // Bounded in time whatever happens; children exit when this process does.
 giveUpAfter(env, 1200);
+ensureBuilt(env, log);
 
 const rows: ResultRow[] = [];
 const errors: string[] = [];

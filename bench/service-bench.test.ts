@@ -12,7 +12,8 @@ test('bench:service measures the reference against the same answer from a bare s
   skipUnlessInstalled(test, wrkInstalled(), 'wrk not found: apt-get install wrk', 'TOUCHSTONE_REQUIRE_WRK');
   const run = spawnSync('npx', ['tsx', 'bench/service-bench.ts'], {
     encoding: 'utf8',
-    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_NO_FAIL: '1', BENCH_CONNECTIONS: '4' },
+    // BENCH_NO_BUILD: other tests run beside this one, so dist/ is not rebuilt under them.
+    env: { ...process.env, BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_NO_FAIL: '1', BENCH_CONNECTIONS: '4', BENCH_NO_BUILD: '1' },
     timeout: 100_000,
   });
   expect(run.status, run.stderr).toBe(0);

@@ -15,9 +15,11 @@
 // floor of what node:http costs, not a server of the same resource.
 //
 // Environment: BENCH_DURATION (3), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10),
-// BENCH_LOAD_GENERATOR (wrk or autocannon), BENCH_NO_FAIL=1, BENCH_TIMEOUT_S (600).
+// BENCH_LOAD_GENERATOR (wrk or autocannon), BENCH_NO_FAIL=1, BENCH_TIMEOUT_S (600), BENCH_NO_BUILD=1
+// (measure dist/ as it is, even when stale: ensure-build.ts).
 import os from 'node:os';
 import { loadWorld } from '../reference-impl/service/service.js';
+import { ensureBuilt } from './ensure-build.js';
 import { chooseGenerator, compareTargets, loadSettingsFromEnv, type LoadTarget } from './load-runner.js';
 import { giveUpAfter, reportAndExit, throughputRow, type ResultRow } from './result-table.js';
 import { loadedFrom, startHost, type ServerHost } from './server-host-client.js';
@@ -29,6 +31,7 @@ const noFail = env.BENCH_NO_FAIL === '1';
 const log = (line: string) => console.log(line);
 
 giveUpAfter(env, 600);
+ensureBuilt(env, log);
 
 const { warning } = chooseGenerator(env);
 log(
