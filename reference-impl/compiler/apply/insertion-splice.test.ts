@@ -24,8 +24,12 @@ function naiveInsert(
   return { text: target.slice(0, offset) + inserted + target.slice(offset), offset, length: inserted.length, indent: indent.length };
 }
 
+// The last line ends in the start of a marker, so content put in at its inline "/*" can
+// complete a marker that begins before the insertion, which later searches must find.
 const BASE =
-  'head\n  // @@protoc_insertion_point(spaces)\n\t// @@protoc_insertion_point(tab)\nx = [/* @@protoc_insertion_point(inline) */];\n@@protoc_insertion_point(first)\n \t @@protoc_insertion_point(mixed)';
+  'head\n  // @@protoc_insertion_point(spaces)\n\t// @@protoc_insertion_point(tab)\nx = [/* @@protoc_insertion_point(inline) */];\n' +
+  '@@protoc_insertion_point(first)\n \t @@protoc_insertion_point(mixed)\n// @@protoc_insertion_point(a)b)\n' +
+  'y @@protoc_insertion_po/* @@protoc_insertion_point(straddle) */';
 
 test('many insertions into the same files match the obvious algorithm byte for byte', () => {
   const splicer = createInsertionSplicer();
@@ -35,7 +39,8 @@ test('many insertions into the same files match the obvious algorithm byte for b
     files.set(name, Buffer.from(BASE, 'latin1'));
     expected.set(name, BASE);
   }
-  const points = ['spaces', 'tab', 'inline', 'first', 'mixed', 'absent'];
+  // 'firs' is a prefix of a name and 'a)b' holds the ')' that ends one: neither is 'first' or 'a'.
+  const points = ['spaces', 'tab', 'inline', 'first', 'mixed', 'absent', 'straddle', 'late', 'firs', 'a)b', 'a'];
   for (let i = 0; i < 600; i++) {
     const name = i % 3 === 0 ? 'b' : 'a';
     const point = points[i % points.length];
@@ -43,8 +48,9 @@ test('many insertions into the same files match the obvious algorithm byte for b
     // some carry a marker of their own, which later insertions must then find first.
     // Every other one lacks its final newline, which the splice then adds.
     // Bytes that are not UTF-8 (\xe9, \xff, \x80 alone) must come out as they went in.
+    // Content starting 'int(late)' completes a 'late' marker, found nowhere else, when it goes in at 'straddle'.
     const full = `line ${i} caf\xe9 \xff\x80\n${'x'.repeat((i * 7919) % 5000)}\n\n${i % 5 === 0 ? '@@protoc_insertion_point(first)\n' : ''}`;
-    const body = i % 17 === 0 ? '' : i % 2 === 0 ? full : `${full}last line`;
+    const body = i % 17 === 0 ? '' : i % 7 === 0 ? `int(late)\n${full}` : i % 2 === 0 ? full : `${full}last line`;
     const result = splicer.insert(name, files.get(name)!, Buffer.from(point, 'latin1'), Buffer.from(body, 'latin1'));
     const naive = naiveInsert(expected.get(name)!, point, body);
     expect(
