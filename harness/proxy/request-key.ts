@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { isDigestOnly, type Body, type DigestOnlyBody } from '../cassette/cassette-format.js';
+import { isFormMediaType } from '../cassette/form-field-scrubber.js';
+import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
 import { withoutPaths } from '../http/json-path.js';
 import type { HeaderPairs } from '../core/results.js';
 import type { MatchConfig } from './proxy-options.js';
@@ -78,26 +80,28 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
   if ('sha256' in body) return `sha256:${body.sha256}`;
   const data = body.inline;
   if ('file' in data) return `sha256:${data.sha256}`;
-  const contentType = (request.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '').toLowerCase();
+  // JSON and form bodies are told apart by the rules redaction uses, so a body is compared by
+  // meaning exactly when its fields are redacted by name.
+  const contentType = request.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   if ('json' in data) return `json:${canonicalJson(withoutPaths(data.json, config.ignoreBodyPaths))}`;
   const bytes = 'text' in data ? Buffer.from(data.text) : Buffer.from(data.base64, 'base64');
   if (bytes.length === 0) return '';
   const text = 'text' in data ? data.text : strictUtf8Text(bytes);
-  if (text !== undefined && /[/+]json\b/.test(contentType)) {
+  if (text !== undefined && isJsonMediaType(contentType)) {
     try {
       return `json:${canonicalJson(withoutPaths(JSON.parse(text), config.ignoreBodyPaths))}`;
     } catch {
       // not JSON after all: compared as bytes below
     }
   }
-  if (text !== undefined && contentType.startsWith('application/x-www-form-urlencoded')) {
+  if (text !== undefined && isFormMediaType(contentType)) {
     return `form:${[...new URLSearchParams(text)]
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
       .sort()
       .join('&')}`;
   }
-  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
-  if (text !== undefined && contentType.startsWith('multipart/') && boundary)
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (text !== undefined && /^\s*multipart\//i.test(contentType) && boundary)
     return `sha256:${sha256(text.split(boundary).join('BOUNDARY'))}`;
   return `sha256:${sha256(bytes)}`;
 }

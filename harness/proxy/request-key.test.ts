@@ -1,0 +1,45 @@
+// Which bodies the match key compares by meaning: the same media types redaction treats as
+// JSON or form fields, and multipart bodies whatever the case of their boundary.
+import { expect, test } from '@playwright/test';
+import { isFormMediaType } from '../cassette/form-field-scrubber.js';
+import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { DEFAULT_MATCH } from './proxy-options.js';
+import { matchParts } from './request-key.js';
+
+const bodyKey = (contentType: string, text: string) =>
+  matchParts({ method: 'POST', url: '/x', headers: [['Content-Type', contentType]], body: { inline: { text } } }, DEFAULT_MATCH).body;
+
+test('a body is compared as JSON or as form fields exactly when redaction treats it so', () => {
+  const types = [
+    'application/json',
+    'Application/JSON; charset=utf-8',
+    'application/vnd.service+json',
+    'application/problem+json',
+    'text/json',
+    'application/json-seq',
+    'application/jsonx',
+    'application/x-www-form-urlencoded',
+    'application/x-www-form-urlencoded; charset=UTF-8',
+    'APPLICATION/X-WWW-FORM-URLENCODED',
+    'application/x-www-form-urlencoded-v2',
+    'text/plain',
+  ];
+  for (const type of types) {
+    const sameJson = bodyKey(type, '{"a":1,"b":[2]}') === bodyKey(type, '{ "b": [2], "a": 1 }');
+    expect(sameJson, `${type}: JSON by meaning`).toBe(isJsonMediaType(type));
+    const sameForm = bodyKey(type, 'a=1&b=2&b=3') === bodyKey(type, 'b=2&a=1&b=3');
+    expect(sameForm, `${type}: form fields as a multiset`).toBe(isFormMediaType(type));
+  }
+  // Order within a repeated field still counts, and a different value never matches.
+  expect(bodyKey('application/x-www-form-urlencoded', 'b=2&b=3')).not.toBe(bodyKey('application/x-www-form-urlencoded', 'b=2&b=4'));
+  expect(bodyKey('application/json', '{"a":1}')).not.toBe(bodyKey('application/json', '{"a":2}'));
+});
+
+test('a multipart body matches another with the same parts and a different boundary, whatever its case', () => {
+  const multipart = (boundary: string, value: string) => {
+    const text = `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\n${value}\r\n--${boundary}--\r\n`;
+    return bodyKey(`multipart/form-data; boundary=${boundary}`, text);
+  };
+  expect(multipart('----FormBoundaryAbC123', 'v')).toBe(multipart('----FormBoundaryXyZ789', 'v'));
+  expect(multipart('----FormBoundaryAbC123', 'v')).not.toBe(multipart('----FormBoundaryXyZ789', 'w'));
+});
