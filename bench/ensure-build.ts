@@ -6,15 +6,12 @@
 // under other tests running beside them); what runs is then printed as before.
 import { spawnSync } from 'node:child_process';
 // @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
-import { isCurrent } from '../bin/entry.js';
+import { staleParts } from '../bin/entry.js';
 import { PROJECT_ROOT } from '../lib/project-files.js';
-
-/** The parts bin/build.ts writes (dist/manifest.json). */
-const PARTS = ['touchstone', 'commands', 'protoc-gen-touchstone'];
 
 export function ensureBuilt(env: NodeJS.ProcessEnv, log: (line: string) => void): void {
   if (env.BENCH_NO_BUILD === '1') return;
-  const stale = PARTS.filter((part) => !isCurrent(PROJECT_ROOT, part));
+  const stale: string[] = staleParts(PROJECT_ROOT);
   if (stale.length === 0) return;
   const started = performance.now();
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: PROJECT_ROOT, encoding: 'utf8' });

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { COMMAND_FILES } from '../harness/cli/main.js';
 // @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
-import { fileDigest } from './entry.js';
+import { BUILD_PARTS, fileDigest } from './entry.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUNDLED_PACKAGES = ['yargs', 'protobufjs'];
@@ -99,6 +99,7 @@ async function build(outdir: string): Promise<string[]> {
     'package.json',
   ].sort();
   const parts = { touchstone: inputsOf(front), commands: inputsOf(commands, protoc), 'protoc-gen-touchstone': inputsOf(plugin) };
+  if (Object.keys(parts).sort().join() !== [...BUILD_PARTS].sort().join()) throw new Error('bin/build.ts: parts differ from BUILD_PARTS (bin/entry.js)');
   const inputs = [...new Set(Object.values(parts).flat())].sort();
   // Each input's digest, for an input newer than the build but with the same bytes (bin/entry.js).
   const digests = Object.fromEntries(inputs.map((input) => [input, fileDigest(path.join(ROOT, input))]));

@@ -12,8 +12,16 @@ import vm from 'node:vm';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
 
+/** The parts bin/build.ts writes, each started (and checked) on its own. */
+export const BUILD_PARTS = ['touchstone', 'commands', 'protoc-gen-touchstone'];
+
+/** The parts of the build in root/dist that are missing or stale. */
+export function staleParts(root) {
+  return BUILD_PARTS.filter((part) => !isCurrent(root, part));
+}
+
 /**
- * Whether part `part` of the build in root/dist (touchstone, commands, protoc-gen-touchstone) is
+ * Whether part `part` of the build in root/dist (one of BUILD_PARTS) is
  * current: built, and every file it was built from (dist/manifest.json lists them) either older
  * than the build or, when newer, holding the very bytes it was built from (the manifest keeps
  * their digests). Newer files with the same bytes are what an install from a package looks like
