@@ -1,6 +1,10 @@
 import { expect, test } from '@playwright/test';
-import realStringWidth from 'string-width';
+import { createRequire } from 'node:module';
 import stringWidth from './ascii-string-width.js';
+
+// The string-width yargs uses (a dependency of yargs, not of touchstone).
+const fromYargs = createRequire(createRequire(import.meta.url).resolve('yargs/package.json'));
+const realStringWidth = (fromYargs('string-width') as { default: typeof stringWidth }).default;
 
 test('widths are those of string-width, for printable ASCII and for everything it hands over', () => {
   const texts = [

@@ -19,9 +19,8 @@ export default function stringWidth(text: string, options?: Record<string, unkno
   return full(text, options);
 }
 
+/** string-width as yargs has it installed (a dependency of yargs, not of touchstone). */
 function loadStringWidth(): StringWidth {
-  // A plain require: the build bundles the real module behind it (initialised at this call),
-  // and under tsx it loads from node_modules.
-  const require = createRequire(import.meta.url);
-  return (require('string-width') as { default: StringWidth }).default;
+  const yargs = createRequire(import.meta.url).resolve('yargs/package.json');
+  return (createRequire(yargs)('string-width') as { default: StringWidth }).default;
 }
