@@ -1,5 +1,6 @@
-// Which bodies the match key compares by meaning: the same media types redaction treats as
-// JSON or form fields, and multipart bodies whatever the case of their boundary.
+// Which bodies the match key compares by meaning: the media types the body scrubbers take for
+// JSON or form fields (isJsonMediaType, isFormMediaType), and multipart bodies whatever the
+// case of their boundary.
 import { expect, test } from '@playwright/test';
 import { isFormMediaType } from '../cassette/form-field-scrubber.js';
 import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
@@ -9,7 +10,7 @@ import { matchParts } from './request-key.js';
 const bodyKey = (contentType: string, text: string) =>
   matchParts({ method: 'POST', url: '/x', headers: [['Content-Type', contentType]], body: { inline: { text } } }, DEFAULT_MATCH).body;
 
-test('a body is compared as JSON or as form fields exactly when redaction treats it so', () => {
+test('a body is compared as JSON or as form fields exactly when the scrubbers take its type for one', () => {
   const types = [
     'application/json',
     'Application/JSON; charset=utf-8',

@@ -80,8 +80,8 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
   if ('sha256' in body) return `sha256:${body.sha256}`;
   const data = body.inline;
   if ('file' in data) return `sha256:${data.sha256}`;
-  // JSON and form bodies are told apart by the rules redaction uses, so a body is compared by
-  // meaning exactly when its fields are redacted by name.
+  // JSON and form bodies are told apart by media type with the rules the body scrubbers use
+  // (isJsonMediaType, isFormMediaType), not rules of this file's own.
   const contentType = request.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   if ('json' in data) return `json:${canonicalJson(withoutPaths(data.json, config.ignoreBodyPaths))}`;
   const bytes = 'text' in data ? Buffer.from(data.text) : Buffer.from(data.base64, 'base64');
