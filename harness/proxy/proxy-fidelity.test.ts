@@ -191,47 +191,50 @@ test('a form body too big to keep inline has its secret fields redacted as it st
   await replayer.close();
 });
 
-test('a JSON body too big to keep inline has its secret fields redacted as it streams, and its replay still matches', async () => {
-  const cassette = path.join(bed.dir, 'big-json.cassette.json');
-  const secrets = ['fresh-pw-61d0c2', '9876543210123'];
-  // 2 MiB of JSON: a request digest-only in the cassette, a response in a sidecar.
-  const upload = (origin: string) =>
-    JSON.stringify({
-      padding: 'x'.repeat(2 * 1024 * 1024),
-      password: secrets[0],
-      items: [{ name: 'a', token: Number(secrets[1]) }],
-      callback: `${origin}/hook`,
-    });
-  const send = (base: string) =>
-    bed.client.send(base, { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']], body: upload(base) });
+// Also when the JSON comes labelled text/plain: an inline body gets the field rules whenever
+// its text is JSON, so a big one must too (the scanner passes what is not JSON through).
+for (const contentType of ['application/json', 'text/plain; charset=utf-8'])
+  test(`a JSON body too big to keep inline has its secret fields redacted as it streams, and its replay still matches (${contentType})`, async () => {
+    const cassette = path.join(bed.dir, `big-json-${contentType.split('/')[0]}.cassette.json`);
+    const secrets = ['fresh-pw-61d0c2', '9876543210123'];
+    // 2 MiB of JSON: a request digest-only in the cassette, a response in a sidecar.
+    const upload = (origin: string) =>
+      JSON.stringify({
+        padding: 'x'.repeat(2 * 1024 * 1024),
+        password: secrets[0],
+        items: [{ name: 'a', token: Number(secrets[1]) }],
+        callback: `${origin}/hook`,
+      });
+    const send = (base: string) =>
+      bed.client.send(base, { method: 'POST', path: '/echo', headers: [['Content-Type', contentType]], body: upload(base) });
 
-  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
-  expect((await send(recorder.url)).status).toBe(200);
-  await recorder.close();
-  const files = allFiles(bed.dir);
-  const sidecars = files.filter((f) => f.includes('.blobs'));
-  expect(sidecars).toHaveLength(1);
-  for (const file of files) {
-    const content = readFileSync(file, 'latin1');
-    for (const secret of secrets) expect(content.includes(secret), `${secret} in ${path.relative(bed.dir, file)}`).toBe(false);
-  }
-  const stored = JSON.parse(readFileSync(sidecars[0], 'utf8'));
-  expect(stored).toMatchObject({ password: '<redacted>', items: [{ name: 'a', token: '<redacted>' }] });
-  expect(stored.callback).not.toContain(recorder.url);
-  const { redactions } = JSON.parse(readFileSync(cassette, 'utf8'));
-  expect(redactions).toEqual(
-    expect.arrayContaining(['response.body.$.password', 'response.body.$.items[*].token', 'request.body.$.password']),
-  );
+    const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+    expect((await send(recorder.url)).status).toBe(200);
+    await recorder.close();
+    const files = allFiles(bed.dir);
+    const sidecars = files.filter((f) => f.includes('.blobs'));
+    expect(sidecars).toHaveLength(1);
+    for (const file of files) {
+      const content = readFileSync(file, 'latin1');
+      for (const secret of secrets) expect(content.includes(secret), `${secret} in ${path.relative(bed.dir, file)}`).toBe(false);
+    }
+    const stored = JSON.parse(readFileSync(sidecars[0], 'utf8'));
+    expect(stored).toMatchObject({ password: '<redacted>', items: [{ name: 'a', token: '<redacted>' }] });
+    expect(stored.callback).not.toContain(recorder.url);
+    const { redactions } = JSON.parse(readFileSync(cassette, 'utf8'));
+    expect(redactions).toEqual(
+      expect.arrayContaining(['response.body.$.password', 'response.body.$.items[*].token', 'request.body.$.password']),
+    );
 
-  // Replay: the same upload, naming the replaying proxy's own origin, is the recorded request.
-  const replayer = await createProxy({ mode: 'replay', cassette });
-  const replayed = await send(replayer.url);
-  expect(replayed.status).toBe(200);
-  const answer = bed.client.json(replayed) as { password: string; callback: string };
-  expect(answer.password).toBe('<redacted>');
-  expect(answer.callback).toBe(`${replayer.url}/hook`);
-  await replayer.close();
-});
+    // Replay: the same upload, naming the replaying proxy's own origin, is the recorded request.
+    const replayer = await createProxy({ mode: 'replay', cassette });
+    const replayed = await send(replayer.url);
+    expect(replayed.status).toBe(200);
+    const answer = bed.client.json(replayed) as { password: string; callback: string };
+    expect(answer.password).toBe('<redacted>');
+    expect(answer.callback).toBe(`${replayer.url}/hook`);
+    await replayer.close();
+  });
 
 test('an answer is prepared at its first hit: a sidecar altered after recording fails its own request (500 naming the file), not the cassette’s other answers', async () => {
   const cassette = path.join(bed.dir, 'damaged.cassette.json');

@@ -20,7 +20,7 @@ import {
 } from '../cassette/cassette-format.js';
 import { compileReplacements, createBodySink, redactedBytes, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
 import { createFormFieldScrubber, isFormMediaType } from '../cassette/form-field-scrubber.js';
-import { createJsonFieldScrubber, isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { createJsonFieldScrubber } from '../cassette/json-field-scrubber.js';
 import type { Side } from '../cassette/redaction.js';
 import { headerValue } from '../http/transport.js';
 import { readBodyBytes } from '../cassette/cassette-load.js';
@@ -309,8 +309,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   /**
    * Where a session's sinks put sidecars and what they replace (rebuilt only when its redactor
-   * learns a secret); a JSON body also gets the field rules, since a sidecar is never
-   * redacted whole afterwards.
+   * learns a secret); a body also gets the field rules, since a sidecar is never redacted
+   * whole afterwards: a form body by its media type, and any other as JSON, whatever its
+   * label, as redaction treats an inline text that parses as JSON (the scanner passes what is
+   * not JSON through from its first byte that cannot be JSON: a binary body at once).
    */
   const sinkOptionsFor = (session: CassetteSession, side: Side, headers: HeaderPairs): BodySinkOptions => {
     const forms = session.redactor.replacements();
@@ -321,15 +323,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     }
     const options = session.sinkOptions.options;
     const contentType = headerValue(headers, 'content-type') ?? '';
-    if (isJsonMediaType(contentType)) {
-      const rules = session.redactor.bodyFieldRules(side);
-      return { ...options, scrub: (emit) => createJsonFieldScrubber(rules, emit) };
-    }
     if (isFormMediaType(contentType)) {
       const rules = session.redactor.formFieldRules(side);
       return { ...options, scrub: (emit) => createFormFieldScrubber(rules, emit) };
     }
-    return options;
+    const rules = session.redactor.bodyFieldRules(side);
+    return { ...options, scrub: (emit) => createJsonFieldScrubber(rules, emit) };
   };
 
   await new Promise<void>((resolve, reject) => {
