@@ -304,3 +304,33 @@ test('an OAuth token response keeps none of its tokens; what describes them stay
     },
   });
 });
+
+test('JSON kept as text has its secret fields replaced where they stand, whatever their escapes, type or depth', () => {
+  const redactText = (text: string, config: Parameters<typeof createRedactor>[0] = {}) => {
+    const request = { method: 'POST', url: '/', headers: [['content-type', 'application/json']] as [string, string][], body: { text } };
+    return (createRedactor(config).redactRequest(request).body as { text: string }).text;
+  };
+  // An escaped secret (PHP writes \/, Go \u003c) is still the field's value.
+  expect(redactText('{"access_token": "ya29.a0Af\\/H6Xq+secretZZ"}')).toBe('{"access_token": "<redacted>"}');
+  expect(redactText('{"token": "\\u003cp\\u003e-pw"}')).toBe('{"token": "<redacted>"}');
+  // A number, and an object at a configured path, are replaced too; the layout stays.
+  expect(redactText('{\n  "password": 123456\n}')).toBe('{\n  "password": "<redacted>"\n}');
+  expect(redactText('{\n  "card": {"number": "4111111111111111"}\n}', { jsonPaths: ['$.card'] })).toBe('{\n  "card": "<redacted>"\n}');
+  // Only the value: a key (or another value) equal to a short secret stays.
+  expect(redactText('{ "token": "id", "id": "user" }')).toBe('{ "token": "<redacted>", "id": "user" }');
+  // Deeper than a recursive walk goes.
+  const deep = `${'{"a":'.repeat(20_000)}{"password":"hunter2"}${'}'.repeat(20_000)}`;
+  expect(redactText(deep)).toBe(`${'{"a":'.repeat(20_000)}{"password":"<redacted>"}${'}'.repeat(20_000)}`);
+});
+
+test('a configured jsonPath naming array elements redacts them in a JSON body as it does in a streamed one', () => {
+  const redactor = createRedactor({ jsonPaths: ['$.tokens[*]', '$.pairs[1]'] });
+  const out = redactor.redactRequest({
+    method: 'POST',
+    url: '/',
+    headers: [],
+    body: { json: { tokens: ['abcdefghijklmnop', 42], pairs: ['keep', 'hide'] } },
+  });
+  expect(out.body).toEqual({ json: { tokens: ['<redacted>', '<redacted>'], pairs: ['keep', '<redacted>'] } });
+  expect(redactor.notes()).toEqual(expect.arrayContaining(['request.body.$.tokens[*]', 'request.body.$.pairs[*]']));
+});

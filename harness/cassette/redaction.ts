@@ -17,7 +17,10 @@
 // - Existing placeholders are never rewritten, so a configured secret that happens to be
 //   the word "secret" cannot corrupt `<secret:NAME>`.
 // - A JSON text body that is not stored as `json` (pretty-printed, say) gets the same
-//   field rules: each redacted string token is replaced in the text.
+//   field rules, applied by the byte scanner that scrubs bodies streamed to sidecars
+//   (json-field-scrubber.ts): each secret value is replaced where it stands, whatever its
+//   escapes (`\/`, `\u003c`), its type (a number) or its depth, and nothing else in the text
+//   changes (a key equal to a short secret stays).
 // - A Basic credential's password is discovered too, so it is swept where echoed.
 // - When a body changes, a content-length header is restated for the new bytes (encoded
 //   with the body's contentEncoding, as replay will send them).
@@ -29,7 +32,7 @@ import type { HeaderPairs } from '../core/results.js';
 import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
 import { decodeFormPart, type FormFieldRules, isFormMediaType } from './form-field-scrubber.js';
-import type { FieldRules, PathStep } from './json-field-scrubber.js';
+import { createJsonFieldScrubber, type FieldRules, type PathStep } from './json-field-scrubber.js';
 import {
   isDigestOnly,
   type Body,
@@ -118,7 +121,6 @@ interface Pass {
 
 interface JsonWalk {
   pass: Pass;
-  edits: Array<[string, string]>;
   /** Where notes start, e.g. "request.body". */
   prefix: string;
 }
@@ -254,7 +256,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         steps.push(i);
-        const next = redactJson(value[i], steps, ctx);
+        const next = redactField(i, value[i], steps, ctx);
         steps.pop();
         if (next !== value[i]) (out ??= value.slice())[i] = next;
       }
@@ -283,14 +285,29 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
 
   const atJsonPath = (steps: readonly PathStep[]) =>
     jsonPaths.size > 0 && (jsonPaths.has(genericPath(steps)) || jsonPaths.has(concretePath(steps)));
+  const isSecretField = (key: PathStep | undefined) => typeof key === 'string' && bodyFields.has(key.toLowerCase());
 
-  function redactField(key: string, value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {
+  /** The field rules of a JSON body, for the byte scanner (sidecars, and JSON kept as text). */
+  const fieldRules = (side: Side, pass: Pass): FieldRules => ({
+    decide: (steps) => (atJsonPath(steps) ? 'path' : isSecretField(steps.at(-1)) ? 'field' : undefined),
+    // '' is never learnt (too short to sweep): a value too long to hold is still hidden.
+    hide: (value, steps) => hide(value ?? '', pass, `${side}.body.${genericPath(steps)}`),
+  });
+
+  /** A JSON text with its secret fields replaced in place (the text itself when none is). */
+  function scrubJsonText(text: string, side: Side, pass: Pass): string {
+    const pieces: Buffer[] = [];
+    const scrubber = createJsonFieldScrubber(fieldRules(side, pass), (bytes) => pieces.push(bytes));
+    scrubber.write(Buffer.from(text));
+    scrubber.flush();
+    return scrubber.replaced ? Buffer.concat(pieces).toString('utf8') : text;
+  }
+
+  /** A member (`key` a name) or an element (`key` an index) of a JSON value. */
+  function redactField(key: PathStep, value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {
     const atPath = atJsonPath(steps);
-    if ((atPath || bodyFields.has(key.toLowerCase())) && (typeof value === 'string' || typeof value === 'number')) {
-      const placeholder = hide(String(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
-      if (typeof value === 'string') ctx.edits.push([value, placeholder]);
-      return placeholder;
-    }
+    if ((atPath || isSecretField(key)) && (typeof value === 'string' || typeof value === 'number'))
+      return hide(String(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
     if (atPath && value !== null && typeof value === 'object')
       return hide(JSON.stringify(value), ctx.pass, `${ctx.prefix}.${genericPath(steps)}`);
     return redactJson(value, steps, ctx);
@@ -306,17 +323,9 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
           (key) => `${side}.body.form.${key}`,
         ),
       );
-    let out = text;
-    if (/^\s*[[{]/.test(text)) {
-      try {
-        const edits: Array<[string, string]> = [];
-        redactJson(JSON.parse(text), [], { pass, edits, prefix: `${side}.body` });
-        for (const [original, placeholder] of edits) out = out.split(JSON.stringify(original)).join(JSON.stringify(placeholder));
-      } catch {
-        // Not JSON after all: the sweep below still applies.
-      }
-    }
-    return pass.text(out);
+    // JSON or not, the scanner decides: it passes text through from its first byte that
+    // cannot be JSON.
+    return pass.text(/^\s*[[{]/.test(text) ? scrubJsonText(text, side, pass) : text);
   }
 
   function redactBody(body: Body, headers: HeaderPairs, side: Side, pass: Pass): Body {
@@ -324,7 +333,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     const contentType = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
     let data: BodyData;
     if ('json' in body) {
-      const json = redactJson(body.json, [], { pass, edits: [], prefix: `${side}.body` });
+      const json = redactJson(body.json, [], { pass, prefix: `${side}.body` });
       if (json === body.json) return body;
       data = { json };
     } else if ('text' in body) {
@@ -399,15 +408,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     },
     notes: () => [...notes].sort(),
     replacements: () => sweeps().forms,
-    bodyFieldRules: (side) => ({
-      decide(steps) {
-        if (atJsonPath(steps)) return 'path';
-        const key = steps.at(-1);
-        return typeof key === 'string' && bodyFields.has(key.toLowerCase()) ? 'field' : undefined;
-      },
-      // '' is never learnt (too short to sweep): a value too long to hold is still hidden.
-      hide: (value, steps) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.${genericPath(steps)}`),
-    }),
+    bodyFieldRules: (side) => fieldRules(side, { ...sweeps(), notes }),
     formFieldRules: (side) => ({
       isSecret: (key) => bodyFields.has(key.toLowerCase()),
       hide: (value, key) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.form.${key}`),
