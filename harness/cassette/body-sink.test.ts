@@ -166,6 +166,22 @@ test('replacements apply across chunk boundaries, inline and in sidecars, and ne
   });
 });
 
+test('a secret inside a placeholder is left there, across chunk boundaries, so the body restores exactly', async () => {
+  // A configured secret "secret" (placeholder <secret:client>) meets placeholders already in
+  // the body, as the field scrubber writes them just before the replacements.
+  const replacements = compileReplacements([['secret', '<secret:client>']]);
+  const wire = Buffer.from('{"client_secret":"<secret:client>","note":"a secret"}');
+  for (const chunk of [1, 3, 7, 1000]) {
+    expect(await capture(wire, { replacements }, chunk), `chunks of ${chunk}`).toEqual({
+      json: { 'client_<secret:client>': '<secret:client>', note: 'a <secret:client>' },
+    });
+  }
+  // A body holding nothing but placeholders has nothing replaced: it is stored as it came.
+  const sink = createBodySink({ blobDir: blobDir(), blobPrefix: 'w.blobs', replacements });
+  sink.write(Buffer.from('<secret:client>'));
+  expect(await sink.end()).toEqual({ text: '<secret:client>' });
+});
+
 test('abort removes temp files; options are checked', async () => {
   const sink = createBodySink({ blobDir: blobDir(), blobPrefix: 'w.blobs' });
   sink.write(randomBytes(3 * INLINE_TEXT_LIMIT));

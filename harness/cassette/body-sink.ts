@@ -43,15 +43,26 @@ export interface BodySinkOptions {
   scrub?: (emit: (bytes: Buffer) => void) => Scrubber;
 }
 
-/** [secret form, placeholder] pairs made ready for byte search; build once, share among sinks. */
+/**
+ * [secret form, placeholder] pairs made ready for byte search; build once, share among sinks.
+ * Each placeholder is also a rule that keeps it as it is (`keep`), found first where a secret
+ * starts at the same byte: as redaction's sweep never rewrites a placeholder, a secret that
+ * occurs inside one (a configured secret "secret" in `<secret:client>`, written by the field
+ * scrubber just before) must not be replaced there, or the body would replay corrupted.
+ */
 export interface Replacements {
-  readonly rules: ReadonlyArray<{ secret: Buffer; placeholder: Buffer }>;
-  /** Longest secret − 1: how many trailing bytes a streamed scan must hold back. */
+  readonly rules: ReadonlyArray<{ secret: Buffer; placeholder: Buffer; keep: boolean }>;
+  /** Longest secret or placeholder − 1: how many trailing bytes a streamed scan must hold back. */
   readonly holdBack: number;
 }
 
 export function compileReplacements(pairs: ReadonlyArray<readonly [string, string]>): Replacements {
-  const rules = pairs.filter(([secret]) => secret.length > 0).map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p) }));
+  const forms = pairs.filter(([secret]) => secret.length > 0);
+  const placeholders = [...new Set(forms.map(([, p]) => p))];
+  const rules = [
+    ...placeholders.map((p) => ({ secret: Buffer.from(p), placeholder: Buffer.from(p), keep: true })),
+    ...forms.map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p), keep: false })),
+  ];
   return { rules, holdBack: Math.max(0, ...rules.map((r) => r.secret.length - 1)) };
 }
 
@@ -404,12 +415,13 @@ function createReplacer({ rules, holdBack }: Replacements, emit: (bytes: Buffer)
         if (next[i] !== -1 && next[i] < pos) next[i] = buffer.indexOf(rule.secret, pos);
         const at = next[i];
         if (at === -1 || at >= safe) continue;
-        if (!best || at < best.at || (at === best.at && rule.secret.length > best.rule.secret.length)) best = { at, rule };
+        if (!best || at < best.at || (at === best.at && !best.rule.keep && (rule.keep || rule.secret.length > best.rule.secret.length)))
+          best = { at, rule };
       }
       if (!best) break;
       if (best.at > pos) emit(buffer.subarray(pos, best.at));
       emit(best.rule.placeholder);
-      replaced = true;
+      if (!best.rule.keep) replaced = true;
       pos = best.at + best.rule.secret.length;
     }
     const cut = Math.max(pos, safe);
