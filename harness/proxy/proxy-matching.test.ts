@@ -107,6 +107,31 @@ test('a request body too big to keep inline is recorded as its digest only, and 
   await replayer.close();
 });
 
+test('a binary request body too big to keep inline but under a MiB is matched by its digest, not taken for an empty body', async () => {
+  const cassette = path.join(bed.dir, 'binary-upload.cassette.json');
+  const post = (body?: Buffer) => ({
+    method: 'POST',
+    path: '/echo',
+    headers: [['Content-Type', 'application/octet-stream']] as [string, string][],
+    body,
+  });
+  const upload = Buffer.alloc(20 * 1024, 0xff); // not UTF-8, over the 16 KiB kept inline as base64
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette });
+  const recorded = [await bed.client.send(recorder.url, post(upload)), await bed.client.send(recorder.url, post())];
+  await recorder.close();
+  expect(JSON.parse(readFileSync(cassette, 'utf8')).interactions[0].request.body).toEqual({
+    sha256: createHash('sha256').update(upload).digest('hex'),
+    size: upload.length,
+  });
+
+  const replayer = await createProxy({ mode: 'replay', cassette });
+  // Each gets its own recorded answer, in either order; another upload of that size is a miss.
+  expect((await bed.client.send(replayer.url, post())).sha256).toBe(recorded[1].sha256);
+  expect((await bed.client.send(replayer.url, post(upload))).sha256).toBe(recorded[0].sha256);
+  expect((await bed.client.send(replayer.url, post(Buffer.alloc(20 * 1024, 0xfe)))).status).toBe(599);
+  await replayer.close();
+});
+
 test('matching ignores query order, unlisted headers and configured volatile fields, and compares JSON by meaning', async () => {
   const cassette = path.join(bed.dir, 'loose.cassette.json');
   const match = { ignoreQuery: ['_'], ignoreBodyPaths: ['$.sent_at'] };

@@ -170,16 +170,14 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     // The bytes as a recording stored them: this proxy's origin and known secrets replaced,
     // and (a body too big to inline, recorded as its digest) secret fields scrubbed.
     const stored = body.length ? redactedBytes(body, sinkOptionsFor(session, 'request', headers)) : body;
-    const big = stored.length > INLINE_TEXT_LIMIT ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
+    // What the sink could not keep inline (text over its limit, binary over a smaller one) the
+    // recording holds as its digest only.
+    const inline = stored.length ? toInlineBody(stored) : undefined;
+    const digest = stored.length && !inline ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
     // Only what takes part in matching goes through redaction: the per-request cost of replay.
     const keyHeaders = headers.filter(([name]) => matchHeaders.has(name.toLowerCase()));
-    const keyed = session.redactor.redactRequest({
-      method,
-      url: recordedRequest.url,
-      headers: keyHeaders,
-      body: stored.length && !big ? toInlineBody(stored) : undefined,
-    });
-    const parts = matchParts({ ...keyed, body: big ?? keyedBody(keyed.body) }, match);
+    const keyed = session.redactor.redactRequest({ method, url: recordedRequest.url, headers: keyHeaders, body: inline });
+    const parts = matchParts({ ...keyed, body: digest ?? keyedBody(keyed.body) }, match);
     const queue = session.index ? session.index.queueOf(matchKey(parts)) : -1;
     const lookup = session.index ? session.index.take(queue) : ({ miss: 'none' } as const);
     // Only forms that found a recording are kept: a flood of misses leaves the cache alone.
