@@ -61,14 +61,29 @@ export function createLiveForwarder(target: string, timeoutMs: number): LiveForw
   // http-proxy reports every response, and every failure, on the one server: each is
   // routed to its request's caller through a symbol on the request (a WeakMap per
   // request costs the garbage collector more than the forwarding itself).
-  proxy.on('proxyRes', (upstream, req) => (req as Routed)[ON_RESPONSE]?.(upstream));
   const upstreamError = (error: Error, _req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
     if (!(res instanceof http.ServerResponse) || res.headersSent) return res.destroy(error);
     const message = JSON.stringify({ error: `touchstone: the target ${targetOrigin} failed: ${error.message}` });
+    // The reason phrase is given: a writeHead that threw on the target's has left it on `res`.
     res
-      .writeHead(502, { 'content-type': 'application/json', [UPSTREAM_ERROR_HEADER]: '1', 'content-length': Buffer.byteLength(message) })
+      .writeHead(502, 'Bad Gateway', {
+        'content-type': 'application/json',
+        [UPSTREAM_ERROR_HEADER]: '1',
+        'content-length': Buffer.byteLength(message),
+      })
       .end(message);
   };
+  // An answer Node's client took but its server cannot send on (a status under 100, a
+  // control character in the reason phrase) makes writeHead throw inside http-proxy's event:
+  // uncaught, it would end the proxy process. It is the target's failure, answered 502.
+  proxy.on('proxyRes', (upstream, req, res) => {
+    try {
+      (req as Routed)[ON_RESPONSE]?.(upstream);
+    } catch (error) {
+      upstream.destroy();
+      upstreamError(error as Error, req, res);
+    }
+  });
   return {
     targetOrigin,
     forward(req, res, onResponse, body) {
