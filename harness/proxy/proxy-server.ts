@@ -260,6 +260,17 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
           session.redactor.redactRequest(request);
         }
         let responseSink: BodySink | undefined;
+        // A client gone before the whole answer (a dropped download) ends the target's answer
+        // too, and nothing of it is recorded: paused for a 'drain' that never comes, it would
+        // hold the target's connection until the upstream timeout.
+        const clientGone = () => {
+          if (res.writableFinished || upstream.complete) return; // a whole answer is still recorded
+          upstream.destroy();
+          requestSink?.abort();
+          responseSink?.abort();
+        };
+        if (res.destroyed) return clientGone();
+        res.once('close', clientGone);
         // The last chunk is held back until the interaction is journaled: a client that has
         // the whole answer can count on it being recorded, whatever happens next.
         let held: Buffer | undefined;

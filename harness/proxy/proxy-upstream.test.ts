@@ -1,5 +1,6 @@
 // A recording or passing-through proxy in front of a target that misbehaves at the HTTP level:
 // its failure is the client's answer (502, x-touchstone-upstream-error), never the proxy's end.
+import http from 'node:http';
 import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -38,6 +39,53 @@ test('a status line Node can read but not send on (status 099, a DEL in the reas
       target.close();
     }
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a download the client drops releases the target at once, in record and passthrough', async () => {
+  // A target streaming 16 MiB with backpressure; it sees its response closed early.
+  const size = 16 * 1024 * 1024;
+  let cutShort = 0;
+  const target = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size) });
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => sent < size && cutShort++);
+    pump();
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-upstream-'));
+  const openConnections = () => new Promise<number>((resolve) => target.getConnections((_error, count) => resolve(count)));
+  try {
+    for (const mode of ['record', 'passthrough'] as const) {
+      const url = `http://127.0.0.1:${(target.address() as net.AddressInfo).port}`;
+      const proxy = await createProxy({ mode, target: url, cassette: path.join(dir, `${mode}.cassette.json`) });
+      const before = cutShort;
+      await new Promise<void>((resolve) => {
+        const request = http.get(`${proxy.url}/big`, { agent: false }, (response) => {
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > 256 * 1024) request.destroy(), resolve();
+          });
+        });
+        request.on('error', () => {});
+      });
+      // The upstream timeout is 30 s by default: the target must see the end long before.
+      await expect.poll(() => cutShort - before, { timeout: 10_000 }).toBe(1);
+      await expect.poll(openConnections, { timeout: 10_000 }).toBe(0);
+      await proxy.close();
+    }
+  } finally {
+    target.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
