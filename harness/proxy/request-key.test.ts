@@ -36,11 +36,19 @@ test('a body is compared as JSON or as form fields exactly when the scrubbers ta
   expect(bodyKey('application/json', '{"a":1}')).not.toBe(bodyKey('application/json', '{"a":2}'));
 });
 
-test('a multipart body matches another with the same parts and a different boundary, whatever its case', () => {
-  const multipart = (boundary: string, value: string) => {
-    const text = `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\n${value}\r\n--${boundary}--\r\n`;
-    return bodyKey(`multipart/form-data; boundary=${boundary}`, text);
+test('a multipart body matches another with the same parts and a different boundary, whatever its case or its parts', () => {
+  const multipart = (boundary: string, value: Buffer) => {
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="a.bin"\r\n\r\n`;
+    const body = Buffer.concat([Buffer.from(head), value, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const type = `multipart/form-data; boundary=${boundary}`;
+    return matchParts(
+      { method: 'POST', url: '/x', headers: [['Content-Type', type]], body: { inline: { base64: body.toString('base64') } } },
+      DEFAULT_MATCH,
+    ).body;
   };
-  expect(multipart('----FormBoundaryAbC123', 'v')).toBe(multipart('----FormBoundaryXyZ789', 'v'));
-  expect(multipart('----FormBoundaryAbC123', 'v')).not.toBe(multipart('----FormBoundaryXyZ789', 'w'));
+  // A text part, and a binary one (not UTF-8: the body is kept as base64).
+  for (const value of [Buffer.from('v'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00])]) {
+    expect(multipart('----FormBoundaryAbC123', value)).toBe(multipart('----FormBoundaryXyZ789', value));
+    expect(multipart('----FormBoundaryAbC123', value)).not.toBe(multipart('----FormBoundaryXyZ789', Buffer.from('w')));
+  }
 });

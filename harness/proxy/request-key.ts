@@ -101,9 +101,23 @@ function bodyKey(request: KeyedRequest, config: MatchConfig): string {
       .join('&')}`;
   }
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  if (text !== undefined && /^\s*multipart\//i.test(contentType) && boundary)
-    return `sha256:${sha256(text.split(boundary).join('BOUNDARY'))}`;
+  if (/^\s*multipart\//i.test(contentType) && boundary) return `sha256:${sha256(withBoundaryReplaced(bytes, boundary))}`;
   return `sha256:${sha256(bytes)}`;
+}
+
+const BOUNDARY = Buffer.from('BOUNDARY');
+
+/** A multipart body with each occurrence of its boundary replaced, byte for byte: a part may be binary. */
+function withBoundaryReplaced(bytes: Buffer, boundary: string): Buffer {
+  const needle = Buffer.from(boundary);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, from)) {
+    pieces.push(bytes.subarray(from, at), BOUNDARY);
+    from = at + needle.length;
+  }
+  pieces.push(bytes.subarray(from));
+  return Buffer.concat(pieces);
 }
 
 /** JSON with object keys sorted at every depth: equal values give equal strings. */
