@@ -136,7 +136,8 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
   if (typeof expanded === 'string') return fail(expanded);
 
   const protoPaths: string[] = [];
-  let descriptorSetIn: string[] | undefined;
+  // protoc keeps the names, empty ones dropped: a value of only ':' leaves none, as if not given.
+  let descriptorSetIn: string[] = [];
   const inputs: string[] = [];
   const plugins = new Map<string, string>();
   const directives: { flag: string; parameter: string; location: string }[] = [];
@@ -175,7 +176,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
         protoPaths.push(diskPath);
       }
     } else if (name === '--descriptor_set_in') {
-      if (descriptorSetIn)
+      if (descriptorSetIn.length > 0)
         return fail(
           `${name} may only be passed once. To specify multiple descriptor sets, pass them all as a single parameter separated by ':'.\n`,
         );
@@ -240,7 +241,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
     .filter((plugin) => !plugins.has(plugin) && !directives.some((d) => pluginNameOf(d.flag) === plugin))
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   if (orphans.length > 0) return fail(orphans.map((plugin) => `Unknown flag: --${plugin.slice(PLUGIN_PREFIX.length)}_opt\n`).join(''));
-  if (protoPaths.length === 0 && !descriptorSetIn) protoPaths.push('.');
+  if (protoPaths.length === 0 && descriptorSetIn.length === 0) protoPaths.push('.');
   if (inputs.length === 0) return fail('Missing input file.\n');
   if (directives.length === 0) return fail('Missing output directives.\n');
 
@@ -255,7 +256,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
     stderr,
     invocation: {
       protoPaths,
-      descriptorSetIn: descriptorSetIn ?? [],
+      descriptorSetIn,
       inputs,
       plugins,
       outputs,

@@ -480,4 +480,12 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     args: ['--dump_out=out', 'foo.proto'],
     compareRequests: ['dump'],
   },
+  'descriptor sets of separators only are as if not given (twice is fine, -I . is added)': {
+    code: 0,
+    plugins: [{ name: 'dump', response: { supported_features: 1 } }],
+    input: ['--descriptor_set_in=:', '--descriptor_set_in=::'],
+    args: ['--dump_out=out', 'solo.proto'],
+    setup: (box) => box.write('solo.proto', 'syntax = "proto3";\nmessage Solo { int32 n = 1; }\n'),
+    compareRequestNames: ['dump'],
+  },
 };
