@@ -69,6 +69,22 @@ export interface CannedAnnotation {
   end?: number;
   /** Field 5 of newer descriptor.proto; protoc 3.21 keeps it as an unknown field. */
   semantic?: number;
+  /** An unknown length-delimited field 9 holding these bytes. */
+  unknown9?: Uint8Array;
+}
+
+/** Field 1 = 7 wrapped in `depth` messages, each the field 1 of the next. */
+export function nestedUnknown(depth: number): Uint8Array {
+  let bytes = protobuf.Writer.create()
+    .uint32(1 << 3)
+    .int32(7)
+    .finish();
+  for (let i = 0; i < depth; i++)
+    bytes = protobuf.Writer.create()
+      .uint32((1 << 3) | 2)
+      .bytes(bytes)
+      .finish();
+  return bytes;
 }
 
 export function encodeCodeInfo(annotations: CannedAnnotation[]): Uint8Array {
@@ -84,6 +100,7 @@ export function encodeCodeInfo(annotations: CannedAnnotation[]): Uint8Array {
     if (a.begin !== undefined) writer.uint32(3 << 3).int32(a.begin);
     if (a.end !== undefined) writer.uint32(4 << 3).int32(a.end);
     if (a.semantic !== undefined) writer.uint32(5 << 3).int32(a.semantic);
+    if (a.unknown9 !== undefined) writer.uint32((9 << 3) | 2).bytes(a.unknown9);
     writer.ldelim();
   }
   return writer.finish();

@@ -1,7 +1,7 @@
 // The corpus of the differential tests against protoc 3.21 (protoc-differential.test.ts):
 // canned plugin responses and flags, each run through both compilers. Kept as data, one
 // case per behaviour of protoc's plugin handling, so adding a case is adding an entry.
-import { encodeCodeInfo, encodeResponse, type CannedPlugin, type RunResult, type Sandbox } from './canned-plugin.fixture.js';
+import { encodeCodeInfo, encodeResponse, nestedUnknown, type CannedPlugin, type RunResult, type Sandbox } from './canned-plugin.fixture.js';
 
 export interface DiffCase {
   /** protoc's exit status: a guard that the case exercises what its title says. */
@@ -317,6 +317,24 @@ export const DIFF_CASES: Record<string, DiffCase> = {
                 { source_file: 'ins.proto', begin: 3, end: 5 },
               ]),
             },
+          ],
+        },
+      },
+    ],
+    args: ['--base_out=out', '--ins_out=out', 'foo.proto'],
+  },
+  '.pb.meta: unknown fields printed as messages 10 levels deep, deeper as a string': {
+    code: 0,
+    plugins: [
+      {
+        name: 'base',
+        response: { file: [file('t.txt', '@@protoc_insertion_point(p)\n'), file('t.txt.pb.meta', 'annotation { begin: 0 end: 1 }\n')] },
+      },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            { ...insert('t.txt', 'p', 'ab\n'), generated_code_info: encodeCodeInfo([{ begin: 0, end: 1, unknown9: nestedUnknown(10) }]) },
           ],
         },
       },

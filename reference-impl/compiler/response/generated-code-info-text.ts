@@ -9,7 +9,7 @@
 // path element, strings through CEscape, unknown fields by number after the known ones.
 import { cEscape } from '../common/c-escape.js';
 import type { Annotation } from './generated-code-info.js';
-import { parseWireFields, type WireField } from '../common/wire-reader.js';
+import { parseWireFields, RECURSION_LIMIT, type WireField } from '../common/wire-reader.js';
 
 type Token = { kind: 'identifier' | 'integer' | 'float' | 'string' | 'symbol'; text: string; value?: Uint8Array };
 
@@ -182,11 +182,20 @@ export function parseGeneratedCodeInfoText(bytes: Uint8Array): Annotation[] | un
   }
 }
 
-/** TextFormat::Printer::PrintUnknownFields for one encoded field. */
-function printUnknown(field: WireField, indent: string, lines: string[]): void {
+/** protoc's kUnknownFieldRecursionLimit: how deep unknown fields are printed as messages. */
+const UNKNOWN_FIELD_RECURSION_LIMIT = 10;
+
+/**
+ * TextFormat::Printer::PrintUnknownFields for one encoded field, with what is left of its
+ * recursion budget: a length-delimited field is printed as a message only while budget
+ * remains and it parses within that many nested groups; past it, as a string.
+ */
+function printUnknown(field: WireField, indent: string, lines: string[], budget = UNKNOWN_FIELD_RECURSION_LIMIT): void {
+  // parseWireFields allows RECURSION_LIMIT nested groups from `depth`: started this deep, `budget` remain.
+  const fields = (bytes: Uint8Array) => parseWireFields(bytes, RECURSION_LIMIT - budget);
   const nested = (bytes: Uint8Array) => {
     lines.push(`${indent}${field.number} {`);
-    for (const inner of parseWireFields(bytes)) printUnknown(inner, `${indent}  `, lines);
+    for (const inner of fields(bytes)) printUnknown(inner, `${indent}  `, lines, budget - 1);
     lines.push(`${indent}}`);
   };
   const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).reverse().toString('hex')}`;
@@ -200,9 +209,9 @@ function printUnknown(field: WireField, indent: string, lines: string[]): void {
       return nested(field.bytes);
     case 2: {
       // Printed as a message when it parses as one, else as a string.
-      let parses = field.bytes.length > 0;
+      let parses = field.bytes.length > 0 && budget > 0;
       try {
-        if (parses) parseWireFields(field.bytes);
+        if (parses) fields(field.bytes);
       } catch {
         parses = false;
       }
