@@ -249,3 +249,14 @@ process.stdout.write('closed\\n');
     expect(leftovers()).toEqual([]);
   }
 });
+
+test('a journal that cannot make a valid cassette is set aside, named in the error, and blocks no later recording', () => {
+  const writer = openCassetteWriter(file, { mode: 'record', name: 'w' });
+  // An empty header name: the cassette schema refuses it, so no cassette can be written.
+  writer.append({ ...interaction(1, '/bad'), request: { method: 'GET', url: '/bad', headers: [['', 'x']] } });
+  expect(() => writer.close()).toThrow(/invalid cassette: .*w\.cassette\.json\.journal\.refused/);
+  expect(existsSync(file)).toBe(false);
+  expect(leftovers()).toEqual(['w.cassette.json.journal.refused']);
+  expect(readFileSync(`${file}.journal.refused`, 'utf8')).toContain('/bad');
+  expect(record(['/good']).interactions.map((i) => i.request.url)).toEqual(['/good']);
+});

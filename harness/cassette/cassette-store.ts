@@ -109,7 +109,7 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
         const keep = options.mode === 'record' && interactions.length === 0 && existsSync(file);
         const cassette = keep
           ? loadCassetteFile(file)
-          : compact(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
+          : compactJournal(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
         unlinkSync(journal);
         return cassette;
       } finally {
@@ -146,9 +146,29 @@ function recoverLocked(file: string, now: () => Date): Cassette | undefined {
   if (!existsSync(journal)) return undefined;
   const { header, interactions } = readJournal(journal);
   const applies = header !== undefined && header.base === fileSha256(file) && !(header.mode === 'record' && interactions.length === 0);
-  const cassette = applies ? compact(file, header, interactions, [], now) : undefined;
+  const cassette = applies ? compactJournal(file, header, interactions, [], now) : undefined;
   unlinkSync(journal);
   return cassette;
+}
+
+/** What was journaled makes a cassette the loader refuses: no later run could compact it either. */
+class RefusedJournal extends Error {}
+
+/**
+ * compact(), and when the journal's interactions can never make a valid cassette, the journal
+ * set aside as `<journal>.refused` (named in the error): left where it was, it would be
+ * recovered, and refused, at every later open of the same cassette, blocking it for good.
+ */
+function compactJournal(...args: Parameters<typeof compact>): Cassette {
+  try {
+    return compact(...args);
+  } catch (error) {
+    if (!(error instanceof RefusedJournal)) throw error;
+    const { journal } = paths(args[0]);
+    const refused = `${journal}.refused`;
+    renameSync(journal, refused);
+    throw new HarnessError('CONFIG', `${error.message} (what was recorded is kept in ${refused})`);
+  }
 }
 
 function compact(
@@ -174,7 +194,11 @@ function compact(
     cassette.recordedAt = now().toISOString();
     text = serializeCassette(cassette);
   }
-  parseCassette(text, file); // never put a cassette on disk that the loader would refuse
+  try {
+    parseCassette(text, file); // never put a cassette on disk that the loader would refuse
+  } catch (error) {
+    throw new RefusedJournal((error as Error).message);
+  }
   writeAtomically(file, text);
   pruneSidecars(file, cassette);
   return cassette;
