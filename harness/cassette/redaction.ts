@@ -70,6 +70,8 @@ export interface Redactor {
   bodyFieldRules(side: Side): FieldRules;
   /** The same for a form-urlencoded body streamed to a sidecar. */
   formFieldRules(side: Side): FormFieldRules;
+  /** Whether a header's value is a secret (lowercase name): one a request may teach the sweep. */
+  isSecretHeader(lower: string): boolean;
 }
 
 export const REDACTED = '<redacted>';
@@ -409,6 +411,7 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     notes: () => [...notes].sort(),
     replacements: () => sweeps().forms,
     bodyFieldRules: (side) => fieldRules(side, { ...sweeps(), notes }),
+    isSecretHeader: (lower) => secretHeaders.has(lower) || lower === 'cookie' || lower === 'set-cookie',
     formFieldRules: (side) => ({
       isSecret: (key) => bodyFields.has(key.toLowerCase()),
       hide: (value, key) => hide(value ?? '', { ...sweeps(), notes }, `${side}.body.form.${key}`),

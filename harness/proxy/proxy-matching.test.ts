@@ -132,6 +132,36 @@ test('a binary request body too big to keep inline but under a MiB is matched by
   await replayer.close();
 });
 
+test('replay keys a request as recording did when the matched headers leave out its content type and its secret headers', async () => {
+  const cassette = path.join(bed.dir, 'unmatched.cassette.json');
+  const match = { headers: ['accept'] };
+  // A form and a pretty-printed JSON body (compared by meaning, which needs the content type),
+  // and an API key sent in a header and in the path (swept from the path, which needs the header).
+  const requests = [
+    {
+      method: 'POST',
+      path: '/echo',
+      headers: [['Content-Type', 'application/x-www-form-urlencoded']] as [string, string][],
+      body: 'a=1&b=2',
+    },
+    { method: 'POST', path: '/echo', headers: [['Content-Type', 'application/json']] as [string, string][], body: '{ "x": 1 }' },
+    { path: '/length?key=k-7f3a9c21d4', headers: [['X-Api-Key', 'k-7f3a9c21d4']] as [string, string][] },
+  ];
+  const recorder = await createProxy({ mode: 'record', target: bed.fixture.url, cassette, match });
+  const recorded = [];
+  for (const request of requests) recorded.push(await bed.client.send(recorder.url, request));
+  await recorder.close();
+  expect(readFileSync(cassette, 'utf8')).not.toContain('k-7f3a9c21d4');
+
+  const replayer = await createProxy({ mode: 'replay', cassette, match });
+  for (const [i, request] of requests.entries()) {
+    const answer = await bed.client.send(replayer.url, request);
+    expect(answer.status, `${request.path} ${request.body ?? ''}`).toBe(recorded[i].status);
+    expect(answer.sha256).toBe(recorded[i].sha256);
+  }
+  await replayer.close();
+});
+
 test('matching ignores query order, unlisted headers and configured volatile fields, and compares JSON by meaning', async () => {
   const cassette = path.join(bed.dir, 'loose.cassette.json');
   const match = { ignoreQuery: ['_'], ignoreBodyPaths: ['$.sent_at'] };

@@ -107,12 +107,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     handle(req, res).catch(fail);
   });
 
-  /** The request's headers as a recording keeps them (only the names in `only`, when given). */
-  const recordedHeaders = (raw: string[], only?: ReadonlySet<string>): HeaderPairs => {
+  /** The request's headers as a recording keeps them (only the names `only` takes, when given). */
+  const recordedHeaders = (raw: string[], only?: (lower: string) => boolean): HeaderPairs => {
     const out: HeaderPairs = [];
     for (let i = 0; i < raw.length; i += 2) {
       const lower = raw[i].toLowerCase();
-      if (lower === CASSETTE_HEADER || (only && !only.has(lower))) continue;
+      if (lower === CASSETTE_HEADER || (only && !only(lower))) continue;
       out.push([raw[i], lower === 'host' ? RECORDED_HOST : toRecorded(raw[i + 1])]);
     }
     return out;
@@ -151,7 +151,11 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     const withBody = hasBody(raw);
     // Kept for answerKnown, which answers this request's next occurrences.
     const rawForm = session.replayKeys && !withBody ? session.replayKeys.rawForm(method, url, raw) : undefined;
-    const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? matchHeaders : undefined);
+    // What replay keys a request by: its matched headers; its content type, which says how its
+    // body compares; and its secret headers, whose values the redactor learns and sweeps from
+    // the URL and body, as it did when recording (else a path holding an API key never matches).
+    const keyInput = (lower: string) => matchHeaders.has(lower) || lower === 'content-type' || session.redactor.isSecretHeader(lower);
+    const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? keyInput : undefined);
     const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
 
     if (mode === 'passthrough' || mode === 'record') {
@@ -174,8 +178,8 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     // recording holds as its digest only.
     const inline = stored.length ? toInlineBody(stored) : undefined;
     const digest = stored.length && !inline ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
-    // Only what takes part in matching goes through redaction: the per-request cost of replay.
-    const keyHeaders = headers.filter(([name]) => matchHeaders.has(name.toLowerCase()));
+    // Only what goes into the key (keyInput) goes through redaction: the per-request cost of replay.
+    const keyHeaders = headers.filter(([name]) => keyInput(name.toLowerCase()));
     const keyed = session.redactor.redactRequest({ method, url: recordedRequest.url, headers: keyHeaders, body: inline });
     const parts = matchParts({ ...keyed, body: digest ?? keyedBody(keyed.body) }, match);
     const queue = session.index ? session.index.queueOf(matchKey(parts)) : -1;
