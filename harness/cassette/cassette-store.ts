@@ -367,6 +367,9 @@ function clock(now?: () => Date): () => Date {
   if (now) return now;
   const epoch = process.env.SOURCE_DATE_EPOCH;
   if (epoch === undefined || epoch === '') return () => new Date();
-  if (!/^\d+$/.test(epoch)) throw new HarnessError('USAGE', `SOURCE_DATE_EPOCH "${epoch}" must be whole seconds since 1970-01-01`);
-  return () => new Date(Number(epoch) * 1000);
+  const date = new Date(Number(epoch) * 1000);
+  // A cassette's recordedAt is an ISO date of four-digit years (and an invalid Date has none).
+  if (!/^\d+$/.test(epoch) || !(date.getUTCFullYear() <= 9999))
+    throw new HarnessError('USAGE', `SOURCE_DATE_EPOCH "${epoch}" must be whole seconds since 1970-01-01, up to the end of 9999`);
+  return () => new Date(date);
 }
