@@ -43,6 +43,8 @@ export interface CannedPlugin {
   sleep?: number;
   /** Leave a background process holding stdout open this many seconds after exiting. */
   linger?: number;
+  /** false: the script has no `#!` line (exec fails with ENOEXEC; execvp falls back to sh). */
+  shebang?: boolean;
 }
 
 const bytes = (value: string | Uint8Array) => (typeof value === 'string' ? Buffer.from(value, 'utf8') : value);
@@ -107,7 +109,7 @@ export function encodeCodeInfo(annotations: CannedAnnotation[]): Uint8Array {
 }
 
 function script(plugin: CannedPlugin): string {
-  const lines = ['#!/bin/sh'];
+  const lines = plugin.shebang === false ? [] : ['#!/bin/sh'];
   lines.push(plugin.ignoreStdin ? ':' : `cat > req/${plugin.name}.bin`);
   if (plugin.sleep !== undefined) lines.push(`sleep ${plugin.sleep}`);
   if (plugin.linger !== undefined) lines.push(`sleep ${plugin.linger} &`);

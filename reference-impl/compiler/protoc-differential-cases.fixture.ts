@@ -483,6 +483,16 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     ],
     args: ['--gci_out=out', 'foo.proto'],
   },
+  'a plugin file without #! given by path is not executable (protoc runs it with execv)': {
+    code: 1,
+    plugins: [{ name: 'bare', shebang: false, response: { file: [file('a.txt', 'x')] } }],
+    args: ['--plugin=protoc-gen-bare=bin/protoc-gen-bare', '--bare_out=out', 'foo.proto'],
+  },
+  'a plugin file without #! found in PATH runs (protoc searches PATH with execvp, which falls back to sh)': {
+    code: 0,
+    plugins: [{ name: 'bare', shebang: false, response: { file: [file('a.txt', 'x')] } }],
+    args: ['--bare_out=out', 'foo.proto'],
+  },
   'descriptor set file missing': { code: 1, plugins: [], input: ['--descriptor_set_in=nofile'], args: ['--x_out=out', 'foo.proto'] },
   'descriptor set file unparseable': {
     code: 1,

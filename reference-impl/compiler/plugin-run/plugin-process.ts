@@ -7,13 +7,19 @@
 //   stdin still works: write errors (EPIPE) are ignored, as protoc ignores them;
 // - the result is judged after stdout closes and the process is reaped.
 // When exec fails, protoc's forked child prints "<argv0>: program not found or is not
-// executable" plus a hint and exits 1; the same text and status are produced here.
+// executable" plus a hint and exits 1; the same text and status are produced here. That
+// includes a registered path whose file the kernel cannot run (ENOEXEC: a script without
+// `#!`, an empty file): protoc's execv fails on it, while Node's spawn (execvp) would run it
+// with /bin/sh. Such a file is told by its first bytes (looksRunnable); a format a Linux
+// kernel runs through binfmt_misc is refused too, a plugin of that kind being rare.
 // Two limits protoc does not have, so a broken plugin cannot hang or exhaust a CI job
 // (both options, both documented in the README): a timeout (default 60 s; protoc waits
 // forever) and a cap on stdout (default 256 MiB; protoc buffers up to its 2 GiB parse
 // limit). Either kills the plugin with SIGKILL and fails its run.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { constants } from 'node:os';
+import path from 'node:path';
 
 export const DEFAULT_PLUGIN_TIMEOUT_MS = 60_000;
 export const DEFAULT_PLUGIN_OUTPUT_LIMIT = 256 * 1024 * 1024;
@@ -58,6 +64,32 @@ export function describePluginExit(exit: PluginExit, launch: Pick<PluginLaunch, 
   }
 }
 
+/** Magic numbers of what a kernel runs itself: `#!`, ELF, Mach-O (32/64 bits, either order, universal). */
+const RUNNABLE = ['2321', '7f454c46', 'feedface', 'feedfacf', 'cefaedfe', 'cffaedfe', 'cafebabe'];
+
+/**
+ * Whether exec could load the file at `file` (false: ENOEXEC). A file that cannot be read
+ * counts as runnable: spawn then reports what is wrong with it, as before.
+ */
+function looksRunnable(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return true;
+  }
+  try {
+    const head = Buffer.alloc(4);
+    const read = readSync(fd, head, 0, 4, 0);
+    const hex = head.subarray(0, read).toString('hex');
+    return RUNNABLE.some((magic) => hex.startsWith(magic));
+  } catch {
+    return true; // a directory, say: spawn fails on it with protoc's message
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function signalNumber(name: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[name] ?? 0;
 }
@@ -72,6 +104,7 @@ export function runPluginProcess(launch: PluginLaunch): Promise<PluginExit> {
   // gets "./" in front, while argv[0] stays as the user wrote it.
   const file = launch.searchPath || launch.program.includes('/') ? launch.program : `./${launch.program}`;
   if (launch.program === '' || launch.program.includes('\0')) return Promise.resolve(execFailed());
+  if (!launch.searchPath && !looksRunnable(path.resolve(launch.cwd, file))) return Promise.resolve(execFailed());
 
   return new Promise((resolve) => {
     let settled = false;
