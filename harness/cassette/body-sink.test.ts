@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { compileReplacements, createBodySink, type BodySinkOptions } from './body-sink.js';
+import { createBodySink, type BodySinkOptions } from './body-sink.js';
+import { compileReplacements } from './byte-replacer.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body } from './cassette-format.js';
 import { readBodyBytes, readWireBytes } from './cassette-load.js';
 

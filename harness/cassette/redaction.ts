@@ -31,6 +31,7 @@ import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { SECRET_BODY_FIELDS } from '../http/secret-fields.js';
 import { encodeContent, inlineBodyBytes } from './body-codec.js';
+import { redactedBytes } from './byte-replacer.js';
 import { decodeFormPart, type FormFieldRules, isFormMediaType } from './form-field-scrubber.js';
 import { createJsonFieldScrubber, type FieldRules, type PathStep } from './json-field-scrubber.js';
 import {
@@ -296,14 +297,9 @@ export function createRedactor(config: RedactionConfig = {}): Redactor {
     hide: (value, steps) => hide(value ?? '', pass, `${side}.body.${genericPath(steps)}`),
   });
 
-  /** A JSON text with its secret fields replaced in place (the text itself when none is). */
-  function scrubJsonText(text: string, side: Side, pass: Pass): string {
-    const pieces: Buffer[] = [];
-    const scrubber = createJsonFieldScrubber(fieldRules(side, pass), (bytes) => pieces.push(bytes));
-    scrubber.write(Buffer.from(text));
-    scrubber.flush();
-    return scrubber.replaced ? Buffer.concat(pieces).toString('utf8') : text;
-  }
+  /** A JSON text with its secret fields replaced in place, as a sink scrubs a streamed body. */
+  const scrubJsonText = (text: string, side: Side, pass: Pass): string =>
+    redactedBytes(Buffer.from(text), { scrub: (emit) => createJsonFieldScrubber(fieldRules(side, pass), emit) }).toString('utf8');
 
   /** A member (`key` a name) or an element (`key` an index) of a JSON value. */
   function redactField(key: PathStep, value: unknown, steps: PathStep[], ctx: JsonWalk): unknown {

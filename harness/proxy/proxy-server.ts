@@ -18,7 +18,8 @@ import {
   type Interaction,
   type RecordedRequest,
 } from '../cassette/cassette-format.js';
-import { compileReplacements, createBodySink, redactedBytes, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
+import { createBodySink, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
+import { compileReplacements, redactedBytes } from '../cassette/byte-replacer.js';
 import { createFormFieldScrubber, isFormMediaType } from '../cassette/form-field-scrubber.js';
 import { createJsonFieldScrubber } from '../cassette/json-field-scrubber.js';
 import type { Side } from '../cassette/redaction.js';
