@@ -171,6 +171,7 @@ export function createResultsFixture(): Results {
     {
       id: 'assignees.list-returns-users',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Issue assignees, endpoint 6',
       quote:
         '| 6 | GET /repos/{owner}/{repo}/assignees | query per_page (max 100, default 30), page (default 1) | 200 array of User; 404 |',
@@ -180,6 +181,7 @@ export function createResultsFixture(): Results {
     {
       id: 'pagination.link-omitted-single-page',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Pagination',
       quote: 'When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted.',
       cases: ['assignees/single-page-omits-link'],
@@ -188,6 +190,7 @@ export function createResultsFixture(): Results {
     {
       id: 'pagination.per-page-max',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Common request parameters',
       quote: '| per_page | query | integer | results per page, max 100, default 30 (exceptions stated per endpoint) |',
       cases: ['assignees/per-page-max'],
@@ -196,6 +199,7 @@ export function createResultsFixture(): Results {
     {
       id: 'conventions.media-type-recommended',
       level: 'SHOULD',
+      basis: 'quoted',
       source: 'spec 1 § Common request parameters',
       quote: 'media type; `application/vnd.service+json` is recommended; several media types may be comma-separated',
       cases: ['conventions/vnd-media-type'],
@@ -204,6 +208,7 @@ export function createResultsFixture(): Results {
     {
       id: 'interaction-limits.expiry-default-one-day',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Interaction restrictions, endpoint 28',
       quote: 'expiry string (one_day default, three_days, one_week, one_month, six_months)',
       cases: ['interaction-limits/expiry-defaults-one-day'],
@@ -213,6 +218,7 @@ export function createResultsFixture(): Results {
     {
       id: 'git-blobs.content-base64',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Git blobs, endpoint 22',
       quote: '200 Blob (content always Base64 in the default media type)',
       cases: ['git-blobs/content-base64'],
@@ -221,6 +227,7 @@ export function createResultsFixture(): Results {
     {
       id: 'interaction-limits.org-put-422',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Interaction restrictions, endpoint 31',
       quote: '| 31 | PUT /orgs/{org}/interaction-limits | body limit required; expiry | 200 Interaction limit; 422 |',
       cases: ['interaction-limits/org-put-invalid-limit-422'],
@@ -229,6 +236,7 @@ export function createResultsFixture(): Results {
     {
       id: 'errors.401-authentication-required',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Errors',
       quote: '| 401 | authentication required |',
       cases: ['auth/anonymous-put-limits-401'],
@@ -237,6 +245,7 @@ export function createResultsFixture(): Results {
     {
       id: 'interaction-limits.repo-409-owner-limit',
       level: 'MUST',
+      basis: 'quoted',
       source: 'spec 1 § Interaction restrictions, state machine',
       quote: '| any (repository) | PUT or DELETE on the repository | a limit is set on the owning user or organization | unchanged | 409 |',
       cases: [],

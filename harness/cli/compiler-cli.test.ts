@@ -1,6 +1,7 @@
 // `touchstone compiler` end to end, against the two compilers of issue 4's "Done when":
 // touchstone's own protoc (through npx, as a user runs it) conforms; Debian's protoc 3.21
-// runs to the end and fails exactly where it departs from spec 3, the unsafe names.
+// conforms too, warning where it departs from the reference's choices, the unsafe names
+// (spec 3's name rules bind the plugin; what a compiler does with a forbidden name is open).
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -30,28 +31,25 @@ test('npx touchstone protoc conforms: every compiler case passes and no sandbox 
   expect(existsSync(path.join(out, 'compiler-cases'))).toBe(false);
 });
 
-test('protoc 3.21 runs to the end and fails only the unsafe-name cases, each citing the requirement with a command that reproduces it', async () => {
+test('protoc 3.21 conforms, warning only on the unsafe-name cases, each citing its requirement with a command that reproduces it', async () => {
   skipWithoutDebianProtoc(test);
   test.setTimeout(120_000);
   const out = path.join(dir, 'protoc');
   const run = await runCli(['compiler', '--compiler', DEBIAN_PROTOC, '--out', out]);
-  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
   const report = results(out);
-  const failed = report.cases.filter((c) => c.outcome !== 'PASS');
-  expect(failed.map((c) => c.id).sort()).toEqual([
-    'names/absolute-name',
-    'names/backslash',
-    'names/dot-component',
-    'names/dot-dot-component',
+  expect(report.verdict).toBe('conforming');
+  const warned = report.cases.filter((c) => c.outcome !== 'PASS');
+  expect(warned.map((c) => `${c.outcome} ${c.id} ${c.failure?.requirement}`).sort()).toEqual([
+    'WARN names/absolute-name compiler.apply.unsafe-names-refused',
+    'WARN names/backslash compiler.apply.unsafe-names-refused',
+    'WARN names/dot-component compiler.apply.unsafe-names-refused',
+    'WARN names/dot-dot-component compiler.apply.names-inside-output',
   ]);
-  for (const finding of failed) {
-    expect(finding.outcome).toBe('FAIL');
-    expect(finding.failure?.requirement).toBe('compiler.apply.unsafe-names-refused');
-  }
-  expect(report.requirements.find((r) => r.id === 'compiler.apply.unsafe-names-refused')?.status).toBe('FAIL');
+  expect(report.requirements.find((r) => r.id === 'compiler.apply.names-inside-output')?.status).toBe('WARN');
 
   // The kept sandbox and the reproduction command show the escape again.
-  const dotDot = failed.find((c) => c.id === 'names/dot-dot-component')!;
+  const dotDot = warned.find((c) => c.id === 'names/dot-dot-component')!;
   const work = path.join(out, 'compiler-cases/names/dot-dot-component/work');
   expect(readdirSync(work).sort()).toEqual(['escaped.txt', 'out']);
   rmSync(path.join(work, 'escaped.txt'));

@@ -15,6 +15,8 @@ export interface ReferenceOptions {
   worldFile?: string;
   /** Built-in faults to start with (touchstone serve --fault). */
   faults?: string[];
+  /** Built-in variations to start with (touchstone serve --variant). */
+  variants?: string[];
   /** Where source-import events are POSTed (touchstone serve --import-webhook). */
   importWebhook?: string;
   /** Proxies whose X-Forwarded-Proto/-Host are believed (touchstone serve --trust-proxy); default this machine. */
@@ -29,6 +31,13 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const unknown = faults.filter((name) => !reference.isServiceFault(name));
   if (unknown.length > 0)
     throw new HarnessError('USAGE', `unknown fault ${unknown.join(', ')}; the reference has: ${reference.SERVICE_FAULTS.join(', ')}`);
+  const variants = options.variants ?? [];
+  const unknownVariants = variants.filter((name) => !reference.isServiceVariant(name));
+  if (unknownVariants.length > 0)
+    throw new HarnessError(
+      'USAGE',
+      `unknown variation ${unknownVariants.join(', ')}; the reference has: ${reference.SERVICE_VARIANTS.join(', ') || 'none'}`,
+    );
   let world: ReturnType<typeof reference.loadWorld>;
   try {
     world = reference.loadWorld(options.worldFile ?? suitePaths.world);
@@ -41,6 +50,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
   const service = reference.createReferenceService({
     world,
     faults: faults.filter(reference.isServiceFault),
+    variants: variants.filter(reference.isServiceVariant),
     importWebhook: options.importWebhook,
     clientTimeouts: options.clientTimeouts,
     ...(options.trustProxy !== undefined && options.trustProxy.length > 0 && { trustProxy: options.trustProxy }),

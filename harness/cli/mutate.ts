@@ -1,18 +1,20 @@
 // `touchstone mutate` (npm run kill-matrix): the kill matrix of harness/mutate/ against
 // the reference implementations. One reference service process (this one, or --target a
 // `touchstone serve`), the reference plugin and compiler started per case with
-// --fault=ID. Prints fault → the cases that caught it, writes kill-matrix.json and, per
-// side, the four reports of the faultless run with each requirement's faults and the
-// cases that caught them. Exit 1 when a fault is caught by no case, a MUST requirement has
-// no caught fault, or a case fails against the faultless reference; 2 usage; 3 unreachable.
+// --fault=ID or --variant=ID. Prints fault → the cases that caught it and variation → the
+// cases that judged it, writes kill-matrix.json and, per side, the four reports of the
+// faultless run with each requirement's faults and the cases that caught them. Exit 1 when
+// a fault is caught by no case, a MUST requirement has no caught fault, a variation is
+// judged non-conforming, or a case fails against the faultless reference; 2 usage; 3 unreachable.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
+import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createHttpTransport } from '../http/transport.js';
-import { allCases, lintFaultCoverage } from '../mutate/fault-coverage.js';
-import { loadFaultRegistry, type Fault } from '../mutate/fault-registry.js';
-import { formatKillMatrix, formatFaultLine } from '../mutate/kill-matrix-text.js';
+import { allCases, lintSwitchCoverage } from '../mutate/switch-coverage.js';
+import { loadFaultRegistry, loadVariantRegistry, sharedNames, type Fault, type Variant } from '../mutate/switch-registry.js';
+import { formatKillMatrix, formatFaultLine, formatVariantLine } from '../mutate/kill-matrix-text.js';
 import { compilerSide, pluginSide, serviceSide } from '../mutate/kill-matrix-sides.js';
 import { isComplete, runKillMatrix, type BaselineRun, type KillMatrix, type SideRunner } from '../mutate/kill-matrix.js';
 import { loadCompilerSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
@@ -22,7 +24,7 @@ import { loadRequirementRegistry, requirementsFor, sideOf, type RequirementRegis
 import { loadSuites } from '../suite/suite-loader.js';
 import { packageVersion } from '../../lib/project-files.js';
 import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
-import { readWorldTokens } from '../suite/world-tokens.js';
+import { readWorldRoles, readWorldTokens } from '../suite/world-tokens.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { reportDirectory } from './conformance-process.js';
@@ -39,6 +41,11 @@ interface MutateOptions {
   side: string[];
   target?: string;
   out?: string;
+  /** Only these faults and variations (the faultless run of their sides still runs in full). */
+  fault?: string[];
+  variant?: string[];
+  /** Only the cases of these service suites, and the faults and variations they run. */
+  suite?: string[];
 }
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
@@ -56,30 +63,67 @@ export const command = {
         describe: 'a reference service served elsewhere (touchstone serve); default: one started in this process',
       })
       .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
-      .example('$0 mutate --side service --out reports/kill-matrix', 'which cases catch each fault of the reference service'),
+      .option('fault', { type: 'array', string: true, describe: 'only this fault (repeatable; with --variant, those too)' })
+      .option('variant', { type: 'array', string: true, describe: 'only this variation (repeatable; with --fault, those too)' })
+      .option('suite', {
+        type: 'array',
+        string: true,
+        describe: 'only the cases of this service suite (repeatable), and the faults and variations they run; implies --side service',
+      })
+      .example(
+        '$0 mutate --side service --out reports/kill-matrix',
+        'which cases catch each fault of the reference service, and accept each variation',
+      )
+      .example('$0 mutate --variant social.duplicate-accepted', 'whether the suites judge one allowed variation conforming'),
   handler: async (argv: MutateOptions) => {
     process.exitCode = await mutate(argv);
   },
 };
 
-/** The faults each reference knows: the registry must name exactly these (an unknown one would fail every case it runs). */
-const REFERENCE_FAULTS: Record<RunKind, () => Promise<readonly string[]>> = {
-  service: async () => (await import('../../reference-impl/service/service.js')).SERVICE_FAULTS,
-  plugin: async () => (await import('../../reference-impl/plugin/faults.js')).PLUGIN_FAULTS,
-  compiler: async () => (await import('../../reference-impl/compiler/faults.js')).COMPILER_FAULTS,
+/** The faults and variations each reference knows: the registries must name exactly these (an unknown one would fail every case it runs). */
+const REFERENCE_SWITCHES: Record<RunKind, () => Promise<{ faults: readonly string[]; variants: readonly string[] }>> = {
+  service: async () => {
+    const { SERVICE_FAULTS, SERVICE_VARIANTS } = await import('../../reference-impl/service/service.js');
+    return { faults: SERVICE_FAULTS, variants: SERVICE_VARIANTS };
+  },
+  plugin: async () => {
+    const { PLUGIN_FAULTS, PLUGIN_VARIANTS } = await import('../../reference-impl/plugin/faults.js');
+    return { faults: PLUGIN_FAULTS, variants: PLUGIN_VARIANTS };
+  },
+  compiler: async () => {
+    const { COMPILER_FAULTS, COMPILER_VARIANTS } = await import('../../reference-impl/compiler/faults.js');
+    return { faults: COMPILER_FAULTS, variants: COMPILER_VARIANTS };
+  },
 };
 
-export async function checkRegistryAgainstReferences(faults: Fault[], sides: RunKind[] = SIDES): Promise<string[]> {
+export async function checkRegistryAgainstReferences(faults: Fault[], variants: Variant[], sides: RunKind[] = SIDES): Promise<string[]> {
   const problems: string[] = [];
   for (const side of sides) {
-    const known = await REFERENCE_FAULTS[side]();
-    const listed = new Set(faults.filter((f) => f.side === side).map((f) => f.id));
-    for (const id of known)
-      if (!listed.has(id)) problems.push(`the reference ${side} has fault ${id}, which suites/faults does not describe`);
-    for (const id of listed)
-      if (!known.includes(id)) problems.push(`suites/faults describes ${side} fault ${id}, which the reference ${side} does not have`);
+    const known = await REFERENCE_SWITCHES[side]();
+    const compare = (
+      kind: 'fault' | 'variation',
+      folder: string,
+      references: readonly string[],
+      registered: { id: string; side: RunKind }[],
+    ) => {
+      const listed = new Set(registered.filter((s) => s.side === side).map((s) => s.id));
+      for (const id of references)
+        if (!listed.has(id)) problems.push(`the reference ${side} has ${kind} ${id}, which ${folder} does not describe`);
+      for (const id of listed)
+        if (!references.includes(id)) problems.push(`${folder} describes ${side} ${kind} ${id}, which the reference ${side} does not have`);
+    };
+    compare('fault', 'suites/faults', known.faults, faults);
+    compare('variation', 'suites/variants', known.variants, variants);
   }
   return problems;
+}
+
+/** The switches --fault and --variant name, or all when neither is given; an unknown name is a usage error. */
+function chosen<T extends { id: string }>(all: T[], named: string[] | undefined, other: string[] | undefined, kind: string): T[] {
+  if (named === undefined && other === undefined) return all;
+  const unknown = (named ?? []).filter((id) => !all.some((s) => s.id === id));
+  if (unknown.length > 0) throw new HarnessError('USAGE', `unknown ${kind} ${unknown.join(', ')} (on the sides run)`);
+  return all.filter((s) => (named ?? []).includes(s.id));
 }
 
 interface Started {
@@ -97,13 +141,15 @@ async function serviceRunner(registry: RequirementRegistry, options: MutateOptio
     throw new HarnessError('USAGE', `${url} cannot switch faults (no control.faults capability): point --target at touchstone serve`);
   const transport = createHttpTransport();
   started.close = () => transport.close();
-  return serviceSide(loadSuites(suitePaths.service), {
+  return serviceSide(loadSuites(suitePaths.service, options.suite ?? []), {
     url,
     tokens: readWorldTokens(),
     send: transport.send,
     capabilities,
     registry,
     strict: false,
+    roles: readWorldRoles(),
+    schemas: loadSchemaRegistry(suitePaths.schemas),
   });
 }
 
@@ -137,15 +183,24 @@ export async function mutate(options: MutateOptions): Promise<number> {
   try {
     const unknownSide = options.side.filter((s) => !SIDES.includes(s as RunKind));
     if (unknownSide.length > 0) throw new HarnessError('USAGE', `unknown side ${unknownSide.join(', ')}; known: ${SIDES.join(', ')}`);
-    const sides = options.side.length > 0 ? (options.side as RunKind[]) : SIDES;
+    const sides = options.suite ? ['service' as const] : options.side.length > 0 ? (options.side as RunKind[]) : SIDES;
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    const faults = loadFaultRegistry(suitePaths.faults, registry).filter((f) => sides.includes(f.side));
-    const problems = [
-      ...(await checkRegistryAgainstReferences(faults, sides)),
-      ...lintFaultCoverage(requirementsOf(registry, sides), faults, allCases(registry)),
-    ];
+    const allFaults = loadFaultRegistry(suitePaths.faults, registry).filter((f) => sides.includes(f.side));
+    const allVariants = loadVariantRegistry(suitePaths.variants, registry).filter((v) => sides.includes(v.side));
+    const problems = [...sharedNames(allFaults, allVariants), ...(await checkRegistryAgainstReferences(allFaults, allVariants, sides))];
     if (problems.length > 0)
-      throw new HarnessError('CONFIG', `the fault registry, the references and the suites disagree:\n  ${problems.join('\n  ')}`);
+      throw new HarnessError('CONFIG', `the switch registries and the references disagree:\n  ${problems.join('\n  ')}`);
+    // What the suites lack (a MUST without a fault, a choice without a variation) refuses a
+    // whole run; a run narrowed by --suite, --fault or --variant, a step of adding them, says so and goes on.
+    const sideCases = allCases(registry).filter((c) => sides.includes(sideOf(c.requirements[0] ?? '')));
+    const gaps = lintSwitchCoverage(requirementsOf(registry, sides), allFaults, allVariants, sideCases);
+    const narrowed = options.suite !== undefined || options.fault !== undefined || options.variant !== undefined;
+    if (gaps.length > 0 && !narrowed)
+      throw new HarnessError('CONFIG', `the suites and the switch registries do not pass the lint:\n  ${gaps.join('\n  ')}`);
+    if (gaps.length > 0)
+      process.stderr.write(`touchstone: ${gaps.length} lint problems, which a whole run refuses:\n  ${gaps.join('\n  ')}\n`);
+    let faults = chosen(allFaults, options.fault, options.variant, 'fault');
+    let variants = chosen(allVariants, options.variant, options.fault, 'variation');
 
     const startedAt = new Date();
     const outDir = reportDirectory(options.out, startedAt);
@@ -162,16 +217,32 @@ export async function mutate(options: MutateOptions): Promise<number> {
       );
     if (sides.includes('compiler'))
       runners.push(compilerSide(loadCompilerSuites(suitePaths.compiler), { command: COMPILER_COMMAND, registry, limits: LIMITS }));
+    // Narrowed to some suites: only the switches their cases can judge, and the requirements they cite.
+    const cases = runners.flatMap((r) => r.cases);
+    const cited = (ids: string[]) => cases.some((c) => c.requirements.some((id) => ids.includes(id)));
+    let inScope = requirementsOf(registry, sides);
+    if (options.suite) {
+      faults = faults.filter((f) => cited(f.breaks));
+      variants = variants.filter((v) => cited(v.requirements));
+      inScope = inScope.filter((r) => cited([r.id]));
+    }
+    // Narrowed to some switches: a MUST counts as uncovered only among those the faults run break.
+    if (options.fault !== undefined || options.variant !== undefined)
+      inScope = inScope.filter((r) => faults.some((f) => f.breaks.includes(r.id)));
     process.stdout.write(
-      `touchstone: kill matrix of ${faults.length} faults over ${runners.reduce((n, r) => n + r.cases.length, 0)} cases (${sides.join(', ')})\n`,
+      `touchstone: kill matrix of ${faults.length} faults and ${variants.length} variations over ${runners.reduce((n, r) => n + r.cases.length, 0)} cases (${sides.join(', ')})\n`,
     );
 
-    const requirements = requirementsOf(registry, sides).map((r) => ({ id: r.id, level: r.level, side: sideOf(r.id) }));
+    const requirements = inScope.map((r) => ({ id: r.id, level: r.level, basis: r.basis, side: sideOf(r.id) }));
     const { matrix, baseline } = await runKillMatrix({
       faults,
+      variants,
       runners,
       requirements,
+      // A case may warn on a choice it does not cite (a pagination walk's probes): a choice all the same.
+      choices: [...registry.values()].filter((r) => r.basis === 'choice').map((r) => r.id),
       onFault: (result) => process.stdout.write(`${formatFaultLine(result)}\n`),
+      onVariant: (result) => process.stdout.write(`${formatVariantLine(result)}\n`),
     });
 
     mkdirSync(outDir, { recursive: true });

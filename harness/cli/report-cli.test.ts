@@ -139,7 +139,7 @@ test('baseline: update writes a run’s failures; the next run with it is XFAIL 
     const update = await runCli(['baseline', 'update', baseline, '--from', path.join(dir, 'first')]);
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).toContain(
-      '+ added   interaction-limits/repo-conflict-with-org-limit: MUST interaction-limits.repo-conflict-409: expected status 409, got status 200',
+      '+ added   interaction-limits/repo-conflict-with-org-limit: MUST interaction-limits.repo-conflict-409, as repo-admin: expected status 409, got status 200',
     );
     expect(update.stdout).toMatch(/2 change\(s\) written to .*known\.yaml/);
     expect(readFileSync(baseline, 'utf8')).toContain('# known failures');

@@ -13,7 +13,7 @@ import { compareRuns, regressed, runLabels } from '../report/compare-runs.js';
 import { catalogueFingerprint } from '../core/fingerprint.js';
 import type { Results } from '../core/results.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { allCases } from '../mutate/fault-coverage.js';
+import { allCases } from '../mutate/switch-coverage.js';
 import { formatSummary } from '../report/console-summary.js';
 import { mergeResults } from '../report/merge-results.js';
 import { readResults, resultsFile } from '../report/read-results.js';

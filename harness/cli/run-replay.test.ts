@@ -45,7 +45,7 @@ test('run --record reproduces the committed recordings byte for byte', async () 
     cpSync(REFERENCE_CASSETTES, dir, { recursive: true });
     const result = await runCli(['run', '--record', dir, '--out', path.join(dir, '..', `${path.basename(dir)}-report`)]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    const name = 'assignees/list-pages-through-every-assignee.cassette.json';
+    const name = 'assignees/list-pages-of-a-large-repository.cassette.json';
     expect(readFileSync(path.join(dir, name), 'utf8')).toBe(readFileSync(path.join(REFERENCE_CASSETTES, name), 'utf8'));
     expect(result.stdout).not.toContain('removed');
   } finally {

@@ -17,6 +17,13 @@ export const command = {
         default: [] as string[],
         describe: 'switch on a built-in fault (repeatable; suites/faults lists them); a reset keeps it on',
       })
+      .option('variant', {
+        type: 'array',
+        string: true,
+        default: [] as string[],
+        describe:
+          'switch on a built-in variation, another choice the spec allows (repeatable; suites/variants lists them); a reset keeps it on',
+      })
       .option('trust-proxy', {
         type: 'array',
         string: true,
@@ -28,9 +35,21 @@ export const command = {
         describe: 'POST RepositoryImportEvent webhooks (source import status changes) to this URL',
       })
       .example('$0 serve --port 8080', 'the reference at http://127.0.0.1:8080')
-      .example('$0 serve --port 0 --fault pagination.no-link-header', 'a reference that breaks a rule, to see a suite catch it'),
+      .example('$0 serve --port 0 --fault pagination.no-link-header', 'a reference that breaks a rule, to see a suite catch it')
+      .example(
+        '$0 serve --port 0 --variant social.duplicate-accepted',
+        'a reference that reads the spec otherwise, to see the suites accept it',
+      ),
   handler: async (
-    argv: { port: number; host: string; world?: string; fault: string[]; importWebhook?: string; trustProxy: string[] } & ClientTimeoutArgs,
+    argv: {
+      port: number;
+      host: string;
+      world?: string;
+      fault: string[];
+      variant: string[];
+      importWebhook?: string;
+      trustProxy: string[];
+    } & ClientTimeoutArgs,
   ) => {
     const service = await startReferenceService({
       clientTimeouts: clientTimeouts(argv),
@@ -38,6 +57,7 @@ export const command = {
       host: argv.host,
       worldFile: argv.world,
       faults: argv.fault,
+      variants: argv.variant,
       importWebhook: argv.importWebhook,
       trustProxy: argv.trustProxy,
     });
@@ -47,6 +67,10 @@ export const command = {
     };
     // Listening for signals before the address is out: a client may stop us at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
-    process.stdout.write(`touchstone: serving ${service.url}${argv.fault.length > 0 ? ` with faults ${argv.fault.join(', ')}` : ''}\n`);
+    const switched = [
+      ...(argv.fault.length > 0 ? [`faults ${argv.fault.join(', ')}`] : []),
+      ...(argv.variant.length > 0 ? [`variations ${argv.variant.join(', ')}`] : []),
+    ];
+    process.stdout.write(`touchstone: serving ${service.url}${switched.length > 0 ? ` with ${switched.join(' and ')}` : ''}\n`);
   },
 };

@@ -45,7 +45,7 @@ export interface JudgedBy {
 
 /** What this touchstone judges by, besides a run's configuration: its suites and its requirement registry. */
 export function catalogueFingerprint(): Pick<Fingerprint, 'suites' | 'requirements'> {
-  return { suites: hashTree(SUITES_DIR, ['requirements', 'faults']), requirements: hashTree(suitePaths.requirements) };
+  return { suites: hashTree(SUITES_DIR, ['requirements', 'faults', 'variants']), requirements: hashTree(suitePaths.requirements) };
 }
 
 export function fingerprintOf(run: JudgedBy): Fingerprint {

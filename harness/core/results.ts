@@ -4,6 +4,13 @@
 export const OUTCOMES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
+/**
+ * Why a requirement says what it says: `quoted`, the spec's words force it; `choice`, the spec
+ * is silent or open to several readings and touchstone records the reference's reading (never
+ * at MUST); `convention`, a rule of HTTP or of this API family that the spec takes for granted.
+ */
+export const BASES = ['quoted', 'choice', 'convention'] as const;
+export type Basis = (typeof BASES)[number];
 export const ASPECTS = ['status', 'schema', 'pagination', 'limits', 'auth', 'state'] as const;
 export type Aspect = (typeof ASPECTS)[number];
 
@@ -35,6 +42,8 @@ export function requestIdOf(exchange: ExchangeRecord | undefined): string | unde
 export interface FailureDetail {
   /** The requirement the failing check enforces. */
   requirement: string;
+  /** The role the request that showed it acted as (an auth matrix's row), when the check sent one. */
+  role?: string;
   /** "METHOD /template" of the request that showed the failure; other endpoints of the case held. */
   endpoint?: string;
   expected: string;
@@ -43,6 +52,19 @@ export interface FailureDetail {
   exchange?: ExchangeRecord;
   /** A copy-paste reproduction; tokens appear as $TOKEN. */
   reproduce?: string;
+}
+
+/**
+ * One row of an auth matrix: the role, what its token is (as the world describes it: kind,
+ * whose, scopes or permissions), the status the requirement forces for it and the one that
+ * came back. A row whose role has no token did not run (SKIP, no status).
+ */
+export interface MatrixRow {
+  role: string;
+  token: string;
+  expected: string;
+  status?: number;
+  outcome: 'PASS' | 'FAIL' | 'WARN' | 'SKIP';
 }
 
 /** What a case, or some rows of it, could not run without: role tokens, target capabilities. */
@@ -60,14 +82,19 @@ export interface CaseResult {
   requirements: string[];
   endpoints: string[]; // "GET /repos/{owner}/{repo}/assignees"
   aspects: Aspect[];
+  /** The role a steps case acts as; an auth matrix has none of its own, its rows are in `matrix`. */
   role?: string;
   /** When the case started (ISO 8601), and how long it took. */
   started_at: string;
   duration_ms: number;
   /** Present for every outcome other than PASS, and for a PASS whose rows did not all run. */
   message?: string;
-  /** The first check that failed (a WARN case goes on after it; a FAIL case stops there). */
+  /** The check that decided the outcome: the MUST that failed, or the first SHOULD or MAY broken in a WARN case. */
   failure?: FailureDetail;
+  /** Every broken check, in the order found (`failure` among them): none is summed up as "and N more". */
+  failures?: FailureDetail[];
+  /** An auth matrix's rows, each with its role and token, in the order they ran; every row runs even after one breaks. */
+  matrix?: MatrixRow[];
   /** The command that runs this case again against the same target (cases other than PASS). */
   rerun?: string;
   /** Every requirement a check of this case found broken, the failure's first. */
@@ -91,7 +118,7 @@ export type CaseFacts = Pick<CaseResult, 'id' | 'suite' | 'title' | 'level' | 'r
 export type CaseTiming = Pick<CaseResult, 'started_at' | 'duration_ms'>;
 
 /** What a run of a case of any kind (service, plugin, compiler) found. */
-export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'broken' | 'unverified' | 'missing'>;
+export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'failures' | 'matrix' | 'broken' | 'unverified' | 'missing'>;
 
 /** PASS, FAIL, WARN, XFAIL, ERROR when a case checked it; UNTESTED when none did (no case, or every case skipped or stopped before it). */
 export type RequirementStatus = Outcome | 'UNTESTED';
@@ -99,6 +126,7 @@ export type RequirementStatus = Outcome | 'UNTESTED';
 export interface RequirementResult {
   id: string;
   level: Level;
+  basis: Basis;
   source: string;
   quote: string;
   cases: string[];
@@ -169,7 +197,7 @@ export interface Results {
 }
 
 export interface Fingerprint {
-  /** The suites, endpoint catalogue, schemas and world (everything under suites/ but requirements and faults). */
+  /** The suites, endpoint catalogue, schemas and world (everything under suites/ but requirements, faults and variants). */
   suites: string;
   /** The requirement registry (suites/requirements). */
   requirements: string;

@@ -10,6 +10,7 @@ const SCHEMAS: [dirOrFile: string, schema: string][] = [
   [suitePaths.service, 'harness/suite/suite.schema.json'],
   [suitePaths.requirements, 'harness/suite/requirement.schema.json'],
   [suitePaths.faults, 'harness/mutate/fault.schema.json'],
+  [suitePaths.variants, 'harness/mutate/variant.schema.json'],
   [suitePaths.plugin, 'harness/plugin/plugin-suite.schema.json'],
   [suitePaths.compiler, 'harness/plugin/compiler-suite.schema.json'],
   [suitePaths.world, 'suites/world.schema.json'],

@@ -1,13 +1,14 @@
 // Types of the declarative formats under suites/: requirement registry entries and
 // service suites. Their JSON Schemas (requirement.schema.json, suite.schema.json) are
 // the authority; loaders validate every file against them before these types apply.
-import type { Aspect, Level } from './results.js';
+import type { Aspect, Basis, Level } from './results.js';
 
 export interface Requirement {
   id: string;
   source: string;
   quote: string;
   level: Level;
+  basis: Basis;
   /** Why a level was chosen, or which documented behaviour a MAY check pins. */
   note?: string;
 }
@@ -63,9 +64,13 @@ export interface BytesExpectation {
   /** The body, read as UTF-8, contains none of these texts (a secret that must not come back). */
   excludes?: string[];
   archive?: {
-    format: 'zip' | 'tar.gz';
-    /** Leading path segments removed before matching, like `tar --strip-components` (a top folder named after a commit). */
-    strip?: number;
+    /** `tar`: a tar, gunzipped first when its bytes start as gzip does (either is a "tar archive"). */
+    format: 'zip' | 'tar.gz' | 'tar';
+    /**
+     * Leading path segments removed before matching, like `tar --strip-components` (a top folder
+     * named after a commit); `auto` removes one when every entry sits under the same single folder.
+     */
+    strip?: number | 'auto';
     /** Exact number of entries (files, directories, links). */
     count?: number;
     /** Entries that must be present, each with what is given of it. */
@@ -93,6 +98,18 @@ export interface Assertion {
   one_of?: Json[];
   /** The value is a number at most this ("${name}" for a captured one). */
   at_most?: number | string;
+  /** The value is a number at least this ("${name}" for a captured one). */
+  at_least?: number | string;
+  /**
+   * The value is a list holding exactly these items, each as often, in any order (for lists whose
+   * order the spec does not give); an object item matches one holding at least its fields.
+   */
+  members?: Json[];
+  /**
+   * The value is a timestamp (ISO 8601 with a zone) of this instant, or of one of these: compared
+   * as instants, so `Z`, `+00:00` and fractions of a second all match (the format has checks of its own).
+   */
+  instant?: string | string[];
   each_in?: Json[];
   /** The value is a list of numbers, each at most this (a number, or a captured one as "${name}"). */
   each_at_most?: number | string;
@@ -147,7 +164,8 @@ export interface ParallelStep {
   parallel: {
     count: number;
     request: RequestSpec;
-    expect: { one: number; rest: number | number[] };
+    /** `at_most_one`: no copy need get `one` (all may get `rest`), but never two. */
+    expect: { one: number; rest: number | number[]; at_most_one?: boolean };
     /** Binds this name to the number `i` of the copy that got `one`. */
     capture?: string;
   };

@@ -17,6 +17,8 @@ export const suitePaths = {
   compiler: path.join(SUITES_DIR, 'plugin', 'compiler'),
   /** The built-in faults of the reference implementations. */
   faults: path.join(SUITES_DIR, 'faults'),
+  /** The built-in variations of the reference implementations: other choices the spec allows. */
+  variants: path.join(SUITES_DIR, 'variants'),
   /** .proto inputs of both plugin and compiler cases. */
   pluginFixtures: path.join(SUITES_DIR, 'plugin', 'fixtures'),
   /** The fixtures described as a compiler describes them (generated: npm run fixtures:plugin). */

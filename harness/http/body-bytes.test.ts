@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { ConformanceFailure } from '../core/errors.js';
 import type { BytesExpectation } from '../core/suite-format.js';
-import { checkBytes, gitBlobSha, readTarGz, readZip } from './body-bytes.js';
+import { checkBytes, gitBlobSha, readTar, readZip } from './body-bytes.js';
 
 const hello = Buffer.from('hello\n');
 const failureOf = async (body: Buffer, expectation: BytesExpectation) => {
@@ -97,7 +97,7 @@ test('zip entries: count, path, type, size and digests; a missing entry lists wh
 
 test('tar.gz entries (as git archive writes them) include symlinks with their targets; the pax header is not an entry', async () => {
   const body = gitArchive();
-  expect((await readTarGz(body)).map(({ path, type, target }) => [path, type, target])).toEqual([
+  expect((await readTar(body, true)).map(({ path, type, target }) => [path, type, target])).toEqual([
     ['repo-abc', 'directory', undefined],
     ['repo-abc/README.md', 'file', undefined],
     ['repo-abc/docs', 'directory', undefined],
@@ -118,6 +118,18 @@ test('tar.gz entries (as git archive writes them) include symlinks with their ta
   expect(await failureOf(body, { archive: { format: 'tar.gz', entries: [{ path: 'repo-abc/link', target: 'elsewhere' }] } })).toBe(
     'archive entry repo-abc/link pointing to elsewhere | archive entry repo-abc/link pointing to README.md',
   );
+});
+
+test('format tar takes a tar with or without gzip, and strip auto removes one single top folder, none otherwise', async () => {
+  const gzipped = gitArchive();
+  const plain = gunzipSync(gzipped);
+  const stripped = { archive: { format: 'tar' as const, strip: 'auto' as const, count: 4, entries: [{ path: 'docs/guide.md', size: 6 }] } };
+  expect(await failureOf(gzipped, stripped)).toBeUndefined();
+  expect(await failureOf(plain, stripped)).toBeUndefined();
+  // Entries under two top folders: nothing is removed, so the paths keep their folder.
+  const zip = Buffer.from(zipSync({ 'a/x.txt': new Uint8Array([120]), 'b/y.txt': new Uint8Array([121]) }));
+  expect(await failureOf(zip, { archive: { format: 'zip', strip: 'auto', entries: [{ path: 'a/x.txt' }] } })).toBeUndefined();
+  expect(await failureOf(hello, { archive: { format: 'tar' } })).toMatch(/^a tar archive \| 6 bytes that do not open as tar: /);
 });
 
 test('bytes that are not the archive, and archives that expand beyond the bound, fail the check instead of the run', async () => {

@@ -76,12 +76,12 @@ export async function checkBytes(body: Buffer, expect: BytesExpectation, require
   if (!archive) return;
   let entries: ArchiveEntry[];
   try {
-    entries = archive.format === 'zip' ? readZip(body) : await readTarGz(body);
+    entries = archive.format === 'zip' ? readZip(body) : await readTar(body, archive.format === 'tar.gz' || isGzip(body));
   } catch (error) {
     return fail(`a ${archive.format} archive`, `${body.length} bytes that do not open as ${archive.format}: ${(error as Error).message}`);
   }
   // `strip` leading folders (a top folder whose name holds a commit id): entries not below them are dropped.
-  const strip = archive.strip ?? 0;
+  const strip = archive.strip === 'auto' ? (singleTopFolder(entries) ? 1 : 0) : (archive.strip ?? 0);
   if (strip > 0)
     entries = entries.flatMap((e) => {
       const rest = e.path.split('/').slice(strip).join('/');
@@ -125,8 +125,19 @@ export function readZip(body: Buffer): ArchiveEntry[] {
   });
 }
 
-export async function readTarGz(body: Buffer): Promise<ArchiveEntry[]> {
-  const tar = gunzipSync(body, { maxOutputLength: MAX_EXPANDED_BYTES });
+/** Whether the bytes start as gzip does (1f 8b). */
+const isGzip = (body: Buffer) => body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b;
+
+/** Whether every entry sits under one and the same top folder (a tarball's `<repo>-<sha>/`). */
+function singleTopFolder(entries: ArchiveEntry[]): boolean {
+  const tops = new Set(entries.map((e) => e.path.split('/')[0]));
+  return tops.size === 1 && entries.some((e) => e.path.includes('/'));
+}
+
+/** The entries of a tar, gunzipped first when `gzipped` (bounded as a zip is). */
+export async function readTar(body: Buffer, gzipped: boolean): Promise<ArchiveEntry[]> {
+  if (!gzipped && body.length > MAX_EXPANDED_BYTES) throw new Error(`it is over ${MAX_EXPANDED_BYTES} bytes`);
+  const tar = gzipped ? gunzipSync(body, { maxOutputLength: MAX_EXPANDED_BYTES }) : body;
   const entries: ArchiveEntry[] = [];
   const reader = extract();
   const done = (async () => {

@@ -2,7 +2,7 @@
 // headers, emptiness, bytes, schema, JSON subset, assertions) so the first failure
 // reported is the most basic one. Returns the values the step captures for later steps.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
-import type { Expectation, StatusRule } from '../core/suite-format.js';
+import type { Expectation, Json, StatusRule } from '../core/suite-format.js';
 import { byteFacts, checkBytes } from './body-bytes.js';
 import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
 import type { SchemaRegistry } from './schema-registry.js';
@@ -19,11 +19,16 @@ export function parseJsonBody(response: WireResponse, requirement: string): unkn
   }
 }
 
+/** What a status rule allows, as messages and reports say it: "403", "200 or 404", "4xx". */
+export function statusRuleText(status: StatusRule | StatusRule[]): string {
+  return (Array.isArray(status) ? status : [status]).join(' or ');
+}
+
 export function expectStatus(response: WireResponse, status: StatusRule | StatusRule[], requirement: string): void {
   const allowed = Array.isArray(status) ? status : [status];
   const matches = (rule: StatusRule) => (typeof rule === 'number' ? rule === response.status : rule[0] === String(response.status)[0]);
   if (!allowed.some(matches)) {
-    throw new ConformanceFailure(requirement, `status ${allowed.join(' or ')}`, `status ${response.status}`);
+    throw new ConformanceFailure(requirement, `status ${statusRuleText(status)}`, `status ${response.status}`);
   }
 }
 
@@ -57,9 +62,37 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
     fail(`to be one of ${show(assertion.one_of)}`);
   if (assertion.at_most !== undefined && !(typeof value === 'number' && value <= bound(assertion.at_most)))
     fail(`to be a number at most ${assertion.at_most}`);
+  if (assertion.at_least !== undefined && !(typeof value === 'number' && value >= bound(assertion.at_least)))
+    fail(`to be a number at least ${assertion.at_least}`);
+  if (assertion.members !== undefined && !sameMembers(list, assertion.members))
+    fail(`to hold exactly ${show(assertion.members)} in any order`);
+  if (assertion.instant !== undefined) {
+    const instants = (Array.isArray(assertion.instant) ? assertion.instant : [assertion.instant]).map((t) => Date.parse(t));
+    if (!(typeof value === 'string' && TIMESTAMP.test(value) && instants.includes(Date.parse(value))))
+      fail(`to be a timestamp of the instant ${(Array.isArray(assertion.instant) ? assertion.instant : [assertion.instant]).join(' or ')}`);
+  }
   if (assertion.sum !== undefined && total !== bound(assertion.sum)) fail(`to be numbers summing to ${assertion.sum}`);
   if (assertion.sum_at_least !== undefined && !(total !== undefined && total >= bound(assertion.sum_at_least)))
     fail(`to be numbers summing to at least ${assertion.sum_at_least}`);
+}
+
+/** An ISO 8601 date and time with seconds and a zone (Z or an offset); any fraction of a second. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * `list` holds exactly `expected`'s items, each as often, in any order. An expected object
+ * matches an item holding at least its fields (as `json` does): the spec lists fields, it does
+ * not forbid others.
+ */
+function sameMembers(list: unknown[] | undefined, expected: Json[]): boolean {
+  if (!list || list.length !== expected.length) return false;
+  const left = [...expected];
+  return list.every((item) => {
+    const at = left.findIndex((candidate) => findSubsetMismatch(item, candidate) === undefined);
+    if (at < 0) return false;
+    left.splice(at, 1);
+    return true;
+  });
 }
 
 /** A list of numbers, or of strings, each neighbour pair in the order (ties allowed). */

@@ -8,11 +8,11 @@ import type { Transport } from './transport.js';
 
 const LIST = 'test.list';
 
-function paginationCase(total: number, wrapped?: string): PaginationCase {
+function paginationCase(total: number, wrapped?: string, requirements = [LIST, R.pastEnd]): PaginationCase {
   return {
     id: 'walk',
     title: 'walk the fake list',
-    requirements: [LIST],
+    requirements,
     kind: 'pagination',
     request: { method: 'GET', path: '/items' },
     per_page: { default: 30, max: 100 },
@@ -73,6 +73,30 @@ test('a broken check that only warns is handed to the note and the walk goes on 
     (failure) => void noted.push(failure.requirement),
   );
   expect(noted).toEqual([R.omittedOnSinglePage, R.pastEnd]);
+});
+
+test('a page past the end is asked for only by a case citing that choice', async () => {
+  const requestsOf = async (requirements: string[]) => {
+    let count = 0;
+    const target = createFakeListTarget(4, { pastEndError: true });
+    const client = createTargetClient({
+      baseUrl: 'http://target.test',
+      tokens: {},
+      transport: async (request) => {
+        count += 1;
+        return target(request);
+      },
+      userAgent: 'test',
+    });
+    await walkPagination(
+      paginationCase(4, undefined, requirements),
+      (spec) => client.send(spec, 'anonymous'),
+      () => {},
+    );
+    return count;
+  };
+  // The same walk, but for the one probe past the end (which this target answers with an error).
+  expect(await requestsOf([LIST])).toBe((await requestsOf([LIST, R.pastEnd])) - 1);
 });
 
 // Each fault must be caught, and attributed to the rule it breaks.

@@ -1,5 +1,6 @@
 // The optional control API of a target (/_conformance/*): capabilities, reset, clock,
-// injected failures, and the built-in faults of the reference (what the kill matrix switches).
+// injected failures, and the built-in faults and variations of the reference (what the kill
+// matrix switches).
 // A target without it simply has no capabilities; cases that need one are SKIP.
 import { HarnessError } from '../core/errors.js';
 import type { Transport } from './transport.js';
@@ -10,6 +11,8 @@ export interface TargetControl {
   clock(move: { advance_seconds?: number; set?: string }): Promise<void>;
   /** Switches exactly these built-in faults on (capability control.faults); a reset switches them off. */
   faults(ids: string[]): Promise<void>;
+  /** Switches exactly these built-in variations on (capability control.variants); a reset switches them off. */
+  variants(ids: string[]): Promise<void>;
   /** Makes the target's next operations of each kind fail (capability control.failures): `{storage: 1}`, `{internal: 1}`. */
   inject(failures: { storage?: number; internal?: number; maintenance?: number }): Promise<void>;
 }
@@ -56,6 +59,9 @@ export function createTargetControl(baseUrl: string, transport: Transport, userA
     },
     async faults(ids) {
       expectOk('faults', await call('POST', '/_conformance/faults', { faults: ids }));
+    },
+    async variants(ids) {
+      expectOk('variants', await call('POST', '/_conformance/variants', { variants: ids }));
     },
     async inject(failures) {
       expectOk('failures', await call('POST', '/_conformance/failures', failures));

@@ -1,8 +1,9 @@
-// How each side of the reference is run by the kill matrix, with one fault on or none:
+// How each side of the reference is run by the kill matrix, with one fault or one variation
+// on, or neither:
 // - the service: one reference process; each case resets it (the control API) and the
-//   fault is switched on again right after, since a reset switches runtime faults off;
-// - the plugin and the compiler: their command with `--fault=ID` appended, a process per
-//   run, so several runs can go at once.
+//   switches are set again right after, since a reset switches runtime ones off;
+// - the plugin and the compiler: their command with `--fault=ID` or `--variant=ID`
+//   appended, a process per run, so several runs can go at once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { createCaseContext, runCase, type ServiceTarget } from '../suite/case-ru
 import type { RequirementRegistry } from '../suite/requirement-registry.js';
 import type { Case, Suite } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
-import type { SideRunner } from './kill-matrix.js';
+import type { SideRunner, Switched } from './kill-matrix.js';
 
 /** Two runs at once: one per core of the machines this is measured on. */
 const PROCESS_CONCURRENCY = 2;
@@ -44,15 +45,15 @@ function sideRunner<C>(
   side: SideRunner['side'],
   index: Map<string, Indexed<C>>,
   concurrency: number,
-  run: (testCase: C, fault: string | undefined) => Promise<CaseOutcome>,
+  run: (testCase: C, switched: Switched) => Promise<CaseOutcome>,
 ): SideRunner {
   return {
     side,
     cases: [...index.values()].map((entry) => entry.facts),
     concurrency,
-    async run(caseId, fault) {
+    async run(caseId, switched) {
       const started = new Date();
-      const found = await run(index.get(caseId)!.testCase, fault);
+      const found = await run(index.get(caseId)!.testCase, switched);
       return { ...found, started_at: started.toISOString(), duration_ms: Date.now() - started.getTime() };
     },
   };
@@ -61,30 +62,36 @@ function sideRunner<C>(
 export function serviceSide(suites: Suite[], target: ServiceTarget): SideRunner {
   const index = indexCases<Case>(suites, (suite, testCase) => serviceCaseFacts(suite, testCase, target.registry));
   const hooks = { step: <T>(_title: string, body: () => Promise<T>) => body(), attach: async () => {} };
-  return sideRunner('service', index, 1, async (testCase, fault) => {
+  return sideRunner('service', index, 1, async (testCase, switched) => {
     const context = createCaseContext(target, hooks);
-    const faults = fault === undefined ? [] : [fault];
+    const faults = switched && 'fault' in switched ? [switched.fault] : [];
+    const variants = switched && 'variant' in switched ? [switched.variant] : [];
     const { reset } = context.control;
+    const switchOn = async () => {
+      await context.control.faults(faults);
+      await context.control.variants(variants);
+    };
     context.control.reset = async () => {
       await reset();
-      if (faults.length > 0) await context.control.faults(faults);
+      if (switched) await switchOn();
     };
     // Cases reset before they start; this one also clears what the last case left on.
-    await context.control.faults(faults);
+    await switchOn();
     return runCase(testCase, context);
   });
 }
 
-const withFault = (command: string[], fault: string | undefined) => (fault === undefined ? command : [...command, `--fault=${fault}`]);
+const withSwitch = (command: string[], switched: Switched) =>
+  switched === undefined ? command : [...command, 'fault' in switched ? `--fault=${switched.fault}` : `--variant=${switched.variant}`];
 
 export function pluginSide(
   suites: PluginSuite[],
   options: { command: string[]; describe: DescribeFiles; registry: RequirementRegistry; limits: PluginProcessOptions },
 ): SideRunner {
   const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
-  return sideRunner('plugin', index, PROCESS_CONCURRENCY, (testCase, fault) =>
+  return sideRunner('plugin', index, PROCESS_CONCURRENCY, (testCase, switched) =>
     runPluginCase(testCase, {
-      command: withFault(options.command, fault),
+      command: withSwitch(options.command, switched),
       describe: options.describe,
       registry: options.registry,
       strict: false,
@@ -98,12 +105,12 @@ export function compilerSide(
   options: { command: string[]; registry: RequirementRegistry; limits: PluginProcessOptions },
 ): SideRunner {
   const index = indexCases(suites, (suite, testCase) => protocolCaseFacts(suite, testCase, options.registry));
-  return sideRunner('compiler', index, PROCESS_CONCURRENCY, async (testCase, fault) => {
+  return sideRunner('compiler', index, PROCESS_CONCURRENCY, async (testCase, switched) => {
     // A sandbox of its own per run; a case that does not pass leaves it, so remove it here.
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-mutate-'));
     try {
       return await runCompilerCase(testCase, {
-        command: withFault(options.command, fault),
+        command: withSwitch(options.command, switched),
         fixturesDir: suitePaths.pluginFixtures,
         registry: options.registry,
         strict: false,

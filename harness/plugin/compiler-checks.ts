@@ -8,7 +8,15 @@
 //   outside the output directories (the worst harm), the exit status, stderr, the output
 //   tree, nothing written, then the request. A wrong exit usually explains what follows.
 // - Writing outside the output directories is judged in every case, under
-//   compiler.apply.unsafe-names-refused: that is the harm the rule exists to prevent.
+//   compiler.apply.names-inside-output: that is the harm the name rules exist to prevent.
+//   Spec 3 puts the rules on the plugin's names, not on what a compiler does with a name
+//   that breaks them, so the requirement is a SHOULD (protoc 3.21 writes `../x` beside).
+// - `file_to_generate` compares the names in any order (spec 3 gives none); the order is
+//   a check of its own, `file_to_generate_order`, under a MAY requirement.
+// - `proto_file_last` looks only at the fields spec 3 lists (1, 2, 3): protoc 24 and later
+//   write source_file_descriptors (17) after proto_file, in field-number order.
+// - `qualified_type_names` looks at fields and extensions (type_name, extendee), the
+//   references spec 3 names; method input and output types are not its business.
 // - A compiler that cannot be started, hangs past the timeout, floods its output or dies
 //   by a signal is ERROR (it could not be judged), as for plugins.
 // - `parameter: null` accepts an absent or empty parameter: spec 3 calls the field
@@ -99,6 +107,9 @@ function judge(testCase: CompilerCase, sandbox: CompilerSandbox, result: PluginP
       );
   }
   if (expect.output) checkOutput(main, expect.output, files);
+  const unwanted = (expect.not_written ?? []).filter((name) => files.has(name));
+  if (unwanted.length)
+    throw new ConformanceFailure(main, `no ${listed(expect.not_written!)}`, `${listed(unwanted)} written (exit ${result.exitCode})`);
   if (expect.nothing_written && files.size > 0)
     throw new ConformanceFailure(CHECK_REQUIREMENT.nothing_written, 'no file written after the failure', `${listed(files.keys())} on disk`);
   if (expect.request) checkRequest(expect.request, sandbox, testCase);
@@ -118,7 +129,7 @@ function checkOutput(requirement: string, expected: Record<string, string>, file
 function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, testCase: CompilerCase): void {
   const generator = expect.generator ?? testCase.generators[0].name;
   const fail = (key: keyof typeof CHECK_REQUIREMENT, expected: string, actual: string): never => {
-    throw new ConformanceFailure(CHECK_REQUIREMENT[key], expected, actual);
+    throw new ConformanceFailure(expect.requirement ?? CHECK_REQUIREMENT[key], expected, actual);
   };
   const firstCheck =
     Object.keys(expect).find((key): key is keyof typeof CHECK_REQUIREMENT => key in CHECK_REQUIREMENT) ?? 'file_to_generate';
@@ -132,8 +143,19 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
     return fail(firstCheck, "a CodeGeneratorRequest on the plugin's stdin", `${bytes.length} bytes that do not parse: ${error.message}`);
   }
 
-  if (expect.file_to_generate && JSON.stringify(request.file_to_generate) !== JSON.stringify(expect.file_to_generate)) {
-    fail('file_to_generate', `file_to_generate ${JSON.stringify(expect.file_to_generate)}`, JSON.stringify(request.file_to_generate));
+  if (expect.file_to_generate && !sameMembers(request.file_to_generate, expect.file_to_generate)) {
+    fail(
+      'file_to_generate',
+      `file_to_generate ${JSON.stringify(expect.file_to_generate)} in any order`,
+      JSON.stringify(request.file_to_generate),
+    );
+  }
+  if (expect.file_to_generate_order && JSON.stringify(request.file_to_generate) !== JSON.stringify(expect.file_to_generate_order)) {
+    fail(
+      'file_to_generate_order',
+      `file_to_generate ${JSON.stringify(expect.file_to_generate_order)} in this order`,
+      JSON.stringify(request.file_to_generate),
+    );
   }
   if (expect.parameter !== undefined) {
     const sent = request.parameter ?? null;
@@ -157,8 +179,13 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
   if (expect.proto_file_last) {
     const fields = walkFields(bytes, 0, bytes.length, 'CodeGeneratorRequest').map((f) => f.field);
     const first = fields.indexOf(15);
-    const after = first < 0 ? [] : fields.slice(first).filter((f) => f !== 15);
-    if (after.length) fail('proto_file_last', 'proto_file (15) after every other field', `field order ${fields.join(' ')}`);
+    const after = first < 0 ? [] : fields.slice(first).filter((f) => LISTED_BEFORE_PROTO_FILE.has(f));
+    if (after.length)
+      fail(
+        'proto_file_last',
+        'proto_file (15) after file_to_generate, parameter and compiler_version (1, 2, 3)',
+        `field order ${fields.join(' ')}`,
+      );
   }
   if (expect.compiler_version) {
     const version = request.compiler_version;
@@ -170,6 +197,14 @@ function checkRequest(expect: RequestExpectation, sandbox: CompilerSandbox, test
         version ? JSON.stringify({ ...version, unknown_fields: undefined }) : 'no compiler_version',
       );
   }
+}
+
+/** The fields spec 3 lists besides proto_file: "the other fields" it writes proto_file after. */
+const LISTED_BEFORE_PROTO_FILE = new Set([1, 2, 3]);
+
+/** The same names, each as often, in any order. */
+function sameMembers(actual: readonly string[], expected: readonly string[]): boolean {
+  return JSON.stringify([...actual].sort()) === JSON.stringify([...expected].sort());
 }
 
 /** Why proto_file is not complete and in topological order, or undefined. */
@@ -191,11 +226,10 @@ interface DescriptorNode {
   extension?: DescriptorNode['field'];
   nested_type?: DescriptorNode[];
   message_type?: DescriptorNode[];
-  service?: { method?: { input_type?: string; output_type?: string }[] }[];
   name?: string;
 }
 
-/** Type references in proto_file that do not start with '.', as file: name. */
+/** Field and extension type references (type_name, extendee) in proto_file that do not start with '.', as file: name. */
 function unqualifiedTypeNames(request: CodeGeneratorRequest): string[] {
   const found: string[] = [];
   for (const file of request.proto_file) {
@@ -209,12 +243,7 @@ function unqualifiedTypeNames(request: CodeGeneratorRequest): string[] {
       }
       for (const child of [...(node.nested_type ?? []), ...(node.message_type ?? [])]) walk(child);
     };
-    const descriptor = file.descriptor() as DescriptorNode;
-    walk(descriptor);
-    for (const method of (descriptor.service ?? []).flatMap((s) => s.method ?? [])) {
-      check(method.input_type, 'input_type');
-      check(method.output_type, 'output_type');
-    }
+    walk(file.descriptor() as DescriptorNode);
   }
   return found;
 }

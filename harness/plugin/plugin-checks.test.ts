@@ -59,7 +59,7 @@ test('each broken rule fails its own requirement, with a printf | plugin reprodu
     ['nameless-first', { file: [{ content: 'orphan\n' }] }, 'plugin.files.first-chunk-named'],
     ['absolute', { file: [named('/etc/x.txt')] }, 'plugin.files.name-safe'],
     ['dotdot', { file: [named('a/../../x.txt')] }, 'plugin.files.name-safe'],
-    ['backslash', { file: [named('a\\b.txt')] }, 'plugin.files.name-safe'],
+    ['dot', { file: [named('a/./x.txt')] }, 'plugin.files.name-safe'],
     ['nameless-insert', { file: [named('a.txt'), { insertion_point: 'p', content: 'y\n' }] }, 'plugin.files.insertion-point-needs-name'],
   ];
   for (const [name, response, requirement] of cases) {
@@ -67,8 +67,17 @@ test('each broken rule fails its own requirement, with a printf | plugin reprodu
     expect({ name, outcome: result.outcome, requirement: result.failure?.requirement }).toEqual({ name, outcome: 'FAIL', requirement });
     expect(result.failure?.reproduce).toMatch(/^printf '(?:[ -~]|\\[0-7]{3})*' \| \/bin\/sh -c /);
   }
+  // Only the spec's three rules: a backslash is no separator, an empty component is neither . nor ..
+  for (const [name, file] of [
+    ['backslash', 'a\\b.txt'],
+    ['empty-component', 'a//b.txt'],
+  ]) {
+    const result = await runPluginCase(caseById('names-proto3'), context(cannedPlugin(name, { file: [named(file)] })));
+    expect({ name, outcome: result.outcome }).toEqual({ name, outcome: 'PASS' });
+  }
+  // The feature bit is protoc's negotiation, a MAY: WARN.
   const noFeature = await runPluginCase(caseById('proto3-optional'), context(cannedPlugin('no-feature', { file: [named('opt.md')] })));
-  expect(noFeature.failure?.requirement).toBe('plugin.features.proto3-optional');
+  expect(noFeature).toMatchObject({ outcome: 'WARN', failure: { requirement: 'plugin.features.proto3-optional' } });
   // Refusing the file instead is fine: nothing was generated without the feature.
   const refuses = await runPluginCase(
     caseById('proto3-optional'),
@@ -87,8 +96,13 @@ test('exit status, stderr and unparseable output are judged; a level below MUST 
   });
   const silent = await runPluginCase(caseById('garbage-stdin'), context(['/bin/sh', '-c', 'cat >/dev/null; exit 1']));
   expect(silent).toMatchObject({ outcome: 'FAIL', failure: { expected: 'a message on stderr' } });
-  const erroring = await runPluginCase(caseById('real-request'), context(cannedPlugin('erroring', { error: 'nope' })));
-  expect(erroring).toMatchObject({ outcome: 'FAIL', failure: { actual: 'error "nope"' } });
+  // Declining a schema through `error` with exit 0 is what spec 3 prescribes: a valid answer.
+  const erroring = cannedPlugin('erroring', { error: 'nope' });
+  for (const id of ['real-request', 'names-proto3', 'names-proto2', 'empty-request'])
+    expect({ id, ...(await runPluginCase(caseById(id), context(erroring))) }).toEqual({ id, outcome: 'PASS' });
+  // `error: empty` remains a check a case may ask for.
+  const noError: PluginCase = { ...caseById('real-request'), expect: { exit: 'zero', response: 'valid', error: 'empty' } };
+  expect(await runPluginCase(noError, context(erroring))).toMatchObject({ outcome: 'FAIL', failure: { actual: 'error "nope"' } });
   // Different bytes each run: determinism is a MAY, so WARN, not FAIL.
   const counter = path.join(dir, 'counter');
   const flaky = await runPluginCase(

@@ -9,7 +9,10 @@
 // - `response: valid` checks every File: the first has a name, names are safe, an
 //   insertion point comes with a name, and FEATURE_PROTO3_OPTIONAL is advertised when the
 //   plugin generates (no error, at least one file) for a file to generate that has proto3
-//   optional fields.
+//   optional fields (under plugin.features.proto3-optional, a MAY: protoc's negotiation).
+//   A response with `error` set and no files is valid: spec 3 lets a plugin decline a
+//   schema that way. Whether a named file of an insertion exists is not judged here: it
+//   may come from another generator.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
@@ -120,10 +123,14 @@ function readResponse(stdout: Buffer): CodeGeneratorResponse {
   }
 }
 
-/** Why a File name breaks spec 3's rules, or undefined when it is safe. */
+/**
+ * Why a File name breaks spec 3's rules ("not absolute", "no `.` or `..` components", with
+ * "`/` is the separator"), or undefined. Only those: a backslash is no separator, so `a\b`
+ * is one component (the spec forbids nothing else), and `a//b` has an empty one, which is
+ * neither `.` nor `..`. A drive letter is absolute on the systems that have them.
+ */
 export function unsafeNameReason(name: string): string | undefined {
   if (name.startsWith('/')) return 'it is absolute';
-  if (name.includes('\\')) return 'it contains a backslash ("/" is the separator)';
   if (/^[A-Za-z]:/.test(name)) return 'it starts with a drive letter';
   const dots = name.split('/').find((part) => part === '.' || part === '..');
   if (dots) return `it has a "${dots}" component`;

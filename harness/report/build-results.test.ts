@@ -9,7 +9,13 @@ import { buildResults, caseResult } from './build-results.js';
 import { REPRO_FILE, writeReports } from './write-reports.js';
 import type { CaseOutcome, CaseResult } from '../core/results.js';
 
-const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, level, source: 's', quote: 'q' });
+const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
+  id,
+  level,
+  basis: 'quoted',
+  source: 's',
+  quote: 'q',
+});
 const FINGERPRINT = { suites: sha256('s'), requirements: sha256('r'), config: sha256('c') };
 const REQUIREMENTS = [requirement('r.a'), requirement('r.b'), requirement('r.should', 'SHOULD')];
 const facts = { suite: 's', title: 't', level: 'MUST' as const, endpoints: [], aspects: [] };
@@ -115,7 +121,7 @@ test('each case that did not pass gets the command that runs it again; repro.sh 
   try {
     writeReports(dir, results);
     const script = readFileSync(path.join(dir, REPRO_FILE), 'utf8');
-    expect(script).toContain(`# s/it's broken: FAIL (r.b)\n${results.cases[1].rerun}\n#   curl -X GET 'u/x'`);
+    expect(script).toContain(`# s/it's broken: FAIL (r.b)\n${results.cases[1].rerun}\n#   expected e, got a\n#   curl -X GET 'u/x'`);
     expect(statSync(path.join(dir, REPRO_FILE)).mode & 0o111).not.toBe(0);
     writeReports(dir, { ...results, cases: [results.cases[0]] });
     expect(existsSync(path.join(dir, REPRO_FILE))).toBe(false);

@@ -54,6 +54,8 @@ export function caseResult(facts: CaseFacts, found: CaseOutcome, timing: CaseTim
   if (record.role === undefined) delete record.role;
   if (found.message) record.message = found.message;
   if (found.failure) record.failure = found.failure;
+  if (found.failures?.length) record.failures = found.failures;
+  if (found.matrix?.length) record.matrix = found.matrix;
   if (found.broken?.length) record.broken = found.broken;
   if (found.unverified?.length) record.unverified = found.unverified;
   if (found.missing) record.missing = found.missing;
@@ -86,6 +88,7 @@ function requirementResult(r: Requirement, cases: CaseResult[]): RequirementResu
   const result: RequirementResult = {
     id: r.id,
     level: r.level,
+    basis: r.basis,
     source: r.source,
     quote: r.quote,
     cases: citing.map((c) => c.id),

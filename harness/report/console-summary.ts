@@ -11,8 +11,12 @@ export function formatSummary(results: Results, outDir: string, colour = false):
   const lines = ['', `touchstone: ${verdict} (${results.target.url})`, `  ${verdictHeadline(results)}`];
   lines.push(`  ${OUTCOMES.map((o) => `${o} ${results.summary[o]}`).join('  ')}  of ${results.summary.total}`);
   const notPassing = results.cases.filter((c) => c.outcome !== 'PASS' && c.outcome !== 'SKIP');
-  for (const c of notPassing.slice(0, MAX_LISTED))
-    lines.push(`  ${paint(colour, c.outcome, c.outcome.padEnd(5))} ${c.id}: ${(c.message ?? '').split('\n')[0].slice(0, 160)}`);
+  for (const c of notPassing.slice(0, MAX_LISTED)) {
+    // A case with several broken checks (an auth matrix's rows) gets a line for each.
+    const [first = '', ...more] = c.failures ? (c.message ?? '').split('\n') : [(c.message ?? '').split('\n')[0]];
+    lines.push(`  ${paint(colour, c.outcome, c.outcome.padEnd(5))} ${c.id}: ${first.slice(0, 160)}`);
+    for (const line of more) lines.push(`         ${line.slice(0, 160)}`);
+  }
   if (notPassing.length > MAX_LISTED) lines.push(`  … ${notPassing.length - MAX_LISTED} more in the report`);
   for (const reason of gapReasons(results)) lines.push(`  ${reason}`);
   const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;

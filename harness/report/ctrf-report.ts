@@ -27,6 +27,7 @@ function labels(c: CaseResult): Record<string, string | string[]> {
     ['endpoints', c.endpoints],
     ['aspects', c.aspects],
     ['role', c.role],
+    ['broken-rows', (c.matrix ?? []).filter((row) => row.outcome === 'FAIL' || row.outcome === 'WARN').map((row) => row.role)],
   ];
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined && v.length > 0)) as Record<string, string | string[]>;
 }

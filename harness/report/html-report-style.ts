@@ -48,6 +48,8 @@ nav.sections a { text-decoration: none; font-weight: 600; }
 .badge, .level { display: inline-block; padding: 1px 7px; border-radius: 999px; font-size: 11px; font-weight: 700; letter-spacing: .04em; white-space: nowrap; vertical-align: 1px; }
 .level { border: 1px solid var(--line); color: var(--muted); }
 .level[data-level="MUST"] { color: var(--fg); border-color: var(--fg); }
+.basis { display: inline-block; padding: 0 6px; border-radius: 4px; font-size: 11px; color: var(--muted); border: 1px dashed var(--line); white-space: nowrap; }
+.basis[data-basis="choice"] { color: var(--WARN); border-color: var(--WARN); }
 ${['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL', 'UNTESTED']
   .map(
     (o) => `[data-outcome="${o}"] .label, .badge[data-outcome="${o}"], .counts a[data-outcome="${o}"] .n { color: var(--${o}); }
@@ -82,6 +84,9 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 .failure[open] .summary-message { white-space: normal; overflow-wrap: anywhere; }
 .failure-body { padding: 4px 16px 16px; }
 .failure-body pre.message { margin-top: 12px; border-color: transparent; }
+.auth-matrix, .broken-checks { width: auto; min-width: 60%; font-size: 13px; }
+.auth-matrix tr.broken td { background: var(--FAIL-bg); }
+.auth-matrix tr.broken[data-outcome="WARN"] td { background: var(--WARN-bg); }
 .requirement p { margin: 0; display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 10px; }
 .requirement-id { font-weight: 600; }
 cite { color: var(--muted); font-size: 13px; }

@@ -156,6 +156,17 @@ test('the requirements list flags UNTESTED ones', () => {
   expect(page.match(/<tr id="requirement-[^"]*" data-requirement="/g)).toHaveLength(9);
 });
 
+test("every requirement shows its basis beside its level; a choice is named the reference's, in the table and in a failure", () => {
+  const results = createResultsFixture();
+  results.requirements.find((r) => r.id === 'conventions.media-type-recommended')!.basis = 'choice';
+  const page = renderHtmlReport(results);
+  expect(page.match(/<span class="basis" data-basis="quoted"/g)?.length).toBeGreaterThanOrEqual(8);
+  const row = page.slice(page.indexOf('<tr id="requirement-conventions.media-type-recommended"'));
+  expect(row.slice(0, row.indexOf('</tr>'))).toContain(`data-basis="choice" title="the spec is silent or open here`);
+  const block = page.slice(page.indexOf('data-case="conventions/vnd-media-type" data-outcome="WARN"'));
+  expect(block.slice(0, block.indexOf('</details>'))).toMatch(/>reference(&#39;|&#x27;|')s choice<\/span>/);
+});
+
 test('script in a response body, a header value, a message or a title is rendered inert, as text', () => {
   const page = renderHtmlReport(hostileResults());
   expect(page.match(/<script/gi)).toHaveLength(1);

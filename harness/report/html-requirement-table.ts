@@ -1,6 +1,6 @@
 // The requirement registry as this run saw it: each requirement's spec text and status, with
 // the ones no case cites (UNTESTED) flagged, since a conforming verdict says nothing about them.
-import { levelBadge, outcomeBadge } from './html-badge.js';
+import { basisBadge, levelBadge, outcomeBadge } from './html-badge.js';
 import { html, type Markup } from './markup.js';
 import type { RequirementResult } from '../core/results.js';
 
@@ -27,7 +27,7 @@ function renderFaults(r: RequirementResult): Markup {
 function renderRow(r: RequirementResult, withFaults: boolean): Markup {
   return html`<tr id="requirement-${r.id}" data-requirement="${r.id}" data-status="${r.status}"${r.status === 'UNTESTED' ? html` class="untested"` : ''}>
   <td><code>${r.id}</code></td>
-  <td>${levelBadge(r.level)}</td>
+  <td>${levelBadge(r.level)} ${basisBadge(r.basis)}</td>
   <td>${outcomeBadge(r.status)}</td>
   <td class="quote-cell"><blockquote>${r.quote}</blockquote><cite>${r.source}</cite></td>
   <td>${r.cases.length === 0 ? html`<span class="note">no case</span>` : r.cases.map((id) => html`<code>${id}</code> `)}${untestedReason(r)}</td>
@@ -45,7 +45,7 @@ export function renderRequirementTable(requirements: readonly RequirementResult[
       : html`<strong>${untested}</strong> of ${requirements.length} requirements were not checked (UNTESTED): no case cites them, or every case that does was skipped or stopped before checking them.`
   }</p>
 <div class="table-scroll"><table class="requirements" data-testid="requirements">
-<thead><tr><th>Requirement</th><th>Level</th><th>Status</th><th>Spec text</th><th>Cases</th>${withFaults && html`<th>Faults caught</th>`}</tr></thead>
+<thead><tr><th>Requirement</th><th>Level · basis</th><th>Status</th><th>Spec text</th><th>Cases</th>${withFaults && html`<th>Faults caught</th>`}</tr></thead>
 <tbody>
 ${requirements.map((r) => renderRow(r, withFaults))}</tbody>
 </table></div>`;

@@ -36,7 +36,7 @@ test('FAIL becomes <failure> with requirement, expected, actual and the reproduc
   expect(fail).toContain(
     '<failure message="pagination.link-omitted-single-page: expected no link header, got link: &lt;…&amp;page=1&gt;; rel=&quot;first&quot;" type="FAIL">',
   );
-  expect(fail).toContain('requirement: pagination.link-omitted-single-page (MUST, spec 1 § Pagination)');
+  expect(fail).toContain('requirement: pagination.link-omitted-single-page (MUST, quoted, spec 1 § Pagination)');
   expect(fail).toContain('"When the endpoint is not paginated, or all results fit on one page, the `link` header is omitted."');
   expect(fail).toContain('expected: no link header (2 assignees fit on one page of 100)');
   expect(fail).toContain(

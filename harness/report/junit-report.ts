@@ -35,11 +35,18 @@ function firstLine(text: string | undefined): string {
 export function detailText(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): string {
   const lines: string[] = [];
   if (c.message) lines.push(c.message, '');
-  const cited = c.failure ? [c.failure.requirement] : c.requirements;
+  const cited = c.failures ? [...new Set(c.failures.map((f) => f.requirement))] : c.failure ? [c.failure.requirement] : c.requirements;
   for (const id of cited) {
     const req = requirements.get(id);
-    lines.push(req ? `requirement: ${id} (${req.level}, ${req.source})` : `requirement: ${id}`);
+    lines.push(req ? `requirement: ${id} (${req.level}, ${req.basis}, ${req.source})` : `requirement: ${id}`);
     if (req) lines.push(`  "${req.quote}"`);
+  }
+  if (c.matrix) {
+    lines.push('auth matrix:');
+    for (const row of c.matrix)
+      lines.push(
+        `  ${row.outcome.padEnd(4)} ${row.role} (${row.token}): expected ${row.expected}, ${row.status === undefined ? 'not run, no token' : `got ${row.status}`}`,
+      );
   }
   if (c.failure) {
     lines.push(`expected: ${c.failure.expected}`, `actual: ${c.failure.actual}`);
@@ -60,6 +67,7 @@ function renderProperties(c: CaseResult): Markup {
     ...c.aspects.map((a): [string, string] => ['aspect', a]),
   ];
   if (c.role) props.push(['role', c.role]);
+  for (const row of c.matrix ?? []) if (row.outcome === 'FAIL' || row.outcome === 'WARN') props.push(['broken-row', row.role]);
   return xml`      <properties>
 ${props.map(([name, value]) => xml`        <property name="${name}" value="${value}"/>\n`)}      </properties>
 `;

@@ -37,11 +37,18 @@ test('every non-PASS case is a row, worst first, with its requirement and one li
   expect(rows[1]).toEqual([
     '**FAIL**',
     'GET assignees with every result on one page omits the link header<br>`assignees/single-page-omits-link`',
-    '`pagination.link-omitted-single-page`',
+    '`pagination.link-omitted-single-page` MUST',
     '`pagination.link-omitted-single-page: expected no link header, got link: <…&page=1>; rel="first"`',
   ]);
   // The ERROR's message has a stack trace on its second line: only the first line, marked as cut.
   expect(rows[0]![3]).toBe('`TARGET_IO: socket hang up after 30000 ms` …');
+});
+
+test("a broken requirement that records the reference's choice says so beside its level", () => {
+  const results = createResultsFixture();
+  results.requirements.find((r) => r.id === 'conventions.media-type-recommended')!.basis = 'choice';
+  const rows = tableRows(renderMarkdownSummary(results), NOT_PASSING_HEADER).map(cells);
+  expect(rows[2]![2]).toBe("`conventions.media-type-recommended` SHOULD, reference's choice");
 });
 
 test('pipes, newlines, backticks and HTML in cells cannot break the table or the comment', () => {

@@ -7,7 +7,7 @@
 import { replaceControlCharacters } from './control-characters.js';
 import { formatDuration } from './duration-format.js';
 import { compareWorstFirst } from '../core/outcome-order.js';
-import { OUTCOMES, type CaseResult, type Results } from '../core/results.js';
+import { OUTCOMES, type CaseResult, type RequirementResult, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 
 const MAX_CASE_ROWS = 50;
@@ -46,9 +46,23 @@ export function truncatedMessage(message: string | undefined): string {
   return codeSpan(first) + (cut ? ' …' : '');
 }
 
-function caseRow(c: CaseResult): string {
-  const requirements = c.failure ? [c.failure.requirement] : c.requirements;
-  return `| **${c.outcome}** | ${cellText(c.title)}<br>${codeSpan(c.id)} | ${requirements.map(codeSpan).join(' ')} | ${truncatedMessage(c.message)} |`;
+/** Every broken check of a case on a line of its own (a matrix's rows among them), or the message of a case with none. */
+function messageCell(c: CaseResult): string {
+  const lines = (c.message ?? '').split('\n').filter((line) => line.trim() !== '');
+  if (c.failures === undefined || lines.length <= 1) return truncatedMessage(c.message);
+  return lines.map((line) => truncatedMessage(line)).join('<br>');
+}
+
+/** A requirement id with its level and basis: `social.duplicate` MAY, reference's choice. */
+function requirementCell(id: string, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const requirement = requirements.get(id);
+  if (!requirement) return codeSpan(id);
+  return `${codeSpan(id)} ${requirement.level}${requirement.basis === 'choice' ? ", reference's choice" : requirement.basis === 'convention' ? ', convention' : ''}`;
+}
+
+function caseRow(c: CaseResult, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const cited = c.failures ? [...new Set(c.failures.map((f) => f.requirement))] : c.failure ? [c.failure.requirement] : c.requirements;
+  return `| **${c.outcome}** | ${cellText(c.title)}<br>${codeSpan(c.id)} | ${cited.map((id) => requirementCell(id, requirements)).join('<br>')} | ${messageCell(c)} |`;
 }
 
 const MARKS = { conforming: '✅', incomplete: '⚠️', 'non-conforming': '❌' } as const;
@@ -81,7 +95,8 @@ function notPassingSection(results: Results): string {
   const cases = results.cases.filter((c) => c.outcome !== 'PASS').sort((a, b) => compareWorstFirst(a.outcome, b.outcome));
   if (cases.length === 0) return '### Every case passed';
   const shown = cases.slice(0, MAX_CASE_ROWS);
-  const rows = ['| outcome | case | requirement | message |', '|---|---|---|---|', ...shown.map(caseRow)];
+  const requirements = new Map(results.requirements.map((r) => [r.id, r]));
+  const rows = ['| outcome | case | requirement | message |', '|---|---|---|---|', ...shown.map((c) => caseRow(c, requirements))];
   const more = cases.length > shown.length ? `\n\n… and ${cases.length - shown.length} more; see the HTML report.` : '';
   return `### Not passing (${cases.length})\n\n${rows.join('\n')}${more}`;
 }

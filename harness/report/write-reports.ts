@@ -28,10 +28,16 @@ export function renderReproScript(results: Results): string | undefined {
   const again = results.cases.filter((c) => c.rerun !== undefined);
   if (again.length === 0) return undefined;
   const lines = ['#!/bin/sh', `# The ${again.length} case(s) of this run that did not pass, each run again against the same target.`];
+  const tokensFrom = results.target.embedded ? 'of the world (suites/world.yaml)' : 'from your tokens file';
   for (const c of again) {
     lines.push('', `# ${c.id}: ${c.outcome}${c.failure ? ` (${c.failure.requirement})` : ''}`, c.rerun!);
-    // The request alone, as curl (set TOKEN to the role's token first).
-    if (c.failure?.reproduce) lines.push(...c.failure.reproduce.split('\n').map((line) => `#   ${line}`));
+    // Each broken check's request alone, as curl (set TOKEN to the role's token first).
+    for (const failure of c.failures ?? (c.failure ? [c.failure] : [])) {
+      if (!failure.reproduce) continue;
+      lines.push(`#   ${failure.role ? `as ${failure.role}: ` : ''}expected ${failure.expected}, got ${failure.actual}`);
+      if (failure.role && failure.reproduce.includes('$TOKEN')) lines.push(`#   TOKEN: the \`${failure.role}\` token ${tokensFrom}`);
+      lines.push(...failure.reproduce.split('\n').map((line) => `#   ${line}`));
+    }
   }
   return `${lines.join('\n')}\n`;
 }

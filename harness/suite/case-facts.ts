@@ -62,8 +62,17 @@ function caseRequests(testCase: Case): RequestSpec[] {
 /** Every role a case acts as, cleanup included. */
 export function caseRoles(testCase: Case): string[] {
   const matrixRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
+  return [...new Set([...matrixRoles, ...caseSupportRoles(testCase)])];
+}
+
+/**
+ * The roles a case cannot do without: those of its steps and its cleanup. An auth matrix's
+ * rows are not among them, since a row without a token is left out, but a row's role that
+ * also cleans up is: the cleanup could not undo what the other rows did.
+ */
+export function caseSupportRoles(testCase: Case): string[] {
   const requests = [...(testCase.kind === 'auth-matrix' ? [] : caseRequests(testCase)), ...(testCase.cleanup ?? []).map((s) => s.request)];
-  return [...new Set([...matrixRoles, ...requests.map((r) => r.as ?? testCase.as ?? ANONYMOUS)])];
+  return [...new Set(requests.map((r) => r.as ?? testCase.as ?? ANONYMOUS))];
 }
 
 /** "METHOD /template" of each distinct endpoint the case exercises (a request to a `url` is to no endpoint). */
@@ -91,7 +100,8 @@ export function serviceCaseFacts(suite: string, testCase: Case, registry: Requir
     requirements: caseRequirements(testCase),
     endpoints: caseEndpoints(testCase),
     aspects: caseAspects(testCase),
-    role: testCase.as ?? ANONYMOUS,
+    // An auth matrix acts as each of its rows' roles, none of its own.
+    role: testCase.kind === 'auth-matrix' ? undefined : (testCase.as ?? ANONYMOUS),
   };
 }
 

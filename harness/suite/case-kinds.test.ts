@@ -128,6 +128,24 @@ test('parallel: the copies go out at once; exactly one winner passes and is capt
     expect(outcome.outcome, statuses.join()).toBe('FAIL');
     expect(outcome.message, statuses.join()).toContain(`statuses ${statuses.join(', ')}`);
   }
+  // at_most_one: every copy refused is fine too (nothing lost), two winners are not.
+  const atMostOne: Case = {
+    ...testCase,
+    steps: [
+      {
+        parallel: {
+          count: 4,
+          request: { method: 'PUT', path: '/f', body: { n: '${i}' } },
+          expect: { one: 200, rest: 409, at_most_one: true },
+        },
+      },
+    ],
+  };
+  expect((await runCase(atMostOne, context(target([409, 409, 409, 409]).route).ctx)).outcome).toBe('PASS');
+  expect((await runCase(atMostOne, context(target([409, 200, 409, 409]).route).ctx)).outcome).toBe('PASS');
+  const twice = await runCase(atMostOne, context(target([200, 409, 200, 409]).route).ctx);
+  expect(twice.outcome).toBe('FAIL');
+  expect(twice.message).toContain('expected at most one of 4 at once 200, the others 409');
 });
 
 test('a redirect is checked, followed through its captured Location (relative or on another origin) and reused', async () => {
@@ -223,6 +241,39 @@ test('a case needing a capability or a role the run lacks is SKIP, naming everyt
   expect(skipped.message).toBe('no token for role org-owner, workflow (map them with --tokens)');
 });
 
+test('every row of an auth matrix runs after one breaks; each broken row is listed with its role and token', async () => {
+  const matrix: Case = {
+    id: 'm',
+    title: 'a matrix',
+    kind: 'auth-matrix',
+    requirements: ['test.must'],
+    request: { method: 'GET', path: '/x' },
+    expect_by_role: { anonymous: 401, admin: [200, 404] },
+  };
+  // Both rows broken: anonymous gets in, admin is refused.
+  const wrong = (r: WireRequest) => respond(r.headers.some(([k]) => k === 'Authorization') ? 403 : 200, {});
+  const { ctx, sent } = context(wrong);
+  const result = await runCase(matrix, ctx);
+  expect(sent).toHaveLength(2);
+  expect(result).toMatchObject({ outcome: 'FAIL', broken: ['test.must'], failure: { role: 'anonymous', actual: 'status 200' } });
+  expect(result.unverified).toBeUndefined();
+  expect(result.failures?.map((f) => [f.role, f.expected, f.actual])).toEqual([
+    ['anonymous', 'status 401', 'status 200'],
+    ['admin', 'status 200 or 404', 'status 403'],
+  ]);
+  expect(result.matrix).toEqual([
+    { role: 'anonymous', token: 'no token (no Authorization header)', expected: '401', status: 200, outcome: 'FAIL' },
+    { role: 'admin', token: 'classic token of a, scopes repo', expected: '200 or 404', status: 403, outcome: 'FAIL' },
+  ]);
+  expect(result.message?.split('\n')).toEqual([
+    'MUST test.must, as anonymous: expected status 401, got status 200',
+    'MUST test.must, as admin: expected status 200 or 404, got status 403',
+  ]);
+  // Each broken row's request can be sent again, with the row's own token as $TOKEN.
+  expect(result.failures?.[1]?.reproduce).toContain('Bearer $TOKEN');
+  expect(result.failures?.[0]?.reproduce).not.toContain('TOKEN');
+});
+
 test('auth matrix with roles the run has no token for: the other rows run, the rows left out are named', async () => {
   const matrix: Case = {
     id: 'm',
@@ -236,15 +287,36 @@ test('auth matrix with roles the run has no token for: the other rows run, the r
   const { ctx, sent } = context(correct);
   const partial = await runCase(matrix, ctx);
   expect(sent).toHaveLength(2);
-  expect(partial).toEqual({
+  expect(partial).toMatchObject({
     outcome: 'PASS',
     message: '2 of 4 rows did not run: no token for role org-owner, workflow',
     unverified: ['test.must'],
     missing: { roles: ['org-owner', 'workflow'] },
   });
+  expect(partial.matrix?.map((row) => [row.role, row.outcome, row.status])).toEqual([
+    ['anonymous', 'PASS', 401],
+    ['admin', 'PASS', 200],
+    ['org-owner', 'SKIP', undefined],
+    ['workflow', 'SKIP', undefined],
+  ]);
   const failed = await runCase(matrix, context(() => respond(200, {})).ctx);
   expect(failed).toMatchObject({ outcome: 'FAIL', missing: { roles: ['org-owner', 'workflow'] }, failure: { actual: 'status 200' } });
   expect(failed.message).toContain('(2 of 4 rows did not run: no token for role org-owner, workflow)');
   const none: Case = { ...matrix, expect_by_role: { 'org-owner': 200, workflow: 403 } };
   expect(await runCase(none, context(correct).ctx)).toMatchObject({ outcome: 'SKIP', missing: { roles: ['org-owner', 'workflow'] } });
+});
+
+test('auth matrix whose cleanup acts as a row without a token: the case is SKIP, since nothing could undo the other rows', async () => {
+  const matrix: Case = {
+    id: 'm',
+    title: 'a matrix',
+    kind: 'auth-matrix',
+    requirements: ['test.must'],
+    request: { method: 'POST', path: '/x' },
+    expect_by_role: { anonymous: 401, admin: 201, 'org-owner': 201 },
+    cleanup: [{ request: { method: 'DELETE', path: '/x', as: 'org-owner' }, expect: { status: 204 } }],
+  };
+  const { ctx, sent } = context(() => respond(201, {}));
+  expect(await runCase(matrix, ctx)).toMatchObject({ outcome: 'SKIP', missing: { roles: ['org-owner'] } });
+  expect(sent).toHaveLength(0);
 });

@@ -23,8 +23,9 @@ export function isSoft(error: ConformanceFailure, grading: Grading): boolean {
   return outcomeOfBroken(levelOf(grading.registry, error.requirement), grading.strict) === 'WARN';
 }
 
-export function failureMessage(level: Level, failure: Pick<FailureDetail, 'requirement' | 'expected' | 'actual'>): string {
-  return `${level} ${failure.requirement}: expected ${failure.expected}, got ${failure.actual}`;
+/** One broken check as a message line: "MUST social.access, as user-scope: expected status 422, got status 403". */
+export function failureMessage(level: Level, failure: Pick<FailureDetail, 'requirement' | 'expected' | 'actual' | 'role'>): string {
+  return `${level} ${failure.requirement}${failure.role ? `, as ${failure.role}` : ''}: expected ${failure.expected}, got ${failure.actual}`;
 }
 
 /**

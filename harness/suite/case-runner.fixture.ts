@@ -13,7 +13,7 @@ export const TOKEN = 'ts_secret_canary_token_42';
 export const registry = new Map<string, Requirement>(
   (['MUST', 'SHOULD', 'MAY'] as const).map((level) => [
     `test.${level.toLowerCase()}`,
-    { id: `test.${level.toLowerCase()}`, source: 's', quote: 'q', level },
+    { id: `test.${level.toLowerCase()}`, source: 's', quote: 'q', level, basis: 'quoted' },
   ]),
 );
 export const schemas = loadSchemaRegistry(suitePaths.schemas);
@@ -44,6 +44,7 @@ export function context(route: Route, options: { capabilities?: string[]; strict
       reset: async () => {},
       clock: async () => {},
       faults: async () => {},
+      variants: async () => {},
       inject: async () => {},
       ...options.control,
     },
@@ -52,6 +53,10 @@ export function context(route: Route, options: { capabilities?: string[]; strict
     registry,
     redact: createRedactor([TOKEN]),
     strict: options.strict ?? false,
+    roles: new Map([
+      ['anonymous', 'no token (no Authorization header)'],
+      ['admin', 'classic token of a, scopes repo'],
+    ]),
     hooks: { step: (_title, body) => body(), attach: async (_name, record) => void attached.push(JSON.stringify(record)) },
   };
   return { ctx, sent, attached };

@@ -73,6 +73,31 @@ const expectationControls: [string, Expectation, WireResponse, WireResponse][] =
   ],
   ['sorted strings', { assert: [{ path: 'xs', sorted: 'ascending' }] }, respond(200, { xs: ['a', 'b'] }), respond(200, { xs: ['b', 'a'] })],
   [
+    'members',
+    { assert: [{ path: 'xs', members: ['a', 'b', 'a'] }] },
+    respond(200, { xs: ['b', 'a', 'a'] }),
+    respond(200, { xs: ['a', 'b', 'b'] }),
+  ],
+  [
+    'members of objects, extra fields allowed',
+    { assert: [{ path: '$', members: [{ id: 1 }, { id: 2 }] }] },
+    respond(200, [{ id: 2, extra: true }, { id: 1 }]),
+    respond(200, [{ id: 2 }, { id: 2, extra: true }]),
+  ],
+  ['at_least', { assert: [{ path: 'n', at_least: 3 }] }, respond(200, { n: 3 }), respond(200, { n: 2 })],
+  [
+    'instant',
+    { assert: [{ path: 't', instant: ['2026-07-31T00:00:00Z', '2026-08-01T00:00:00Z'] }] },
+    respond(200, { t: '2026-08-01T00:00:00.000+00:00' }),
+    respond(200, { t: '2026-08-02T00:00:00Z' }),
+  ],
+  [
+    'instant without a zone',
+    { assert: [{ path: 't', instant: '2026-08-01T00:00:00Z' }] },
+    respond(200, { t: '2026-08-01T00:00:00Z' }),
+    respond(200, { t: '2026-08-01T00:00:00' }),
+  ],
+  [
     'matches',
     { assert: [{ path: 't', matches: 'Z$' }] },
     respond(200, { t: '2026-01-01T00:00:00Z' }),
@@ -138,14 +163,27 @@ test('a broken SHOULD or MAY does not stop the case: a later broken MUST still f
     failure: { requirement: 'test.may', endpoint: 'GET /a' },
   });
   expect(warned.unverified).toBeUndefined();
-  expect(warned.message).toBe('MAY test.may: expected status 200, got status 500 (and 1 more broken check)');
+  expect(warned.message).toBe(
+    'MAY test.may, as admin: expected status 200, got status 500\nSHOULD test.should, as admin: expected status 200, got status 500',
+  );
+  expect(warned.failures?.map((f) => [f.requirement, f.endpoint, f.role])).toEqual([
+    ['test.may', 'GET /a', 'admin'],
+    ['test.should', 'GET /b', 'admin'],
+  ]);
   const failed = await runCase(steps(204), context(answers).ctx);
+  // The MUST decides the outcome and comes first; the warnings before it are still listed.
   expect(failed).toMatchObject({
     outcome: 'FAIL',
-    broken: ['test.may', 'test.should', 'test.must'],
+    broken: ['test.must', 'test.may', 'test.should'],
     failure: { requirement: 'test.must', endpoint: 'GET /c' },
     unverified: ['test.other'],
   });
+  expect(failed.failures?.map((f) => f.requirement)).toEqual(['test.must', 'test.may', 'test.should']);
+  expect(failed.message?.split('\n')).toEqual([
+    'MUST test.must, as admin: expected status 204, got status 201',
+    'MAY test.may, as admin: expected status 200, got status 500',
+    'SHOULD test.should, as admin: expected status 200, got status 500',
+  ]);
 });
 
 test('a broken MUST stops the case, and what it did not get to check is unverified', async () => {

@@ -6,24 +6,27 @@
 // - A broken SHOULD or MAY (a WARN) does not stop the case: its later checks, MUST ones
 //   included, still run, so a target that misses a recommendation is not left untested
 //   on what it must do. Only a step whose values later steps capture stops there.
-// - A broken MUST (a FAIL) stops the case; what it did not get to check is `unverified`.
-// - An auth matrix runs every row whose role has a token; the rows that could not run are
-//   named, and the case is SKIP only when none ran. A matrix that ran only some rows
-//   passes, but does not count as checking its requirements (unverified): the rows left
-//   out may be the very ones that would have failed.
+// - A broken MUST (a FAIL) stops a steps case; what it did not get to check is `unverified`.
+// - An auth matrix runs every row whose role has a token, even after a row breaks: each
+//   row is independent, and an implementer fixing their access rules needs every broken
+//   row at once, not one per run. Each row is reported with its role and what its token
+//   is. The rows that could not run are named, and the case is SKIP only when none ran. A
+//   matrix that ran only some rows passes, but does not count as checking its requirements
+//   (unverified): the rows left out may be the very ones that would have failed.
+// - Every broken check is listed (`failures`, one message line each), never summed up.
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { createRedactor, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
-import { checkExpectation, expectStatus } from '../http/expectations.js';
+import { checkExpectation, expectStatus, statusRuleText } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
 import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry.js';
 import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from '../http/target-client.js';
 import { createTargetControl, type TargetControl } from '../http/target-control.js';
 import type { Transport } from '../http/transport.js';
-import type { ExchangeRecord, FailureDetail } from '../core/results.js';
-import { caseRequirements, caseRoles, isParallelStep, isRequestStep } from './case-facts.js';
-import { failureMessage, isSoft, levelOf, stoppedAt, type CaseOutcome, type Grading } from './case-outcome.js';
+import type { ExchangeRecord, FailureDetail, MatrixRow } from '../core/results.js';
+import { caseRequirements, caseRoles, caseSupportRoles, isParallelStep, isRequestStep } from './case-facts.js';
+import { failureMessage, isSoft, levelOf, type CaseOutcome, type Grading } from './case-outcome.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 import type { BytesExpectation, Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
@@ -42,6 +45,10 @@ export interface ServiceTarget {
   capabilities: ReadonlySet<string>;
   registry: RequirementRegistry;
   strict: boolean;
+  /** What each role's token is (world-tokens.ts readWorldRoles), for the rows of an auth matrix. */
+  roles?: ReadonlyMap<string, string>;
+  /** The compiled schemas of suites/schemas, built once for all the target's cases (a build takes ~100 ms). */
+  schemas?: SchemaRegistry;
 }
 
 export const USER_AGENT = 'touchstone-conformance/0.1';
@@ -52,10 +59,11 @@ export function createCaseContext(target: ServiceTarget, hooks: CaseHooks): Case
     client: createTargetClient({ baseUrl: target.url, tokens: target.tokens, transport: target.send, userAgent: USER_AGENT }),
     control: createTargetControl(target.url, target.send, USER_AGENT),
     capabilities: target.capabilities,
-    schemas: loadSchemaRegistry(suitePaths.schemas),
+    schemas: target.schemas ?? loadSchemaRegistry(suitePaths.schemas),
     registry: target.registry,
     redact: createRedactor(Object.values(target.tokens)),
     strict: target.strict,
+    roles: target.roles ?? new Map(),
     hooks,
   };
 }
@@ -68,14 +76,17 @@ export interface CaseContext {
   registry: RequirementRegistry;
   redact: Redactor;
   strict: boolean;
+  roles: ReadonlyMap<string, string>;
   hooks: CaseHooks;
 }
 
-/** A broken check and the exchange that showed it. */
+/** A broken check, the exchange that showed it and the role that sent it; `hard` when it fails the case (a MUST). */
 interface Found {
   error: ConformanceFailure;
+  hard: boolean;
   exchange?: Exchange;
   endpoint?: string;
+  role?: string;
 }
 
 export async function runCase(testCase: Case, shared: CaseContext): Promise<CaseOutcome> {
@@ -95,7 +106,7 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   const rowRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
   const missingRoles = caseRoles(testCase).filter((role) => !context.client.hasRole(role));
   const missingRows = missingRoles.filter((role) => rowRoles.includes(role));
-  const neededRoles = missingRoles.filter((role) => !rowRoles.includes(role));
+  const neededRoles = missingRoles.filter((role) => caseSupportRoles(testCase).includes(role));
   if (neededRoles.length > 0 || (rowRoles.length > 0 && missingRows.length === rowRoles.length)) {
     return {
       outcome: 'SKIP',
@@ -108,11 +119,20 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   const role = testCase.as ?? ANONYMOUS;
   let last: Exchange | undefined;
   let lastEndpoint: string | undefined;
+  let lastRole: string | undefined;
   const found: Found[] = [];
-  /** Records a broken check that only warns; throws one that fails. */
-  const note = (error: ConformanceFailure) => {
-    if (!isSoft(error, grading)) throw error;
-    found.push({ error, exchange: last, endpoint: lastEndpoint });
+  const record = (error: ConformanceFailure): Found => ({
+    error,
+    hard: !isSoft(error, grading),
+    exchange: last,
+    endpoint: lastEndpoint,
+    role: lastRole,
+  });
+  /** Records a broken check; throws one that fails the case unless `goOn` (an auth matrix's row). */
+  const note = (error: ConformanceFailure, goOn = false) => {
+    const broken = record(error);
+    if (broken.hard && !goOn) throw error;
+    found.push(broken);
   };
   const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
     const target = `${spec.method} ${spec.path ?? spec.url}`;
@@ -120,6 +140,7 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
     return context.hooks.step(title, async () => {
       last = undefined;
       lastEndpoint = target;
+      lastRole = spec.as ?? as;
       const exchange = await context.client.send(spec, as);
       last = exchange;
       await context.hooks.attach(
@@ -134,6 +155,7 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
       const exchanges = await Promise.all(specs.map((spec) => context.client.send(spec, role)));
       last = exchanges.at(-1);
       lastEndpoint = `${specs[0].method} ${specs[0].path ?? specs[0].url}`;
+      lastRole = role;
       for (const [n, exchange] of exchanges.entries())
         await context.hooks.attach(
           `#${n + 1} → ${exchange.response.status}`,
@@ -159,14 +181,19 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
     }
   };
 
+  const rows: MatrixRow[] = [];
   let result: CaseOutcome;
   try {
     if (context.capabilities.has('control.reset')) await context.control.reset();
-    await runBody(testCase, context, { send, sendAll, runRequestStep, bindings, role, note });
-    result = found.length > 0 ? warned(found, context) : { outcome: 'PASS' };
+    await runBody(testCase, context, { send, sendAll, runRequestStep, bindings, role, note, rows });
+    result = found.length > 0 ? brokenOutcome(found, requirements, context, false) : { outcome: 'PASS' };
   } catch (error) {
-    result = classify(error, requirements, found, { ...context, grading }, last, lastEndpoint);
+    if (error instanceof ConformanceFailure) {
+      found.push(record(error));
+      result = brokenOutcome(found, requirements, context, true);
+    } else result = classify(error, context);
   }
+  if (rows.length > 0) result = { ...result, matrix: rows };
   const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
   if (cleanupError && result.outcome === 'PASS')
     result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
@@ -189,7 +216,9 @@ interface Runner {
   runRequestStep(step: RequestStep, bindings: Bindings, as?: string): Promise<void>;
   bindings: Bindings;
   role: string;
-  note(error: ConformanceFailure): void;
+  note(error: ConformanceFailure, goOn?: boolean): void;
+  /** An auth matrix's rows, as they run. */
+  rows: MatrixRow[];
 }
 
 async function runBody(testCase: Case, context: CaseContext, runner: Runner): Promise<void> {
@@ -208,17 +237,27 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
       return;
     case 'auth-matrix':
       for (const [role, status] of Object.entries(testCase.expect_by_role)) {
+        const row: MatrixRow = {
+          role,
+          token: context.roles.get(role) ?? `the ${role} token`,
+          expected: statusRuleText(status),
+          outcome: 'SKIP',
+        };
+        runner.rows.push(row);
         if (!context.client.hasRole(role)) continue;
         // `${role}` is the row's role: a creating request can name a resource of its own per row.
         const exchange = await runner.send(
           await interpolate(testCase.request, { ...runner.bindings, values: { ...runner.bindings.values, role } }),
           role,
         );
+        row.status = exchange.response.status;
+        row.outcome = 'PASS';
         try {
           expectStatus(exchange.response, status, testCase.requirements[0]);
         } catch (error) {
           if (!(error instanceof ConformanceFailure)) throw error;
-          runner.note(error);
+          runner.note(error, true);
+          row.outcome = isSoft(error, { registry: context.registry, strict: context.strict }) ? 'WARN' : 'FAIL';
         }
       }
       return;
@@ -255,6 +294,7 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
  */
 async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): Promise<void> {
   const { count, request, expect, capture } = step.parallel;
+  const lowest = expect.at_most_one ? 0 : 1;
   const requirement = step.requirement ?? testCase.requirements[0];
   const named = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'x-request-id');
   const specs = await Promise.all(
@@ -270,9 +310,13 @@ async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): 
   const winners = statuses.flatMap((status, n) => (status === expect.one ? [n + 1] : []));
   const others = statuses.filter((status) => status !== expect.one && !rest.includes(status));
   const shown = `statuses ${statuses.join(', ')}`;
-  if (winners.length !== 1 || others.length > 0)
+  if (winners.length < lowest || winners.length > 1 || others.length > 0)
     runner.note(
-      new ConformanceFailure(requirement, `exactly one of ${count} at once ${expect.one}, the others ${rest.join(' or ')}`, shown),
+      new ConformanceFailure(
+        requirement,
+        `${expect.at_most_one ? 'at most' : 'exactly'} one of ${count} at once ${expect.one}, the others ${rest.join(' or ')}`,
+        shown,
+      ),
     );
   if (capture && winners.length === 1) runner.bindings.values[capture] = winners[0];
 }
@@ -303,11 +347,17 @@ function excludedTexts(testCase: Case): string[] {
   return texts;
 }
 
-function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Partial<FailureDetail> {
+function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): FailureDetail {
   const { redact } = context;
-  const detail: Partial<FailureDetail> = { expected: redact(found.error.expected), actual: redact(found.error.actual) };
+  const detail: FailureDetail = {
+    requirement: found.error.requirement,
+    expected: redact(found.error.expected),
+    actual: redact(found.error.actual),
+  };
+  if (found.role) detail.role = found.role;
   if (found.endpoint) detail.endpoint = found.endpoint;
-  const exchange = found.error.exchange ?? (found.exchange && toExchangeRecord(found.exchange.request, found.exchange.response, redact));
+  const exchange =
+    found.error.exchange ?? (found.exchange && toExchangeRecord(found.exchange.request, found.exchange.response, context.redact));
   if (exchange) {
     detail.exchange = exchange;
     detail.reproduce = toCurl(exchange.request);
@@ -315,32 +365,27 @@ function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Part
   return detail;
 }
 
-/** A case that ran to its end with only SHOULD or MAY checks broken: the first is shown, all are listed. */
-function warned(found: Found[], context: CaseContext): CaseOutcome {
-  const first = found[0];
-  const failure = { requirement: first.error.requirement, ...failureDetail(first, context) } as FailureDetail;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more broken check${found.length > 2 ? 's' : ''})` : '';
+/**
+ * A case with broken checks: FAIL when one broke a MUST (it decides, and comes first), WARN
+ * when only SHOULD or MAY checks broke. Every broken check is listed, a message line each.
+ * `stopped`: the case did not run to its end, so what it cites and did not break is unverified.
+ */
+function brokenOutcome(found: Found[], requirements: string[], context: CaseContext, stopped: boolean): CaseOutcome {
+  const deciding = found.find((f) => f.hard) ?? found[0]!;
+  const ordered = [deciding, ...found.filter((f) => f !== deciding)];
+  const failures = ordered.map((f) => failureDetail(f, context));
+  const broken = [...new Set(ordered.map((f) => f.error.requirement))];
   return {
-    outcome: 'WARN',
-    message: failureMessage(levelOf(context.registry, failure.requirement), failure) + more,
-    failure,
-    broken: [...new Set(found.map((f) => f.error.requirement))],
+    outcome: deciding.hard ? 'FAIL' : 'WARN',
+    message: failures.map((f) => failureMessage(levelOf(context.registry, f.requirement), f)).join('\n'),
+    failure: failures[0],
+    ...(failures.length > 1 && { failures }),
+    broken,
+    ...(stopped && { unverified: requirements.filter((id) => !broken.includes(id)) }),
   };
 }
 
-function classify(
-  error: unknown,
-  requirements: string[],
-  found: Found[],
-  context: CaseContext & { grading: Grading },
-  last: Exchange | undefined,
-  endpoint: string | undefined,
-): CaseOutcome {
-  if (error instanceof ConformanceFailure) {
-    const stopped = stoppedAt(error, requirements, context.grading, failureDetail({ error, exchange: last, endpoint }, context));
-    const broken = [...new Set([...found.map((f) => f.error.requirement), error.requirement])];
-    return { ...stopped, broken, unverified: stopped.unverified!.filter((id) => !broken.includes(id)) };
-  }
+function classify(error: unknown, context: CaseContext): CaseOutcome {
   if (error instanceof HarnessError && error.code === 'CAPABILITY') return { outcome: 'SKIP', message: error.message };
   return { outcome: 'ERROR', message: context.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) };
 }

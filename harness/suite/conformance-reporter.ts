@@ -80,7 +80,8 @@ export default class ConformanceReporter implements Reporter {
     };
     this.cases.push(caseResult(facts, outcome, { started_at: result.startTime.toISOString(), duration_ms: result.duration }));
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${paint(this.colour, outcome.outcome, outcome.outcome.padEnd(5))} ${id}${this.timeLeft()}`;
-    process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n             ${outcome.message ?? ''}\n`);
+    const message = (outcome.message ?? '').split('\n').map((text) => `             ${text}\n`);
+    process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n${message.join('')}`);
   }
 
   onEnd(result: FullResult) {

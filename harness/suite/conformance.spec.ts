@@ -3,6 +3,7 @@
 // test.step with its exchange attached; the outcome travels as an attachment to the
 // conformance reporter.
 import { test } from '@playwright/test';
+import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createHttpTransport } from '../http/transport.js';
 import { withCassette } from '../proxy/with-cassette.js';
 import { serviceCaseFacts } from './case-facts.js';
@@ -12,6 +13,7 @@ import { caseTestDetails, handOverOutcome } from './case-test.js';
 import { readRunConfig } from '../core/run-config.js';
 import { loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
+import { readWorldRoles } from './world-tokens.js';
 
 const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);
@@ -27,6 +29,8 @@ const target = {
   capabilities: new Set(config.capabilities),
   registry,
   strict: config.strict,
+  roles: readWorldRoles(),
+  schemas: loadSchemaRegistry(suitePaths.schemas),
 };
 
 test.afterAll(() => transport.close());

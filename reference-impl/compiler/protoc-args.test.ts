@@ -161,12 +161,30 @@ test('touchstone-only flags: plugin timeout, output limit, compiler_version', ()
 });
 
 test('--fault=NAME (repeatable) switches built-in faults on; none by default; an unknown one fails with the list', () => {
-  expect([...run(['--x_out=o', 'x.proto']).faults]).toEqual([]);
-  expect([...run(['--fault=compiler.no-version', '--x_out=o', '--fault', 'compiler.files-reversed', 'x.proto']).faults]).toEqual([
+  expect([...run(['--x_out=o', 'x.proto']).switches]).toEqual([]);
+  expect([...run(['--fault=compiler.no-version', '--x_out=o', '--fault', 'compiler.imports-last', 'x.proto']).switches]).toEqual([
     'compiler.no-version',
-    'compiler.files-reversed',
+    'compiler.imports-last',
   ]);
   expect(failure(['--fault=compiler.bogus', '--x_out=o', 'x.proto'])).toMatch(
-    /^--fault: unknown fault "compiler\.bogus"; faults: compiler\.files-reversed, /,
+    /^--fault: unknown fault "compiler\.bogus"; faults: compiler\.imports-generated, /,
   );
+});
+
+test('--variant=NAME (repeatable) switches built-in variations on; an unknown one fails with the list', () => {
+  expect([
+    ...run(['--variant=compiler.duplicate-last-wins', '--x_out=o', '--variant', 'compiler.features-unchecked', 'x.proto']).switches,
+  ]).toEqual(['compiler.duplicate-last-wins', 'compiler.features-unchecked']);
+  expect(failure(['--variant=compiler.bogus', '--x_out=o', 'x.proto'])).toMatch(
+    /^--variant: unknown variation "compiler\.bogus"; variations: compiler\.file-to-generate-sorted, /,
+  );
+});
+
+test('variation compiler.opt-before-out-parameter: --NAME_opt values come before the --NAME_out parameter; off, after it', () => {
+  const args = ['--p_out=out1,out2:o', '--p_opt=opt1', '--p_opt=opt2', 'x.proto'];
+  expect(run(args).outputs[0].parameter).toBe('out1,out2,opt1,opt2');
+  expect(run(['--variant=compiler.opt-before-out-parameter', ...args]).outputs[0].parameter).toBe('opt1,opt2,out1,out2');
+  // Either alone is the same either way.
+  expect(run(['--variant=compiler.opt-before-out-parameter', '--p_out=o', '--p_opt=a', 'x.proto']).outputs[0].parameter).toBe('a');
+  expect(run(['--variant=compiler.opt-before-out-parameter', '--p_out=a:o', 'x.proto']).outputs[0].parameter).toBe('a');
 });

@@ -17,10 +17,11 @@
 //   (-o, --encode, --decode ...) are refused with a clear message, not half-emulated;
 // - `-IVIRTUAL=DISK` mappings are refused: the .proto parser takes plain directories;
 // - four touchstone-only flags: --plugin_timeout, --plugin_output_limit, --compiler_version,
-//   and --fault=NAME (repeatable: a built-in fault, faults.ts, for touchstone's kill matrix).
+//   and --fault=NAME, --variant=NAME (repeatable: a built-in fault or variation, faults.ts, for
+//   touchstone's kill matrix).
 import { parseCompilerVersion, versionText } from './request/compiler-version.js';
 import { isListed } from '../fault-list.js';
-import { COMPILER_FAULTS, type CompilerFault, type CompilerFaults } from './faults.js';
+import { COMPILER_FAULTS, COMPILER_VARIANTS, type CompilerFault, type CompilerSwitches, type CompilerVariant } from './faults.js';
 import { DEFAULT_PLUGIN_OUTPUT_LIMIT, DEFAULT_PLUGIN_TIMEOUT_MS } from './plugin-run/plugin-process.js';
 import type { CompilerVersion } from './request/plugin-request.js';
 import { PROTOC_USAGE } from './protoc-usage.js';
@@ -46,8 +47,8 @@ export interface ProtocInvocation {
   compilerVersion?: CompilerVersion;
   timeoutMs: number;
   outputLimit: number;
-  /** Built-in faults switched on (none in real use). */
-  faults: CompilerFaults;
+  /** Built-in faults and variations switched on (none in real use). */
+  switches: CompilerSwitches;
 }
 
 export type ArgsOutcome =
@@ -143,7 +144,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
   const directives: { flag: string; parameter: string; location: string }[] = [];
   const pluginParameters = new Map<string, string>();
   const invocation: Partial<ProtocInvocation> = {};
-  const faults = new Set<CompilerFault>();
+  const switches = new Set<CompilerFault | CompilerVariant>();
 
   for (let i = 0; i < expanded.length; i++) {
     let { name, value, needsValue } = splitArgument(expanded[i]);
@@ -208,7 +209,11 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
       invocation.compilerVersion = version;
     } else if (name === '--fault') {
       if (!isListed(COMPILER_FAULTS, value)) return fail(`${name}: unknown fault "${value}"; faults: ${COMPILER_FAULTS.join(', ')}\n`);
-      faults.add(value);
+      switches.add(value);
+    } else if (name === '--variant') {
+      if (!isListed<CompilerVariant>(COMPILER_VARIANTS, value))
+        return fail(`${name}: unknown variation "${value}"; variations: ${COMPILER_VARIANTS.join(', ') || 'none'}\n`);
+      switches.add(value);
     } else if (UNSUPPORTED_FLAGS.has(name)) {
       return fail(`${name}: not supported by touchstone protoc, which only runs code-generator plugins\n`);
     } else if (name.endsWith('_out') || (name.startsWith('--') && name.endsWith('_opt'))) {
@@ -248,7 +253,10 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
   const outputs = directives.map((d): OutputDirective => {
     const pluginName = pluginNameOf(d.flag);
     const opts = pluginParameters.get(pluginName) ?? '';
-    const parameter = d.parameter !== '' && opts !== '' ? `${d.parameter},${opts}` : d.parameter + opts;
+    // protoc appends the --NAME_opt values after the --NAME_out parameter; spec 3 knows no
+    // --NAME_opt, and the variation puts them first.
+    const joined = switches.has('compiler.opt-before-out-parameter') ? `${opts},${d.parameter}` : `${d.parameter},${opts}`;
+    const parameter = d.parameter !== '' && opts !== '' ? joined : d.parameter + opts;
     return { flag: d.flag, pluginName, parameter, location: d.location };
   });
   return {
@@ -263,7 +271,7 @@ export function parseProtocArgs(args: string[], env: ArgsEnvironment): ArgsOutco
       compilerVersion: invocation.compilerVersion,
       timeoutMs: invocation.timeoutMs ?? DEFAULT_PLUGIN_TIMEOUT_MS,
       outputLimit: invocation.outputLimit ?? DEFAULT_PLUGIN_OUTPUT_LIMIT,
-      faults,
+      switches,
     },
   };
 }

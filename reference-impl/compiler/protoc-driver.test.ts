@@ -27,6 +27,19 @@ test.describe('the request', () => {
     expect(request.proto_file.map((f: { name: string }) => f.name)).toEqual(['opt.proto', 'usesopt.proto', 'dep.proto', 'foo.proto']);
   });
 
+  test('compiler.file-to-generate-sorted (a variation) sorts the names; compiler.imports-generated (a fault) adds the imports', async ({
+    sandbox,
+  }) => {
+    const box = withPlugins(sandbox, { name: 'dump' });
+    const args = [IN, '--dump_out=out', 'usesopt.proto', 'foo.proto'];
+    expect((await box.runOurs(['--variant=compiler.file-to-generate-sorted', ...args])).code).toBe(0);
+    const sorted = decodeRequest(box.request('dump'));
+    expect(sorted.file_to_generate).toEqual(['foo.proto', 'usesopt.proto']);
+    expect(sorted.proto_file.map((f: { name: string }) => f.name)).toEqual(['dep.proto', 'foo.proto', 'opt.proto', 'usesopt.proto']);
+    expect((await box.runOurs(['--fault=compiler.imports-generated', ...args])).code).toBe(0);
+    expect(decodeRequest(box.request('dump')).file_to_generate).toEqual(['opt.proto', 'usesopt.proto', 'dep.proto', 'foo.proto']);
+  });
+
   test('parameter merges _out params and every _opt (comma only between non-empty parts), absent when empty', async ({ sandbox }) => {
     const box = withPlugins(sandbox, { name: 'a' }, { name: 'b' });
     writeFileSync(path.join(box.dir, 'bin', 'protoc-gen-a2'), readFileSync(path.join(box.bin, 'protoc-gen-a')));

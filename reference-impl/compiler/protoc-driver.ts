@@ -62,27 +62,33 @@ async function generate(
   options: Required<Pick<ProtocRunOptions, 'cwd' | 'env'>> & ProtocRunOptions,
   report: OutputSink,
 ) {
-  const { faults } = invocation;
+  const { switches } = invocation;
+  // Command-line order, as protoc; spec 3 gives none (the variation sorts the names).
   const fileToGenerate = sources.inputs.map((file) => file.name);
-  if (faults.has('compiler.files-reversed')) fileToGenerate.reverse();
-  const protoFiles = transitiveProtoFiles(fileToGenerate, sources.files, faults);
+  if (switches.has('compiler.file-to-generate-sorted')) fileToGenerate.sort();
+  const protoFiles = transitiveProtoFiles(fileToGenerate, sources.files, switches);
+  const requested = switches.has('compiler.imports-generated') ? protoFiles.map((file) => file.name) : fileToGenerate;
   const compilerVersion = invocation.compilerVersion ?? touchstoneCompilerVersion();
   const locations = new Map<string, OutputLocation>();
 
-  // Staged so far: what the fault compiler.partial-writes writes when a run fails.
+  // Staged so far: what the variation compiler.partial-output-kept writes when a run fails.
   const failed = () => ({ ok: false as const, locations: [...locations.values()] });
-  const outputs = faults.has('compiler.generators-reversed') ? [...invocation.outputs].reverse() : invocation.outputs;
+  const outputs = switches.has('compiler.generators-reversed') ? [...invocation.outputs].reverse() : invocation.outputs;
   for (const directive of outputs) {
     const { flag, pluginName } = directive;
     const key = locationKey(directive.location);
-    const location = locations.get(key) ?? createOutputLocation(key, report, faults);
+    const location = locations.get(key) ?? createOutputLocation(key, report, switches);
     locations.set(key, location);
 
     const registered = invocation.plugins.get(pluginName);
     const exit = await runPluginProcess({
       program: registered ?? pluginName,
       searchPath: registered === undefined,
-      request: encodePluginRequest(messages, { fileToGenerate, parameter: directive.parameter, protoFiles, compilerVersion }, faults),
+      request: encodePluginRequest(
+        messages,
+        { fileToGenerate: requested, parameter: directive.parameter, protoFiles, compilerVersion },
+        switches,
+      ),
       cwd: options.cwd,
       env: options.env,
       timeoutMs: invocation.timeoutMs,
@@ -90,7 +96,7 @@ async function generate(
       stderr: options.stderr ?? 'inherit',
     });
     const failure = describePluginExit(exit, invocation);
-    const exitIgnored = faults.has('compiler.plugin-exit-ignored') && 'stdout' in exit;
+    const exitIgnored = switches.has('compiler.plugin-exit-ignored') && 'stdout' in exit;
     if ((failure !== undefined && !exitIgnored) || !('stdout' in exit)) {
       report(`${flag}: ${pluginName}: ${failure}\n`);
       return failed();
@@ -100,7 +106,7 @@ async function generate(
       report(`${flag}: ${pluginName}: Plugin output is unparseable: ${cEscape(exit.stdout)}\n`);
       return failed();
     }
-    const result = applyPluginResponse(response, { pluginName, location, filesToGenerate: sources.inputs, report, faults });
+    const result = applyPluginResponse(response, { pluginName, location, filesToGenerate: sources.inputs, report, switches });
     if (result) {
       report(Buffer.concat([Buffer.from(`${flag}: `), Buffer.from(result.fatal), Buffer.from('\n')]));
       return failed();
@@ -138,9 +144,11 @@ export async function runProtoc(args: string[], options: ProtocRunOptions = {}):
   }
 
   const generated = await generate(invocation, loaded.sources, messages, { ...options, cwd, env }, stderr);
-  // Deferred errors were printed when they happened; a run that had one writes nothing.
+  // Deferred errors were printed when they happened; a run that had one writes nothing (spec 3
+  // says nothing of what a failed run leaves; the variation compiler.partial-output-kept
+  // writes what was staged before the failure, and still exits 1).
   const ok = generated.ok && !generated.locations.some((location) => location.hadError);
-  if (!ok && !invocation.faults.has('compiler.partial-writes')) return 1;
+  if (!ok && !invocation.switches.has('compiler.partial-output-kept')) return 1;
   const written = writeLocations(cwd, generated.locations);
   if (written) stderr(written);
   return ok && !written ? 0 : 1;
@@ -153,8 +161,14 @@ function writeLocations(cwd: string, locations: OutputLocation[]): string | unde
     if (problem) return problem;
   }
   for (const location of locations) {
-    const problem = writeLocation(cwd, location.key, location.files);
+    const files = location.standIns.size === 0 ? location.files : withoutStandIns(location);
+    const problem = writeLocation(cwd, location.key, files);
     if (problem) return problem;
   }
   return undefined;
+}
+
+/** The files of a failed run's location, without the empty stand-ins of missing insertion targets. */
+function withoutStandIns(location: OutputLocation): Map<string, Uint8Array> {
+  return new Map([...location.files].filter(([name]) => !location.standIns.has(name)));
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { typeCheckDeclarations } from './declaration-check.fixture.js';
 import type { CodeGeneratorRequest, CodeGeneratorResponse } from './descriptor-types.js';
+import type { PluginVariant } from './faults.js';
 import { generate, PluginRefusal } from './generate.js';
 import { createPluginCodec } from './plugin-codec.js';
 import { demoRequest, field, message, proto3File, wireRequest } from './test-requests.js';
@@ -258,23 +259,43 @@ test('built-in faults change only what they name, and are off unless given', () 
   expect(generate(demoRequest(), new Set())).toEqual(faultless);
   const faulty = generate(
     demoRequest(),
-    new Set([
-      'plugin.absolute-names',
-      'plugin.first-chunk-unnamed',
-      'plugin.proto3-optional-not-advertised',
-      'plugin.insertion-point-without-name',
-    ]),
+    new Set(['plugin.absolute-names', 'plugin.first-chunk-unnamed', 'plugin.insertion-point-without-name'] as const),
   );
-  expect(faulty.supported_features).toBe(0);
+  expect(faulty.supported_features).toBe(1);
   expect(faulty.file.map((file) => file.name)).toEqual([undefined, '/demo/foo.d.ts', undefined]);
   expect(faulty.file.at(-1)).toEqual({ insertion_point: 'touchstone_fault', content: '// inserted\n' });
-  const stamped = new Set(['plugin.nondeterministic'] as const);
-  expect(generate(demoRequest(), stamped)).not.toEqual(generate(demoRequest(), stamped));
+});
+
+test('variations take the other reading of what spec 3 leaves open, and are off unless given', () => {
+  const on = (variant: PluginVariant) => new Set([variant]);
+  // No feature bits: spec 3 does not tie FEATURE_PROTO3_OPTIONAL to the fields.
+  expect(generate(demoRequest(), on('plugin.features-not-advertised'))).toMatchObject({ supported_features: 0 });
+  expect(generate(demoRequest('format=pdf'), on('plugin.features-not-advertised')).supported_features).toBe(0);
+  // Outputs sorted by name, each output's chunks kept right after it.
+  const sorted = generate(demoRequest('chunk=64'), on('plugin.outputs-sorted-by-name'));
+  expect(sorted.file.map((file) => file.name).filter(Boolean)).toEqual(['demo/foo.d.ts', 'demo/foo.md']);
+  expect(outputs(sorted)).toEqual(outputs(generate(demoRequest('chunk=64'))));
+  expect(sorted.file.length).toBeGreaterThan(2);
+  // Nothing to generate is declined through error (exit 0 in main); a request with files is unchanged.
+  expect(generate({}, on('plugin.empty-request-declined'))).toEqual({
+    error: 'nothing to generate: the request names no file in file_to_generate',
+    supported_features: 1,
+    file: [],
+  });
+  expect(generate(demoRequest(), on('plugin.empty-request-declined'))).toEqual(generate(demoRequest()));
+  // A run id in the Markdown: two runs of one request differ, in the .md only.
+  const stamped = on('plugin.output-stamped-per-run');
+  const [first, second] = [generate(demoRequest(), stamped), generate(demoRequest(), stamped)];
+  expect(first).not.toEqual(second);
+  expect(outputs(first).get('demo/foo.md')).toMatch(/\n<!-- generation run [0-9a-f-]{36} -->\n$/);
+  expect(outputs(first).get('demo/foo.d.ts')).toBe(outputs(generate(demoRequest())).get('demo/foo.d.ts'));
+  // An unknown option goes to stderr with exit 1 (main), instead of into error.
+  expect(() => generate(demoRequest('format=pdf'), on('plugin.unknown-option-on-stderr'))).toThrow(PluginRefusal);
+  expect(generate(demoRequest(), on('plugin.unknown-option-on-stderr'))).toEqual(generate(demoRequest()));
 });
 
 test('faults that refuse a parameter or schema problem throw instead of answering with error', () => {
   expect(generate(demoRequest('format=pdf')).error).toContain('option "format"');
-  expect(() => generate(demoRequest('format=pdf'), new Set(['plugin.unknown-option-exit-1']))).toThrow(PluginRefusal);
   const clash = demoRequest();
   clash.file_to_generate = ['demo/foo.proto', 'demo/foo.proto'];
   expect(generate(clash).error).toContain('would overwrite');

@@ -115,7 +115,35 @@ test('--fault NAME and --fault=NAME switch built-in faults on; an unknown fault 
   expect(unknown.stderr).toMatch(/unknown fault "plugin\.no-such-fault"; faults: plugin\.text-before-response, /);
 });
 
-test('request faults: proto_file first, unknown fields and an empty request are refused as unparseable', async () => {
+test('--variant=plugin.field-order-relied-on takes proto_file before the other fields for a compiler problem; off, any order is read', async () => {
+  const request = demoRequest();
+  const protoFileFirst = Buffer.concat([
+    codec.encodeRequest({ proto_file: request.proto_file }),
+    codec.encodeRequest({ ...request, proto_file: [] }),
+  ]);
+  const runs = await Promise.all([
+    runPlugin(protoFileFirst, ['--variant=plugin.field-order-relied-on']),
+    runPlugin(codec.encodeRequest(request), ['--variant', 'plugin.field-order-relied-on']),
+    runPlugin(protoFileFirst),
+    runPlugin(protoFileFirst, ['--variant=plugin.no-such-variation']),
+  ]);
+  expect(runs.map((run) => run.status)).toEqual([1, 0, 0, 2]);
+  expect(runs[0].stderr).toContain('field 1 after proto_file (15)');
+  expect(runs[0].stdout.length).toBe(0);
+  expect(codec.decodeResponse(runs[2].stdout).file.map((file) => file.name)).toEqual(['demo/foo.md', 'demo/foo.d.ts']);
+  expect(runs[3].stderr).toMatch(/unknown variation "plugin\.no-such-variation"; variations: plugin\.field-order-relied-on, /);
+});
+
+test('--variant=plugin.unknown-option-on-stderr: an unknown option is a message on stderr and exit 1, as protoc-gen-es does', async () => {
+  const request = codec.encodeRequest(demoRequest('colour=red'));
+  const [varied, plain] = await Promise.all([runPlugin(request, ['--variant=plugin.unknown-option-on-stderr']), runPlugin(request)]);
+  expect(varied.status).toBe(1);
+  expect(varied.stderr).toContain('unknown option "colour"');
+  expect(plain.status).toBe(0);
+  expect(codec.decodeResponse(plain.stdout).error).toContain('unknown option "colour"');
+});
+
+test('request switches: unknown fields and an empty request are refused as unparseable', async () => {
   const plain = codec.encodeRequest(demoRequest());
   const extra = Buffer.from([0x98, 0x06, 0x01]); // field 99, varint 1
   const runs = await Promise.all([

@@ -3,10 +3,10 @@
 //   0  a response was written (it may carry `error`: a problem in the schema, not in the plugin)
 //   1  the request could not be parsed, or the plugin failed; a message is on stderr, stdout is empty
 //   2  the plugin was started with arguments (compilers pass none; options go in the parameter),
-//      other than --fault=NAME, which switches on a built-in fault (faults.ts)
+//      other than --fault=NAME and --variant=NAME, which switch on a built-in fault or variation (faults.ts)
 import type { Writable } from 'node:stream';
 import { isListed } from '../fault-list.js';
-import { PLUGIN_FAULTS, type PluginFault, type PluginFaults } from './faults.js';
+import { PLUGIN_FAULTS, PLUGIN_VARIANTS, type PluginFault, type PluginSwitches, type PluginVariant } from './faults.js';
 import { generate, PluginRefusal } from './generate.js';
 import { createPluginCodec, type PluginCodec } from './plugin-codec.js';
 
@@ -24,32 +24,59 @@ writes one CodeGeneratorResponse on stdout. It takes no arguments. OPTIONS (comm
   chunk=N                   split outputs into chunks of at most N bytes, 0 = never (default 16384)
   insertion_points=true|false   annotate outputs with @@protoc_insertion_point (default true)
 For touchstone's kill matrix only: --fault=NAME (repeatable) switches on a built-in deviation
-from the protocol. Faults: ${PLUGIN_FAULTS.join(', ')}.
+from the protocol, --variant=NAME another choice the protocol allows.
+Faults: ${PLUGIN_FAULTS.join(', ')}.
+Variations: ${PLUGIN_VARIANTS.join(', ') || 'none'}.
 `;
 
-type Arguments = { faults: PluginFaults } | { exit: 0 | 2; text: string };
+type Arguments = { switches: PluginSwitches } | { exit: 0 | 2; text: string };
 
-/** `--fault=NAME` or `--fault NAME`, any number of times; `--help` alone; nothing else. */
+const SWITCH_FLAGS = {
+  '--fault': { kind: 'fault', names: PLUGIN_FAULTS },
+  '--variant': { kind: 'variation', names: PLUGIN_VARIANTS },
+} as const;
+
+/** `--fault=NAME`, `--fault NAME`, `--variant=NAME` or `--variant NAME`, any number of times; `--help` alone; nothing else. */
 function parseArguments(argv: readonly string[]): Arguments {
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) return { exit: 0, text: USAGE };
-  const faults = new Set<PluginFault>();
+  const switches = new Set<PluginFault | PluginVariant>();
   for (let i = 0; i < argv.length; i++) {
-    const name = argv[i].startsWith('--fault=') ? argv[i].slice('--fault='.length) : argv[i] === '--fault' ? argv[++i] : undefined;
-    if (name === undefined) return { exit: 2, text: USAGE };
-    if (!isListed(PLUGIN_FAULTS, name))
-      return { exit: 2, text: `protoc-gen-touchstone: unknown fault "${name}"; faults: ${PLUGIN_FAULTS.join(', ')}\n` };
-    faults.add(name);
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
+    const known = Object.hasOwn(SWITCH_FLAGS, flag) ? SWITCH_FLAGS[flag as keyof typeof SWITCH_FLAGS] : undefined;
+    const name = known && (inline ?? argv[++i]);
+    if (!known || name === undefined) return { exit: 2, text: USAGE };
+    if (!isListed<PluginFault | PluginVariant>(known.names, name))
+      return {
+        exit: 2,
+        text: `protoc-gen-touchstone: unknown ${known.kind} "${name}"; ${known.kind}s: ${known.names.join(', ') || 'none'}\n`,
+      };
+    switches.add(name);
   }
-  return { faults };
+  return { switches };
 }
 
-/** The request, or an exception when it does not parse (or a fault says it does not). */
-function readRequest(input: Buffer, codec: PluginCodec, faults: PluginFaults) {
+/** The fields spec 3 lists before proto_file (15): "The compiler writes proto_file after the other fields". */
+const WRITTEN_BEFORE_PROTO_FILE = new Set([1, 2, 3]);
+
+/**
+ * The request, or an exception when it does not parse (or a fault says it does not).
+ * By default the fields are read in any order, as protobuf parsers do. With the variation
+ * plugin.field-order-relied-on the plugin takes the compiler at its word instead: spec 3
+ * says the compiler writes proto_file after the other fields, so a request with one of
+ * them after proto_file comes from a broken compiler, "a problem in the compiler itself"
+ * (message on stderr, exit 1), as a plugin that streams proto_file would find it.
+ */
+function readRequest(input: Buffer, codec: PluginCodec, switches: PluginSwitches) {
   const request = codec.decodeRequest(input);
-  if (faults.has('plugin.empty-request-refused') && input.length === 0) throw new Error('no request on standard input');
-  if (faults.has('plugin.proto-file-first-refused') && codec.requestFields(input)[0]?.number === 15)
-    throw new Error('proto_file before file_to_generate');
-  const unknown = faults.has('plugin.unknown-fields-refused') ? codec.requestFields(input).find((field) => !field.known) : undefined;
+  if (switches.has('plugin.empty-request-refused') && input.length === 0) throw new Error('no request on standard input');
+  if (switches.has('plugin.field-order-relied-on')) {
+    const numbers = codec.requestFields(input).map((field) => field.number);
+    const first = numbers.indexOf(15);
+    const late = first < 0 ? undefined : numbers.slice(first).find((n) => WRITTEN_BEFORE_PROTO_FILE.has(n));
+    if (late !== undefined)
+      throw new Error(`field ${late} after proto_file (15): the compiler must write proto_file after the other fields`);
+  }
+  const unknown = switches.has('plugin.unknown-fields-refused') ? codec.requestFields(input).find((field) => !field.known) : undefined;
   if (unknown) throw new Error(`unknown field ${unknown.number}`);
   return request;
 }
@@ -60,15 +87,15 @@ export async function main(io: PluginIo): Promise<number> {
     await write(args.exit === 0 ? io.stdout : io.stderr, args.text);
     return args.exit;
   }
-  const { faults } = args;
+  const { switches } = args;
   const input = await readAll(io.stdin);
   const codec = createPluginCodec();
   let request: ReturnType<typeof readRequest>;
   try {
     // Zero bytes decode to an empty request (no files): a valid message, answered normally.
-    request = readRequest(input, codec, faults);
+    request = readRequest(input, codec, switches);
   } catch (error) {
-    if (faults.has('plugin.garbage-exit-zero')) {
+    if (switches.has('plugin.garbage-exit-zero')) {
       await write(io.stdout, codec.encodeResponse({ file: [] }));
       return 0;
     }
@@ -80,7 +107,7 @@ export async function main(io: PluginIo): Promise<number> {
   }
   let output: Uint8Array;
   try {
-    output = codec.encodeResponse(generate(request, faults));
+    output = codec.encodeResponse(generate(request, switches));
   } catch (error) {
     if (error instanceof PluginRefusal) {
       await write(io.stderr, `protoc-gen-touchstone: ${error.message}\n`);
@@ -93,7 +120,7 @@ export async function main(io: PluginIo): Promise<number> {
     );
     return 1;
   }
-  if (faults.has('plugin.text-before-response')) await write(io.stdout, 'protoc-gen-touchstone: generating\n');
+  if (switches.has('plugin.text-before-response')) await write(io.stdout, 'protoc-gen-touchstone: generating\n');
   await write(io.stdout, output);
   return 0;
 }

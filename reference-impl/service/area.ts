@@ -1,8 +1,8 @@
 // An area of the service: a group of endpoints of the spec with the state they share
 // (areas/<name>/). An area gets the service's core (the world's directory, the clock, the
-// faults), builds its own state from it, and hands back its endpoint definitions and how
-// to return that state to the world on a reset. Nothing outside its folder knows its state;
-// it lists its own built-in faults.
+// faults and variations), builds its own state from it, and hands back its endpoint
+// definitions and how to return that state to the world on a reset. Nothing outside its
+// folder knows its state; it lists its own built-in faults and variations.
 import type { Clock } from './clock.js';
 import type { Directory } from './directory.js';
 import type { Downloads } from './downloads.js';
@@ -10,12 +10,15 @@ import type { Endpoint } from './endpoint.js';
 import type { Faults } from './faults.js';
 import type { InjectedFailures } from './injected-failures.js';
 import type { SecretKeys } from './secret-keys.js';
+import type { Variants } from './variants.js';
 import type { Webhooks } from './webhooks.js';
 
 export interface ServiceCore {
   readonly directory: Directory;
   readonly clock: Clock;
   readonly faults: Faults;
+  /** The built-in variations switched on: other choices where the spec leaves one (variants.ts). */
+  readonly variants: Variants;
   /** Single-use, expiring download links (download_url, archive and artifact redirects). */
   readonly downloads: Downloads;
   /** Failures the control API injects (a storage write that fails: 503). */
@@ -40,10 +43,12 @@ export interface Area {
 
 export type AreaFactory = (core: ServiceCore) => Area;
 
-/** An area as the service lists it: its name, its built-in faults, and how to build it. */
-export interface AreaModule<Fault extends string = string> {
+/** An area as the service lists it: its name, its built-in faults and variations, and how to build it. */
+export interface AreaModule<Fault extends string = string, Variant extends string = string> {
   readonly name: string;
   /** Its built-in faults (faults.ts explains them), switched in its own code. */
   readonly faults: readonly Fault[];
+  /** Its built-in variations (variants.ts explains them), switched in its own code. */
+  readonly variants: readonly Variant[];
   readonly create: AreaFactory;
 }

@@ -26,26 +26,30 @@ export interface DownloadFile {
 }
 
 export interface Downloads {
-  /** The path of a new link to `file`, valid once within `ttlMs` of the service clock. */
-  issue(file: DownloadFile, ttlMs: number): string;
+  /**
+   * The path of a new link to `file`, valid once within `ttlMs` of the service clock, or as
+   * often as it is fetched within them when `reusable` (where the spec says only that a link
+   * expires, a variation may let it serve again).
+   */
+  issue(file: DownloadFile, ttlMs: number, options?: { reusable?: boolean }): string;
   /** The link's file, spending the link; undefined when it is unknown, used or expired. */
   take(token: string): DownloadFile | undefined;
   reset(): void;
 }
 
 export function createDownloads(clock: Clock, faults: Faults): Downloads {
-  let links = new Map<string, { file: DownloadFile; expiresAt: number }>();
+  let links = new Map<string, { file: DownloadFile; expiresAt: number; reusable: boolean }>();
   let issued = 0;
   return {
-    issue(file, ttlMs) {
+    issue(file, ttlMs, options = {}) {
       const now = clock.now();
       const token = createHmac('sha256', 'touchstone downloads').update(`${++issued}:${now}`).digest('hex').slice(0, 32);
-      links.set(token, { file, expiresAt: now + ttlMs });
+      links.set(token, { file, expiresAt: now + ttlMs, reusable: options.reusable === true });
       return `${DOWNLOAD_PREFIX}${token}`;
     },
     take(token) {
       const link = links.get(token);
-      if (!faults.on('downloads.reusable')) links.delete(token);
+      if (!link?.reusable && !faults.on('downloads.reusable')) links.delete(token);
       return link && (clock.now() <= link.expiresAt || faults.on('downloads.never-expire')) ? link.file : undefined;
     },
     reset() {

@@ -4,6 +4,15 @@
 // tag whatever address the service is reached at, so recordings of it are reproducible.
 // Download links are left out too: each read of a file gets a fresh single-use link, yet
 // the file is the same, and so must be its tag (or If-None-Match could never hold).
+//
+// Decisions where the spec is silent (it lists 304 "not modified" for some endpoints and
+// says nothing of ETag; conditional.not-modified-304): every 200 GET carries a strong tag
+// and If-None-Match is honoured everywhere. The etag.weak variation sends weak tags
+// (W/"…"), as services that re-serialise their answers do; If-None-Match compares weakly
+// either way (RFC 9110 §13.1.2), so a client sending back what it got gets its 304. The
+// etag.no-conditional-requests variation supports no conditional requests at all: no ETag,
+// and If-None-Match is never evaluated (every GET answered in full), which the spec allows
+// as it never names a validator, even where it lists 304.
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_PREFIX } from './downloads.js';
@@ -55,9 +64,11 @@ const recent = new Map<number, { body: string; origin: string; tag: string }>();
 export function etagOnSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   const cacheable = (request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200;
   if (!cacheable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-  const tag = bodyTag(payload, requestOrigin(request));
+  if (request.variants.on('etag.no-conditional-requests')) return payload;
+  const strong = bodyTag(payload, requestOrigin(request));
+  const tag = request.variants.on('etag.weak') ? `W/${strong}` : strong;
   reply.header('etag', tag);
-  if (!matchesIfNoneMatch(request.headers['if-none-match'], tag) || request.faults.on('etag.if-none-match-ignored')) return payload;
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], strong)) return payload;
   reply.code(304);
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');

@@ -8,18 +8,17 @@
 // endpoints (areas/<area>/endpoints.ts), and SERVICE_FAULTS is all of them.
 import { isListed } from '../fault-list.js';
 import { AREAS, type AreaFault } from './areas/index.js';
+import { createSwitches, type Switches } from './switches.js';
 
 const CORE_FAULTS = [
   // credentials (auth/credentials.ts)
   'auth.bearer-refused',
   'auth.token-scheme-refused',
   'auth.workflow-token-refused',
-  'auth.unknown-token-anonymous',
   // access decisions (auth/authorize.ts)
   'auth.anonymous-refused',
   'auth.anonymous-not-challenged',
   'auth.required-as-403',
-  'auth.hidden-as-403',
   'auth.forbidden-as-404',
   'auth.scopes-ignored',
   'auth.permissions-ignored',
@@ -32,30 +31,21 @@ const CORE_FAULTS = [
   'auth.token-kind-ignored',
   'names.case-sensitive',
   'repos.unknown-repository-empty',
-  'repos.renamed-unknown',
   // download links (downloads.ts)
   'downloads.reusable',
   'downloads.never-expire',
   // request conventions (conventions.ts)
   'user-agent.not-required',
-  'user-agent.missing-400',
   'version.current-refused',
-  'version.omitted-refused',
-  'version.unknown-accepted',
   'media.vendor-json-refused',
   'media.application-json-refused',
   'media.first-type-only',
-  'media.unsupported-accepted',
   'media.json-labelled-text',
-  'media.charset-missing',
   // errors (error-handler.ts, json-body.ts, body-validation.ts)
   'errors.unknown-route-400',
-  'errors.body-without-documentation-url',
   'errors.validation-as-400',
   'errors.malformed-json-500',
   'errors.wrong-types-accepted',
-  // conditional requests (etag.ts)
-  'etag.if-none-match-ignored',
   // pagination (pagination.ts)
   'pagination.no-link-header',
   'pagination.prev-on-first-page',
@@ -65,8 +55,6 @@ const CORE_FAULTS = [
   'pagination.default-per-page-25',
   'pagination.max-ignored',
   'pagination.page-default-2',
-  'pagination.past-end-404',
-  'pagination.invalid-parameters-ignored',
   // representations (representations.ts)
   'representations.user-without-node-id',
   'representations.timestamps-local-offset',
@@ -80,25 +68,6 @@ export function isServiceFault(name: string): name is ServiceFault {
   return isListed(SERVICE_FAULTS, name);
 }
 
-export interface Faults {
-  on(fault: ServiceFault): boolean;
-  /** The faults now on, in SERVICE_FAULTS order. */
-  active(): ServiceFault[];
-  set(faults: readonly ServiceFault[]): void;
-  /** Back to the faults the service started with (a control-API reset). */
-  reset(): void;
-}
+export type Faults = Switches<ServiceFault>;
 
-export function createFaults(initial: readonly ServiceFault[] = []): Faults {
-  let current = new Set(initial);
-  return {
-    on: (fault) => current.has(fault),
-    active: () => SERVICE_FAULTS.filter((fault) => current.has(fault)),
-    set(faults) {
-      current = new Set(faults);
-    },
-    reset() {
-      current = new Set(initial);
-    },
-  };
-}
+export const createFaults = (initial: readonly ServiceFault[] = []): Faults => createSwitches(SERVICE_FAULTS, initial);

@@ -22,7 +22,8 @@ const ROLE_TEXT: Readonly<Record<RoleNeed, string>> = {
   'push-or-ignore': 'push access; without it the request succeeds and changes nothing',
   push: 'push access (403 otherwise)',
   admin: 'repository admin (403 otherwise)',
-  'organization-owner': 'organization owner (403 otherwise)',
+  'organization-owner': 'organization owner (403 otherwise; an app installation is no owner)',
+  'organization-collaborator': 'organization owner, or a user with collaborator access to one of its repositories (403 otherwise)',
   'organization-billing-viewer': "organization owner, or owner or billing manager of the organization's enterprise (403 otherwise)",
   self: 'a token of a user, acting on that user (403 for an app installation or a workflow)',
 };
@@ -56,7 +57,12 @@ export function renderEndpointTable(endpoints: readonly Endpoint[]): string {
         (access.tokenKinds ? `; ${access.tokenKinds.join(' or ')} tokens only` : ''),
       permissionsText(access.permissions) +
         (access.further ? `; ${access.further.what}: also ${permissionsText(access.further.permissions)}` : ''),
-      ROLE_TEXT[access.role],
+      ROLE_TEXT[access.role] +
+        (access.variations ?? [])
+          .map(
+            (v) => `; with variation \`${v.variant}\`: ${v.role ? ROLE_TEXT[v.role] : 'as above'}${v.anonymous ? ', anonymous too' : ''}`,
+          )
+          .join(''),
     ].join(' | '),
   );
   return [

@@ -3,6 +3,12 @@
 // under ORIGIN/users, ORIGIN/repos …; "html" URLs directly under ORIGIN, as on the real
 // service where both share one host here. Each area shapes its own resources
 // (areas/<name>/representation.ts) from these.
+//
+// Decision where the spec is silent: objects carry the fields the spec lists and no others.
+// The spec never says a field list is complete (but for a created blob: "Creation returns
+// only {url, sha}"), so the representations.extra-fields variation adds one more field to
+// every object answered that has fields, as services add fields over time; an empty object
+// ("the response is empty") stays empty.
 import type { FastifyRequest } from 'fastify';
 import { boundedMemo } from '../../lib/bounded-memo.js';
 import { formatTimestamp } from './clock.js';
@@ -108,4 +114,34 @@ export function createRepresenter(origin: string, directory: Directory, faults: 
   };
 
   return { origin, user, userByLogin, account, timestamp, nodeId };
+}
+
+/** The field the representations.extra-fields variation adds: a name and value the spec does not know. */
+export const EXTRA_FIELD = { name: 'service_extension', value: 'a field the spec does not list' } as const;
+
+/** Endpoints whose answer the spec gives exactly, so nothing is added to it ("Creation returns only {url, sha}"). */
+const EXACT_ANSWERS: ReadonlySet<string> = new Set(['git.create-blob']);
+
+/**
+ * A JSON answer with EXTRA_FIELD added to each of its objects that has fields, nested ones
+ * included, when the representations.extra-fields variation is on; otherwise (and for text that
+ * is not JSON) the answer unchanged.
+ */
+export function withExtraFields(payload: string, request: FastifyRequest): string {
+  if (!request.variants.on('representations.extra-fields')) return payload;
+  if (EXACT_ANSWERS.has(request.routeOptions.config?.endpoint ?? '')) return payload;
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    return payload;
+  }
+  return JSON.stringify(extended(value));
+}
+
+function extended(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(extended);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([key, inner]) => [key, extended(inner)] as const);
+  return entries.length === 0 ? {} : { ...Object.fromEntries(entries), [EXTRA_FIELD.name]: EXTRA_FIELD.value };
 }

@@ -4,6 +4,7 @@ import type { Caller } from './auth/credentials.js';
 import type { Grant } from './auth/authorize.js';
 import type { Representation } from './conventions.js';
 import type { Faults } from './faults.js';
+import type { Variants } from './variants.js';
 
 declare module 'fastify' {
   /** What endpoint.ts puts in the config of a route registered from a definition. */
@@ -24,5 +25,7 @@ declare module 'fastify' {
     origin: string;
     /** The service's built-in faults, for the code that decides each behaviour. */
     readonly faults: Faults;
+    /** The service's built-in variations, for the code that decides each behaviour. */
+    readonly variants: Variants;
   }
 }

@@ -25,6 +25,8 @@ export interface Api {
   get(url: string, options?: CallOptions): Promise<Response>;
   /** Moves the service clock forward through the control API. */
   advance(seconds: number): Promise<void>;
+  /** Switches exactly these built-in variations on through the control API (suites/variants). */
+  vary(...variants: string[]): Promise<void>;
 }
 
 export const test = base.extend<{ service: ReferenceService; api: Api }, { world: World }>({
@@ -69,6 +71,10 @@ export const test = base.extend<{ service: ReferenceService; api: Api }, { world
       async advance(seconds) {
         const response = await service.app.inject({ method: 'POST', url: '/_conformance/clock', payload: { advance_seconds: seconds } });
         expect(response.statusCode).toBe(200);
+      },
+      async vary(...variants) {
+        const response = await service.app.inject({ method: 'POST', url: '/_conformance/variants', payload: { variants } });
+        expect(response.statusCode, response.body).toBe(200);
       },
     });
   },

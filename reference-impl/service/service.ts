@@ -10,6 +10,7 @@ import { BODY_LIMIT_BYTES, registerJsonBodyParser } from './json-body.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerDownloadRoute } from './downloads.js';
 import type { ServiceFault } from './faults.js';
+import type { ServiceVariant } from './variants.js';
 import { AREAS } from './areas/index.js';
 import { refuseUndeclaredRoutes, registerEndpoints } from './endpoint.js';
 import { CLIENT_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-ids.js';
@@ -25,6 +26,7 @@ export { WorldError } from './errors.js';
 export { DEFAULT_WORLD_PATH, loadWorld } from './world-loader.js';
 export type { World } from './world-model.js';
 export { isServiceFault, SERVICE_FAULTS, type ServiceFault } from './faults.js';
+export { isServiceVariant, SERVICE_VARIANTS, type ServiceVariant } from './variants.js';
 
 export interface ReferenceServiceOptions {
   world: World;
@@ -32,6 +34,8 @@ export interface ReferenceServiceOptions {
   logger?: FastifyServerOptions['logger'];
   /** Built-in faults on from the start, and again after every reset (faults.ts). */
   faults?: readonly ServiceFault[];
+  /** Built-in variations on from the start, and again after every reset (variants.ts). */
+  variants?: readonly ServiceVariant[];
   /**
    * Peers whose X-Forwarded-Proto and X-Forwarded-Host are believed (addresses or subnets, as
    * Fastify's trustProxy takes them); default this machine only (`loopback`), where
@@ -58,12 +62,13 @@ export function createReferenceService({
   world,
   logger = false,
   faults = [],
+  variants = [],
   importWebhook,
   trustProxy = ['loopback'],
   clientTimeouts,
 }: ReferenceServiceOptions): ReferenceService {
   tuneForServing();
-  const store = createStore(world, AREAS, faults, importWebhook);
+  const store = createStore(world, AREAS, { faults, variants }, importWebhook);
   const timeouts = { ...DEFAULT_CLIENT_TIMEOUTS, ...clientTimeouts };
   const app = Fastify({
     logger,
@@ -87,6 +92,7 @@ export function createReferenceService({
   app.decorateRequest('representation', 'json');
   app.decorateRequest('origin', '');
   app.decorateRequest('faults', { getter: () => store.faults });
+  app.decorateRequest('variants', { getter: () => store.variants });
   app.setValidatorCompiler(createBodyValidatorCompiler(store.faults));
   registerJsonBodyParser(app);
   registerErrorHandling(app);

@@ -1,11 +1,12 @@
 // The service's whole state, built from the world: the core every area reads (the world's
-// directory, the clock, the faults switched on) and each area's own state. reset() returns
-// all of it to the world (and the faults to those the service started with).
+// directory, the clock, the faults and variations switched on) and each area's own state.
+// reset() returns all of it to the world (and the switches to those the service started with).
 import type { Area, AreaModule, ServiceCore } from './area.js';
 import { createClock } from './clock.js';
 import { createDirectory } from './directory.js';
 import { createDownloads } from './downloads.js';
 import { createFaults, type ServiceFault } from './faults.js';
+import { createVariants, type ServiceVariant } from './variants.js';
 import { createInjectedFailures } from './injected-failures.js';
 import { createRequestIds, type RequestIds } from './request-ids.js';
 import { createSecretKeys } from './secret-keys.js';
@@ -22,15 +23,16 @@ export interface Store extends ServiceCore {
 export function createStore(
   world: World,
   areaModules: readonly AreaModule[],
-  startFaults: readonly ServiceFault[] = [],
+  start: { faults?: readonly ServiceFault[]; variants?: readonly ServiceVariant[] } = {},
   webhookUrl?: string,
 ): Store {
   const clock = createClock(world.clock.start);
-  const faults = createFaults(startFaults);
+  const faults = createFaults(start.faults);
   const core: ServiceCore = {
     directory: createDirectory(world),
     clock,
     faults,
+    variants: createVariants(start.variants),
     downloads: createDownloads(clock, faults),
     failures: createInjectedFailures(),
     secretKeys: createSecretKeys(),
@@ -45,6 +47,7 @@ export function createStore(
     reset() {
       requestIds.reset();
       core.faults.reset();
+      core.variants.reset();
       // The clock first: the world's state expires relative to its start.
       core.clock.reset();
       core.downloads.reset();

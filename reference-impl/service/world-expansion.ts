@@ -25,7 +25,7 @@ function isSeries(entry: WorldUser | UserSeries): entry is UserSeries {
   return 'series' in entry;
 }
 
-/** Apps as listed, series made into PREFIX001… with consecutive ids, available for protection rules. */
+/** Apps as listed, series made into PREFIX001… with consecutive ids (available for protection rules unless they say not). */
 export function expandApps(document: WorldDocument): WorldApp[] {
   return (document.apps ?? []).flatMap((entry) => ('series' in entry ? seriesApps(entry) : [entry]));
 }
@@ -34,7 +34,7 @@ function seriesApps({ series }: AppSeries): WorldApp[] {
   return Array.from({ length: series.count }, (_, index) => ({
     slug: `${series.prefix}${String(index + 1).padStart(3, '0')}`,
     id: series.first_id + index,
-    protection_rules: true,
+    protection_rules: series.protection_rules ?? true,
   }));
 }
 

@@ -64,11 +64,13 @@ export const AppSchema = Type.Object(
 const AppSeriesSchema = Type.Object(
   {
     series: Type.Object(
-      { prefix: AppSlug, count: Type.Integer({ minimum: 1, maximum: 999 }), first_id: Id },
       {
-        additionalProperties: false,
-        description: 'Apps PREFIX001..PREFIXnnn with consecutive ids, all available for custom deployment protection rules',
+        prefix: AppSlug,
+        count: Type.Integer({ minimum: 1, maximum: 999 }),
+        first_id: Id,
+        protection_rules: Type.Optional(Type.Boolean({ description: 'whether they may be enabled as protection rules (default true)' })),
       },
+      { additionalProperties: false, description: 'Apps PREFIX001..PREFIXnnn with consecutive ids' },
     ),
   },
   { additionalProperties: false },

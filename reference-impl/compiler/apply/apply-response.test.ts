@@ -267,3 +267,135 @@ test.describe('names touchstone refuses (stricter than protoc 3.21)', () => {
     });
   });
 });
+
+// Built-in variations: other readings of what spec 3 leaves open, each off unless given
+// (the tests above run without them and show the default).
+test.describe('variations of applying a response', () => {
+  test('compiler.names-written-as-given: names as protoc 3.21 writes them, `../x` beside the output directory', async ({ sandbox }) => {
+    const box = withPlugins(sandbox, {
+      name: 'bad',
+      response: {
+        file: [
+          { name: 'ok.txt', content: 'ok\n' },
+          { name: '../escaped.txt', content: 'out\n' },
+          { name: '/abs/x.txt', content: 'abs\n' },
+          { name: 'a/./b.txt', content: 'dot\n' },
+        ],
+      },
+    });
+    expect(await box.runOurs(['--variant=compiler.names-written-as-given', IN, '--bad_out=out', 'foo.proto'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(box.tree('out')).toEqual({ 'a/': '', 'a/b.txt': 'dot\n', 'abs/': '', 'abs/x.txt': 'abs\n', 'ok.txt': 'ok\n' });
+    expect(readFileSync(path.join(box.dir, 'escaped.txt'), 'utf8')).toBe('out\n');
+  });
+
+  test('compiler.unsafe-names-skipped: the File and its chunks skipped with a warning, the rest written, exit 0', async ({ sandbox }) => {
+    const box = withPlugins(sandbox, {
+      name: 'bad',
+      response: {
+        file: [
+          { name: 'ok.txt', content: 'ok\n' },
+          { name: '../escaped.txt', content: 'out' },
+          { content: 'side\n' },
+          { insertion_point: 'p', content: 'nameless insertion\n' },
+          { name: 'after.txt', content: 'after\n' },
+        ],
+      },
+    });
+    const result = await box.runOurs(['--variant=compiler.unsafe-names-skipped', IN, '--bad_out=out', 'foo.proto']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('protoc-gen-bad: warning: File skipped: File name "../escaped.txt" has a ".." component');
+    expect(result.stderr).toContain('protoc-gen-bad: warning: File skipped: File with insertion_point "p" has no name');
+    expect(box.tree('out')).toEqual({ 'after.txt': 'after\n', 'ok.txt': 'ok\n' });
+    expect(existsSync(path.join(box.dir, 'escaped.txt'))).toBe(false);
+  });
+
+  test('compiler.insertion-missing-skipped: an insertion into a missing file warns and is skipped, the run succeeds', async ({
+    sandbox,
+  }) => {
+    const box = withPlugins(sandbox, {
+      name: 'ins',
+      response: {
+        file: [
+          { name: 'ok.txt', content: 'ok\n' },
+          { name: 'missing.txt', insertion_point: 'p', content: 'x\n' },
+        ],
+      },
+    });
+    const args = [IN, '--ins_out=out', 'foo.proto'];
+    expect(await box.runOurs(['--variant=compiler.insertion-missing-skipped', ...args])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "missing.txt: warning: Tried to insert into file that doesn't exist; the insertion is skipped.\n",
+    });
+    expect(box.tree('out')).toEqual({ 'ok.txt': 'ok\n' });
+  });
+
+  test('compiler.duplicate-last-wins: the second File of a name replaces the first', async ({ sandbox }) => {
+    const box = withPlugins(sandbox, {
+      name: 'dup',
+      response: {
+        file: [
+          { name: 'same.txt', content: 'first\n' },
+          { name: 'same.txt', content: 'second\n' },
+        ],
+      },
+    });
+    expect((await box.runOurs(['--variant=compiler.duplicate-last-wins', IN, '--dup_out=out', 'foo.proto'])).code).toBe(0);
+    expect(box.tree('out')).toEqual({ 'same.txt': 'second\n' });
+  });
+
+  test('compiler.features-unchecked: output for proto3 optional fields is taken without FEATURE_PROTO3_OPTIONAL', async ({ sandbox }) => {
+    const box = withPlugins(sandbox, { name: 'nofeat', response: { file: [{ name: 'x.txt', content: 'x' }] } });
+    expect(await box.runOurs(['--variant=compiler.features-unchecked', IN, '--nofeat_out=out', 'opt.proto'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(box.tree('out')).toEqual({ 'x.txt': 'x' });
+  });
+
+  test('compiler.partial-output-kept: a failed run writes what was staged, never a missing insertion target, and exits 1', async ({
+    sandbox,
+  }) => {
+    const box = withPlugins(
+      sandbox,
+      { name: 'ok', response: { file: [{ name: 'ok.txt', content: 'ok\n' }] } },
+      {
+        name: 'ins',
+        response: {
+          file: [
+            { name: 'missing.txt', insertion_point: 'p', content: 'x\n' },
+            { name: 'mine.txt', content: 'm\n' },
+          ],
+        },
+      },
+      { name: 'err', response: { error: 'refused', file: [{ name: 'e.txt', content: 'e\n' }] } },
+    );
+    const kept = await box.runOurs([
+      '--variant=compiler.partial-output-kept',
+      IN,
+      '--ok_out=o2',
+      '--ins_out=out',
+      '--err_out=out',
+      'foo.proto',
+    ]);
+    expect(kept).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "missing.txt: Tried to insert into file that doesn't exist.\n--err_out: refused\n",
+    });
+    expect(box.tree('o2')).toEqual({ 'ok.txt': 'ok\n' });
+    expect(box.tree('out')).toEqual({ 'e.txt': 'e\n', 'mine.txt': 'm\n' });
+  });
+
+  test('the fault compiler.plugin-error-hidden: a response error is reported without its text', async ({ sandbox }) => {
+    const box = withPlugins(sandbox, { name: 'err', response: { error: 'the real reason' } });
+    expect((await box.runOurs(['--fault=compiler.plugin-error-hidden', IN, '--err_out=out', 'foo.proto'])).stderr).toBe(
+      '--err_out: protoc-gen-err: generation failed\n',
+    );
+  });
+});

@@ -12,9 +12,14 @@
 // The last stream closes after these checks and before the fatal line is printed, which
 // is where its deferred message (if any) appears in protoc's stderr.
 // Deferred errors (duplicates, bad insertions) mark the location and do not stop the run.
-// Built-in faults (faults.ts) of applying a response are switched here.
+// Built-in faults and variations (faults.ts) of applying a response are switched here. The
+// variations take other readings of what spec 3 leaves open: a File name the spec forbids
+// the plugin is refused by default (output-name-rules.ts), written as given as protoc 3.21
+// does (compiler.names-written-as-given), or skipped with a warning, its continuation chunks
+// too, while the run goes on (compiler.unsafe-names-skipped); the proto3-optional check is
+// protoc's and can be left out (compiler.features-unchecked).
 import { NO_FAULTS } from '../../fault-list.js';
-import type { CompilerFaults } from '../faults.js';
+import type { CompilerSwitches } from '../faults.js';
 import type { OutputLocation, OutputStream } from './output-location.js';
 import { checkOutputName } from './output-name-rules.js';
 import { FEATURE_PROTO3_OPTIONAL, type PluginResponse } from '../response/plugin-response.js';
@@ -31,7 +36,7 @@ export interface ApplyContext {
   /** The input files in command-line order. */
   filesToGenerate: FileToGenerate[];
   report: (text: string | Uint8Array) => void;
-  faults?: CompilerFaults;
+  switches?: CompilerSwitches;
 }
 
 /** undefined when the run succeeded; else the text protoc prints after "--NAME_out: ". */
@@ -44,9 +49,12 @@ export function proto3OptionalMessage(file: string, pluginName: string): string 
   );
 }
 
+/** Where the chunks of a skipped File go (the variation compiler.unsafe-names-skipped). */
+const DISCARDED: OutputStream = { append() {}, close() {} };
+
 export function applyPluginResponse(response: PluginResponse, context: ApplyContext): ApplyResult {
   const { pluginName, location } = context;
-  const faults = context.faults ?? NO_FAULTS;
+  const switches = context.switches ?? NO_FAULTS;
   let current: OutputStream | undefined;
   const closeCurrent = () => {
     current?.close();
@@ -58,25 +66,30 @@ export function applyPluginResponse(response: PluginResponse, context: ApplyCont
     const { name, insertionPoint } = file;
     if (insertionPoint.length > 0 || name.length > 0) {
       closeCurrent();
-      const checked = faults.has('compiler.unsafe-names-written')
+      const checked = switches.has('compiler.names-written-as-given')
         ? { ok: true as const, name: Buffer.from(name).toString('utf8') }
         : checkOutputName(name, insertionPoint);
+      if (!checked.ok && switches.has('compiler.unsafe-names-skipped')) {
+        context.report(`${pluginName}: warning: File skipped: ${checked.problem}\n`);
+        current = DISCARDED;
+        continue;
+      }
       if (!checked.ok) return { fatal: `${pluginName}: ${checked.problem}` };
       current =
         insertionPoint.length > 0 ? location.openForInsert(checked.name, insertionPoint, file.codeInfo) : location.open(checked.name);
     } else if (!current) {
       return { fatal: `${pluginName}: First file chunk returned by plugin did not specify a file name.` };
-    } else if (faults.has('compiler.continuation-dropped')) {
+    } else if (switches.has('compiler.continuation-dropped')) {
       continue;
     }
     current.append(file.content);
   }
 
-  if (response.error.length > 0 && !faults.has('compiler.error-ignored')) {
+  if (response.error.length > 0 && !switches.has('compiler.error-ignored')) {
     closeCurrent();
-    return { fatal: response.error };
+    return { fatal: switches.has('compiler.plugin-error-hidden') ? `${pluginName}: generation failed` : response.error };
   }
-  if ((response.supportedFeatures & FEATURE_PROTO3_OPTIONAL) === 0n && !faults.has('compiler.proto3-optional-unchecked')) {
+  if ((response.supportedFeatures & FEATURE_PROTO3_OPTIONAL) === 0n && !switches.has('compiler.features-unchecked')) {
     const offending = context.filesToGenerate.find((file) => file.proto3Optional);
     if (offending) {
       context.report(proto3OptionalMessage(offending.name, pluginName));

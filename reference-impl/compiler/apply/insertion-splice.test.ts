@@ -90,8 +90,8 @@ test("a marker in another file is never found, and a first line starts at its fi
 
 test('faults: content below the annotated line, and without its indentation', () => {
   const target = Buffer.from('a\n  @@protoc_insertion_point(p)\nb\n');
-  const insert = (faults: Parameters<typeof createInsertionSplicer>[0]) =>
-    text(createInsertionSplicer(faults).insert('f', target, Buffer.from('p'), Buffer.from('X\n'))!.bytes);
+  const insert = (switches: Parameters<typeof createInsertionSplicer>[0]) =>
+    text(createInsertionSplicer(switches).insert('f', target, Buffer.from('p'), Buffer.from('X\n'))!.bytes);
   expect(insert(new Set())).toBe('a\n  X\n  @@protoc_insertion_point(p)\nb\n');
   expect(insert(new Set(['compiler.insertion-below-line']))).toBe('a\n  @@protoc_insertion_point(p)\nX\nb\n');
   expect(insert(new Set(['compiler.insertion-unindented']))).toBe('a\nX\n  @@protoc_insertion_point(p)\nb\n');

@@ -28,7 +28,7 @@
 // else may hold is never written through. Views go only into output-location's map.
 
 import { NO_FAULTS } from '../../fault-list.js';
-import type { CompilerFaults } from '../faults.js';
+import type { CompilerSwitches } from '../faults.js';
 
 const NEWLINE = 0x0a;
 const MARKER_START = Buffer.from('@@protoc_insertion_point(');
@@ -80,9 +80,9 @@ class GrowingFile {
 }
 
 /** Two built-in faults (faults.ts) change where content goes and how it is indented. */
-export function createInsertionSplicer(faults: CompilerFaults = NO_FAULTS): InsertionSplicer {
-  const belowLine = faults.has('compiler.insertion-below-line');
-  const unindented = faults.has('compiler.insertion-unindented');
+export function createInsertionSplicer(switches: CompilerSwitches = NO_FAULTS): InsertionSplicer {
+  const belowLine = switches.has('compiler.insertion-below-line');
+  const unindented = switches.has('compiler.insertion-unindented');
   const growing = new Map<string, GrowingFile>();
   // The marker is assembled in one reused array: a Buffer per insertion (Node builds each
   // through its JavaScript FastBuffer constructor) showed in profiles.

@@ -16,9 +16,13 @@
 // and the run fails before anything is written. The marker keeps the compiler name
 // "protoc": plugins in the wild emit protoc's marker, and touchstone must accept them.
 // The byte work (search, indentation, splicing) is in insertion-splice.ts. Built-in faults
-// (faults.ts) of committing a stream are switched here.
+// and variations (faults.ts) of committing a stream are switched here. Spec 3 leaves open
+// what two Files of one name mean (the variation compiler.duplicate-last-wins lets the
+// second replace the first) and what a compiler does when an insertion's file does not
+// exist, beyond never creating it (compiler.insertion-missing-skipped warns, skips the
+// insertion and lets the run succeed).
 import { NO_FAULTS } from '../../fault-list.js';
-import type { CompilerFaults } from '../faults.js';
+import type { CompilerSwitches } from '../faults.js';
 import { updateInsertionMetadata } from './insertion-metadata.js';
 import { createInsertionSplicer } from './insertion-splice.js';
 import type { Annotation } from '../response/generated-code-info.js';
@@ -33,6 +37,12 @@ export interface OutputLocation {
   /** The location string with a trailing '/', as protoc keys its output contexts. */
   readonly key: string;
   readonly files: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Names in `files` that hold protoc's empty stand-in for an insertion's missing file, not
+   * output: only a failed run has them, and even a failed run that keeps its partial output
+   * (the variation compiler.partial-output-kept) must not create them.
+   */
+  readonly standIns: ReadonlySet<string>;
   readonly hadError: boolean;
   open(name: string): OutputStream;
   openForInsert(name: string, insertionPoint: Uint8Array, annotations: Annotation[] | undefined): OutputStream;
@@ -79,10 +89,11 @@ class BufferedStream implements OutputStream {
 export function createOutputLocation(
   key: string,
   report: (text: string | Uint8Array) => void,
-  faults: CompilerFaults = NO_FAULTS,
+  switches: CompilerSwitches = NO_FAULTS,
 ): OutputLocation {
   const files = new Map<string, Uint8Array>();
-  const splicer = createInsertionSplicer(faults);
+  const standIns = new Set<string>();
+  const splicer = createInsertionSplicer(switches);
   let hadError = false;
   const fail = (text: string | Uint8Array) => {
     report(text);
@@ -97,7 +108,7 @@ export function createOutputLocation(
   };
 
   function commitFile(name: string, data: Uint8Array): void {
-    if (files.has(name) && !faults.has('compiler.duplicates-allowed')) return fail(`${name}: Tried to write the same file twice.\n`);
+    if (files.has(name) && !switches.has('compiler.duplicate-last-wins')) return fail(`${name}: Tried to write the same file twice.\n`);
     noteName(name);
     files.set(name, data);
   }
@@ -105,12 +116,17 @@ export function createOutputLocation(
   function commitInsertion(name: string, point: Uint8Array, data: Uint8Array, annotations: Annotation[]): void {
     noteName(name);
     const stored = files.get(name);
-    if (stored === undefined && faults.has('compiler.insertion-creates-file')) {
+    if (stored === undefined && switches.has('compiler.insertion-creates-file')) {
       files.set(name, data);
+      return;
+    }
+    if (stored === undefined && switches.has('compiler.insertion-missing-skipped')) {
+      report(`${name}: warning: Tried to insert into file that doesn't exist; the insertion is skipped.\n`);
       return;
     }
     if (stored === undefined) {
       files.set(name, EMPTY);
+      standIns.add(name);
       return fail(`${name}: Tried to insert into file that doesn't exist.\n`);
     }
     const inserted = splicer.insert(name, stored, point, data);
@@ -129,6 +145,7 @@ export function createOutputLocation(
   return {
     key,
     files,
+    standIns,
     get hadError() {
       return hadError;
     },

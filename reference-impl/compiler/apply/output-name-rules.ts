@@ -2,8 +2,11 @@
 // name at all (observed with 3.21.12: "/abs" lands inside the output directory, "../x"
 // escapes it, "a\b" creates a/ and a file with a backslash in its name). Spec 3 says of
 // File.name: "path relative to the output directory; no `.` or `..` components; not
-// absolute; `/` is the separator", and of insertion_point: "requires name". A reference
-// implementation must not write what the spec forbids, so each of these fails the plugin's
+// absolute; `/` is the separator", and of insertion_point: "requires name". Those rules
+// bind the plugin; what a compiler does with a name that breaks them is not said, and this
+// is the reference's choice (compiler.apply.unsafe-names-refused, MAY; the variations
+// compiler.names-written-as-given and compiler.unsafe-names-skipped take others): a
+// reference must not write what the spec forbids, so each of these fails the plugin's
 // run (fatal, like protoc's own "First file chunk..." error: nothing is written anywhere):
 // - an absolute name (leading '/');
 // - a "." or ".." component (component = text between '/'; "foo..bar" is fine, unlike

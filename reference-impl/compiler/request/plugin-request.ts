@@ -9,10 +9,15 @@
 // proto_file entries are the encoded FileDescriptorProtos exactly as the source produced
 // them, written as raw length-delimited bytes: re-encoding through protobufjs would drop
 // what it does not know (custom options are extensions it has never seen).
-// Built-in faults (faults.ts) that change the request are switched here.
+// Built-in faults and variations (faults.ts) that change the request are switched here.
+// Variations (other readings spec 3 allows): compiler.proto-file-by-depth, another
+// topological order (files by import depth, then by name: Kahn's algorithm);
+// compiler.source-file-descriptors, field 17 after proto_file as protoc 24+ writes it (spec
+// 3 lists fields 1, 2, 3 as "the other fields"); compiler.empty-parameter-sent, parameter
+// "" when none was given (the field is optional, and an empty one carries none either).
 import protobuf from 'protobufjs';
 import { NO_FAULTS } from '../../fault-list.js';
-import type { CompilerFaults } from '../faults.js';
+import type { CompilerSwitches } from '../faults.js';
 import type { PluginMessages } from '../common/plugin-messages.js';
 
 export interface RequestFile {
@@ -37,14 +42,15 @@ export interface PluginRequestParts {
 }
 
 const PROTO_FILE_TAG = (15 << 3) | 2;
+const SOURCE_FILE_DESCRIPTORS_TAG = (17 << 3) | 2;
 
 /** protoc's GetTransitiveDependencies, applied to each file to generate in turn. */
 export function transitiveProtoFiles(
   fileToGenerate: string[],
   files: ReadonlyMap<string, RequestFile>,
-  faults: CompilerFaults = NO_FAULTS,
+  switches: CompilerSwitches = NO_FAULTS,
 ): RequestFile[] {
-  const importsLast = faults.has('compiler.imports-last');
+  const importsLast = switches.has('compiler.imports-last');
   const seen = new Set<string>();
   const ordered: RequestFile[] = [];
   const visit = (name: string) => {
@@ -58,22 +64,52 @@ export function transitiveProtoFiles(
     if (!importsLast) ordered.push(file);
   };
   for (const name of fileToGenerate) visit(name);
-  return ordered;
+  return switches.has('compiler.proto-file-by-depth') ? byImportDepth(ordered) : ordered;
 }
 
-export function encodePluginRequest(messages: PluginMessages, parts: PluginRequestParts, faults: CompilerFaults = NO_FAULTS): Uint8Array {
+/**
+ * The variation compiler.proto-file-by-depth: the same files, those importing nothing
+ * first, then each file once every file it imports is listed (depth = 1 + the deepest
+ * import), ties by name. Also topological, unlike protoc's depth-first order.
+ */
+function byImportDepth(files: RequestFile[]): RequestFile[] {
+  const byName = new Map(files.map((file) => [file.name, file]));
+  const depths = new Map<string, number>();
+  const depth = (name: string): number => {
+    const known = depths.get(name);
+    if (known !== undefined) return known;
+    depths.set(name, 0); // a cycle (refused before this) cannot recurse forever
+    const imports = byName.get(name)?.dependency.filter((dependency) => byName.has(dependency)) ?? [];
+    const found = imports.length === 0 ? 0 : 1 + Math.max(...imports.map(depth));
+    depths.set(name, found);
+    return found;
+  };
+  return [...files].sort((a, b) => depth(a.name) - depth(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function encodePluginRequest(
+  messages: PluginMessages,
+  parts: PluginRequestParts,
+  switches: CompilerSwitches = NO_FAULTS,
+): Uint8Array {
   const head: Record<string, unknown> = { file_to_generate: parts.fileToGenerate };
-  if (!faults.has('compiler.no-version')) head.compiler_version = { ...parts.compilerVersion };
-  if (parts.parameter !== '' && !faults.has('compiler.parameter-dropped')) head.parameter = parts.parameter;
-  const protoFiles = faults.has('compiler.relative-type-names')
+  if (!switches.has('compiler.no-version')) head.compiler_version = { ...parts.compilerVersion };
+  const sendParameter = parts.parameter !== '' || switches.has('compiler.empty-parameter-sent');
+  if (sendParameter && !switches.has('compiler.parameter-dropped')) head.parameter = parts.parameter;
+  const protoFiles = switches.has('compiler.relative-type-names')
     ? parts.protoFiles.map((file) => unqualified(messages, file.bytes))
     : parts.protoFiles.map((file) => file.bytes);
+  // protoc 24+'s source_file_descriptors: the files to generate again, after proto_file.
+  const sourceDescriptors = switches.has('compiler.source-file-descriptors')
+    ? parts.fileToGenerate.flatMap((name) => parts.protoFiles.filter((file) => file.name === name).slice(0, 1))
+    : [];
   const writeProtoFiles = (writer: protobuf.Writer) => {
     for (const bytes of protoFiles) writer.uint32(PROTO_FILE_TAG).bytes(bytes);
+    for (const file of sourceDescriptors) writer.uint32(SOURCE_FILE_DESCRIPTORS_TAG).bytes(file.bytes);
     return writer;
   };
   // protobufjs writes known fields in field-number order (1, 2, 3); proto_file follows.
-  if (faults.has('compiler.proto-file-first')) return messages.request.encode(head, writeProtoFiles(protobuf.Writer.create())).finish();
+  if (switches.has('compiler.proto-file-first')) return messages.request.encode(head, writeProtoFiles(protobuf.Writer.create())).finish();
   return writeProtoFiles(messages.request.encode(head)).finish();
 }
 

@@ -1,5 +1,6 @@
 // The service's areas, in the order their routes are registered. Adding an area is a
-// folder under areas/ and its line here; its faults join SERVICE_FAULTS from its module.
+// folder under areas/ and its line here; its faults join SERVICE_FAULTS, its variations
+// SERVICE_VARIANTS, from its module.
 import { artifacts } from './artifacts/endpoints.js';
 import { assistant } from './assistant/endpoints.js';
 import { assignees } from './assignees/endpoints.js';
@@ -28,3 +29,6 @@ export const AREAS = [
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREAS)[number]['faults'][number];
+
+/** The built-in variations the areas declare. */
+export type AreaVariant = (typeof AREAS)[number]['variants'][number];

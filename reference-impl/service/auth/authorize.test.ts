@@ -164,12 +164,14 @@ test.describe('app and workflow tokens', () => {
     expectErrorBody(await api.get('/repos/octocat/hello-world/interaction-limits', { as: 'app-user' }), 403);
   });
 
-  test('app-installation: admin of its account repositories, owner of its organization', async ({ api }) => {
+  test('app-installation: admin of its account repositories, but no organization owner (it acts as the app, not a person)', async ({
+    api,
+  }) => {
     expect(
       (await api.call('PUT', '/repos/octo-org/vault/interaction-limits', { as: 'app-installation', body: { limit: 'existing_users' } }))
         .statusCode,
     ).toBe(200);
-    expect((await api.call('PUT', ORG_LIMITS, { as: 'app-installation', body: { limit: 'collaborators_only' } })).statusCode).toBe(200);
+    expectErrorBody(await api.call('PUT', ORG_LIMITS, { as: 'app-installation', body: { limit: 'collaborators_only' } }), 403);
     const assigned = await api.call('POST', '/repos/octo-org/crowd/issues/1/assignees', {
       as: 'app-installation',
       body: { assignees: ['dev-001'] },

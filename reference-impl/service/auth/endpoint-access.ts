@@ -1,6 +1,7 @@
 // The vocabulary of access rules (README "Auth model"): each endpoint definition
 // (endpoint.ts) carries its rule, built from the pieces below; authorize.ts is the only
 // reader, and handlers never check access themselves.
+import type { ServiceVariant } from '../variants.js';
 import type { PermissionLevel, TokenKind } from '../world-model.js';
 
 export interface PermissionNeed {
@@ -17,6 +18,8 @@ export type RoleNeed =
   | 'push'
   | 'admin'
   | 'organization-owner'
+  /** An organization owner, or a member with collaborator access to one of its repositories or more. */
+  | 'organization-collaborator'
   /** An organization owner, or an owner or billing manager of the organization's enterprise (assistant metrics). */
   | 'organization-billing-viewer'
   /** A token of a user, acting on that user's own account (`/user/...`). */
@@ -31,14 +34,46 @@ export interface EndpointAccess {
   scopes: { public: readonly string[]; private: readonly string[] };
   /** Fine-grained, app and workflow token permissions, any of; an empty list needs none. */
   permissions: readonly PermissionNeed[];
+  /** Fine-grained, app and workflow token permissions needed besides one of `permissions`, all of them (17, 18: "also Metadata"). */
+  alsoPermissions?: readonly PermissionNeed[];
+  /** The permissions needed on a public repository, when not `permissions` (as `scopes` has public and private). */
+  publicPermissions?: readonly PermissionNeed[];
   role: RoleNeed;
+  /** 404 answers a caller who may see the resource but not do this, as if it were not there (default 403). */
+  forbiddenAs?: 404;
   /** Only these kinds of token are accepted (403 for the others), as the source imports take classic tokens only. */
   tokenKinds?: readonly TokenKind[];
+  /** The status for a token of another kind than `tokenKinds`: 403 (default), or 401 (not taken as authentication). */
+  tokenKindRefusal?: 401 | 403;
   /**
    * A further need of some requests only, which the caller must meet besides the rule above:
    * a file in the workflow directory also needs the workflow scope or the Workflows permission.
    */
   further?: FurtherNeed;
+  /**
+   * The rule as built-in variations read it where the spec leaves access open (variants.ts):
+   * with one of them on, its parts replace the rule's. Declared here, beside the rule, so the
+   * docs and the OpenAPI document can say so, and authorize.ts stays the only reader.
+   */
+  variations?: readonly AccessVariation[];
+}
+
+export interface AccessVariation
+  extends Partial<
+    Pick<
+      EndpointAccess,
+      | 'role'
+      | 'anonymous'
+      | 'scopes'
+      | 'permissions'
+      | 'alsoPermissions'
+      | 'publicPermissions'
+      | 'forbiddenAs'
+      | 'tokenKinds'
+      | 'tokenKindRefusal'
+    >
+  > {
+  variant: ServiceVariant;
 }
 
 export interface FurtherNeed {
@@ -62,6 +97,20 @@ export const write = (name: string): PermissionNeed => ({ name, level: 'write' }
 
 /** An access rule on a repository (`/repos/:owner/:repo/...`): its handler gets a repository grant. */
 export const onRepository = (rule: Omit<EndpointAccess, 'target'>) => ({ target: 'repository' as const, ...rule });
+/**
+ * Reading Actions data of a repository (artifacts, deployment protection rules): whoever can
+ * see the repository, with Actions (read) for fine-grained, app and workflow tokens. Spec 1
+ * also says "public data without authentication", which `variant` reads as public data
+ * needing no permission at all.
+ */
+export const actionsRead = (variant: ServiceVariant) =>
+  onRepository({
+    anonymous: true,
+    scopes: REPOSITORY_READ_SCOPES,
+    permissions: [read('actions')],
+    role: 'visible',
+    variations: [{ variant, publicPermissions: [] }],
+  });
 /** An access rule on an organization (`/orgs/:org/...`): its handler gets an organization grant. */
 export const onOrganization = (rule: Omit<EndpointAccess, 'target'>) => ({ target: 'organization' as const, ...rule });
 /** An access rule on the caller's own account (`/user/...`): its handler gets the user. */

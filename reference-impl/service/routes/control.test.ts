@@ -1,8 +1,9 @@
 import { SERVICE_FAULTS } from '../faults.js';
+import { SERVICE_VARIANTS } from '../variants.js';
 import { createReferenceService } from '../service.js';
 import { expect, expectErrorBody, test } from '../service.fixture.js';
 
-// The control API: no User-Agent, version or auth rules; reset, clock, faults, capabilities.
+// The control API: no User-Agent, version or auth rules; reset, clock, faults, variations, capabilities.
 
 const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } };
 
@@ -10,8 +11,17 @@ test('capabilities', async ({ api }) => {
   const response = await api.get('/_conformance/capabilities', bare);
   expect(response.statusCode).toBe(200);
   expect(response.json()).toEqual({
-    capabilities: ['control.reset', 'control.clock', 'control.faults', 'control.failures', 'control.key-rotation', 'control.state'],
+    capabilities: [
+      'control.reset',
+      'control.clock',
+      'control.faults',
+      'control.variants',
+      'control.failures',
+      'control.key-rotation',
+      'control.state',
+    ],
     faults: [...SERVICE_FAULTS],
+    variants: [...SERVICE_VARIANTS],
   });
 });
 

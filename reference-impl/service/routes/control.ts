@@ -11,6 +11,8 @@ import { Type, type Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
 import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
+import type { Switches } from '../switches.js';
+import { isServiceVariant, SERVICE_VARIANTS } from '../variants.js';
 import { FAILURE_KINDS } from '../injected-failures.js';
 import type { Store } from '../store.js';
 
@@ -18,6 +20,7 @@ export const CAPABILITIES = [
   'control.reset',
   'control.clock',
   'control.faults',
+  'control.variants',
   'control.failures',
   'control.key-rotation',
   'control.state',
@@ -33,6 +36,11 @@ const CLOCK_BODY = Type.Object(
 const FAULTS_BODY = Type.Object(
   { faults: Type.Array(Type.String(), { uniqueItems: true }) },
   { title: 'Faults', additionalProperties: false },
+);
+
+const VARIANTS_BODY = Type.Object(
+  { variants: Type.Array(Type.String(), { uniqueItems: true }) },
+  { title: 'Variants', additionalProperties: false },
 );
 
 const ROTATE_BODY = Type.Object(
@@ -76,19 +84,9 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     return { now: formatTimestamp(clock.now()) };
   });
 
-  // Replaces the faults switched on at run time; a reset drops them again (back to --fault's).
-  app.get('/_conformance/faults', async () => ({ active: store.faults.active() }));
-  app.post<{ Body: Static<typeof FAULTS_BODY> }>('/_conformance/faults', { schema: { body: FAULTS_BODY } }, async (request) => {
-    const { faults } = request.body;
-    const unknown = faults.filter((name) => !isServiceFault(name));
-    if (unknown.length > 0) {
-      throw validationFailed(
-        unknown.map((name) => ({ resource: 'Faults', field: 'faults', code: 'custom', message: `unknown fault ${name}` })),
-      );
-    }
-    store.faults.set(faults.filter(isServiceFault));
-    return { active: store.faults.active() };
-  });
+  // Replace the faults (variations) switched on at run time; a reset drops them again (back to --fault's, --variant's).
+  registerSwitchRoutes(app, 'faults', FAULTS_BODY, 'fault', store.faults, isServiceFault);
+  registerSwitchRoutes(app, 'variants', VARIANTS_BODY, 'variation', store.variants, isServiceVariant);
 
   // Failures to inject: `{"storage": N}` makes the next N repository writes fail (503).
   app.get('/_conformance/failures', async () => ({ pending: store.failures.pending() }));
@@ -124,5 +122,30 @@ export function registerControlRoutes(app: FastifyInstance, store: Store): void 
     return { digest: sha256(JSON.stringify(areas)), areas };
   });
 
-  app.get('/_conformance/capabilities', async () => ({ capabilities: [...CAPABILITIES], faults: [...SERVICE_FAULTS] }));
+  app.get('/_conformance/capabilities', async () => ({
+    capabilities: [...CAPABILITIES],
+    faults: [...SERVICE_FAULTS],
+    variants: [...SERVICE_VARIANTS],
+  }));
+}
+
+/** GET and POST /_conformance/<field>: the switches of one kind now on, and setting exactly these on. */
+function registerSwitchRoutes<T extends string>(
+  app: FastifyInstance,
+  field: 'faults' | 'variants',
+  body: typeof FAULTS_BODY | typeof VARIANTS_BODY,
+  noun: string,
+  switches: Switches<T>,
+  isKnown: (name: string) => name is T,
+): void {
+  const resource = field === 'faults' ? 'Faults' : 'Variants';
+  app.get(`/_conformance/${field}`, async () => ({ active: switches.active() }));
+  app.post<{ Body: Record<string, string[]> }>(`/_conformance/${field}`, { schema: { body } }, async (request) => {
+    const names = request.body[field] ?? [];
+    const unknown = names.filter((name) => !isKnown(name));
+    if (unknown.length > 0)
+      throw validationFailed(unknown.map((name) => ({ resource, field, code: 'custom', message: `unknown ${noun} ${name}` })));
+    switches.set(names.filter(isKnown));
+    return { active: switches.active() };
+  });
 }

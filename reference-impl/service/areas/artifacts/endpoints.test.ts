@@ -57,3 +57,81 @@ test('expiry on the clock: an artifact past retention is expired, its download 4
   await api.call('POST', '/_conformance/reset', { headers: { 'user-agent': 't' } });
   expect((await api.get(`${ARTIFACTS}/60002`)).statusCode).toBe(200);
 });
+
+test('a download answers 302 with no body, never the zip itself', async ({ api }) => {
+  const redirect = await api.get(`${ARTIFACTS}/60001/zip`, { as: 'repo-reader' });
+  expect(redirect.statusCode).toBe(302);
+  expect(redirect.rawPayload.length).toBe(0);
+});
+
+test('reading with a fine-grained token needs Actions (read), on a public repository as on a private one', async ({ api }) => {
+  expect((await api.get(`${ARTIFACTS}/60001`, { as: 'fine-grained-metadata-only' })).statusCode).toBe(403);
+  expect((await api.get('/repos/octo-org/vault/actions/artifacts', { as: 'fine-grained-contents-reader' })).statusCode).toBe(403);
+  expect((await api.get('/repos/octo-org/vault/actions/artifacts', { as: 'repo-reader' })).statusCode).toBe(200);
+});
+
+// Variations: other readings of what the spec leaves open (suites/variants/artifacts.yaml).
+// Each is off by default (the tests above) and switched on here through the control API.
+const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } };
+
+test.describe('variations', () => {
+  test("artifacts.size-uncompressed: size_in_bytes is the files' total length (38 + 17), the zip is unchanged", async ({ api }) => {
+    const zipLength = (await api.get(`${ARTIFACTS}/60001`)).json().size_in_bytes;
+    await api.vary('artifacts.size-uncompressed');
+    expect((await api.get(`${ARTIFACTS}/60001`)).json().size_in_bytes).toBe(55);
+    const link = new URL((await api.get(`${ARTIFACTS}/60001/zip`, { as: 'repo-reader' })).headers.location as string).pathname;
+    expect((await api.get(link)).rawPayload.length).toBe(zipLength);
+  });
+
+  test('artifacts.digest-of-uploaded-files: digest is sha256 of each path and content in path order, not of the zip', async ({ api }) => {
+    const ofZip = (await api.get(`${ARTIFACTS}/60001`)).json().digest;
+    await api.vary('artifacts.digest-of-uploaded-files');
+    const manifest = Buffer.from("dist/README.txt\0Built from main.\n\0dist/widget.js\0export const widget = () => 'steady';\n\0");
+    const digest = (await api.get(`${ARTIFACTS}/60001`)).json().digest;
+    expect(digest).toBe(`sha256:${createHash('sha256').update(manifest).digest('hex')}`);
+    expect(digest).not.toBe(ofZip);
+  });
+
+  test('artifacts.deleted-gone-410: a deleted artifact answers 410 on GET, DELETE and download; an unknown one still 404', async ({
+    api,
+  }) => {
+    await api.vary('artifacts.deleted-gone-410');
+    expect((await api.call('DELETE', `${ARTIFACTS}/60002`, { as: 'repo-writer' })).statusCode).toBe(204);
+    expectErrorBody(await api.get(`${ARTIFACTS}/60002`), 410);
+    expectErrorBody(await api.call('DELETE', `${ARTIFACTS}/60002`, { as: 'repo-writer' }), 410);
+    expectErrorBody(await api.get(`${ARTIFACTS}/60002/zip`, { as: 'repo-reader' }), 410);
+    expect((await api.get(`${ARTIFACTS}?name=coverage`)).json().total_count).toBe(0);
+    expectErrorBody(await api.get(`${ARTIFACTS}/99999`), 404);
+    // The id is deleted in widgets only: another repository does not have it at all.
+    expectErrorBody(await api.get('/repos/octo-org/crowd/actions/artifacts/60002'), 404);
+  });
+
+  test('artifacts.links-reusable: a download link serves every request within its minute, none after; off, it serves once', async ({
+    api,
+  }) => {
+    const linkOf = async () =>
+      new URL((await api.get(`${ARTIFACTS}/60002/zip`, { as: 'repo-reader' })).headers.location as string).pathname;
+    const once = await linkOf();
+    expect((await api.get(once, bare)).statusCode).toBe(200);
+    expectErrorBody(await api.get(once, bare), 404);
+    await api.vary('artifacts.links-reusable');
+    const reusable = await linkOf();
+    expect((await api.get(reusable, bare)).statusCode).toBe(200);
+    expect((await api.get(reusable, bare)).statusCode).toBe(200);
+    await api.advance(61);
+    expectErrorBody(await api.get(reusable, bare), 404);
+  });
+
+  test('artifacts.public-read-without-actions: any token reads a public repository, a private one still needs Actions (read)', async ({
+    api,
+  }) => {
+    await api.vary('artifacts.public-read-without-actions');
+    expect((await api.get(`${ARTIFACTS}/60001`, { as: 'fine-grained-metadata-only' })).statusCode).toBe(200);
+    expect((await api.get(ARTIFACTS, { as: 'fine-grained-contents-reader' })).statusCode).toBe(200);
+    expectErrorBody(await api.get('/repos/octo-org/vault/actions/artifacts', { as: 'fine-grained-contents-reader' }), 403);
+    expectErrorBody(await api.get('/repos/octo-org/vault/actions/artifacts/60101', { as: 'fine-grained-metadata-only' }), 403);
+    expect((await api.get('/repos/octo-org/vault/actions/artifacts', { as: 'repo-reader' })).statusCode).toBe(200);
+    // Downloads keep their own rule: Actions (read).
+    expectErrorBody(await api.get(`${ARTIFACTS}/60001/zip`, { as: 'fine-grained-metadata-only' }), 403);
+  });
+});

@@ -2,12 +2,24 @@
 // their artifacts, each a real zip (fflate) of the files the world lists, whose size and
 // sha256 digest the Artifact carries.
 //
-// Decisions where the spec is silent (README "Workflow artifacts"):
+// Decisions where the spec is silent (README "Workflow artifacts"), and the variations that
+// make some otherwise (suites/variants/artifacts.yaml):
 // - Lists are newest first (created_at, then id); `name` filters exactly (case matters).
 // - An artifact expires `retention_days` after it was created, on the service clock; an
 //   expired one is still listed and served (`expired: true`), its download is 410.
 // - `archive_format` other than `zip` is 404 (no such archive), as real hosts answer.
-// - A deleted artifact is 404 everywhere; an unknown run is 404 on endpoint 14.
+// - A deleted artifact is 404 everywhere; variation `artifacts.deleted-gone-410` answers 410
+//   (gone) for it instead. An unknown run is 404 on endpoint 14.
+// - size_in_bytes is the length of the zip served and digest `sha256:` of it (the spec names
+//   the fields only); variations `artifacts.size-uncompressed` (the files' total length) and
+//   `artifacts.digest-of-uploaded-files` (a digest of the files as uploaded, not of the zip).
+// - Reading 10, 11 and 14 with a fine-grained token needs Actions (read) on a public
+//   repository too; variation `artifacts.public-read-without-actions` lets any token read
+//   what anonymous callers may ("public data without authentication"), keeping the
+//   permission for private repositories.
+// - Download links are single-use (as spec 1 makes contents links), valid one minute;
+//   variation `artifacts.links-reusable` lets a link serve until its minute is up (for
+//   artifacts the spec says only that the URL expires).
 // - The zip's entries are dated with the artifact's created_at (same bytes every time);
 //   a series artifact holds one file NAME.txt reading "NAME\n".
 // - node_id is Base64 of `Artifact_<id>`; updated_at is created_at.
@@ -15,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Zippable, zipSync } from 'fflate';
 import type { AreaModule } from '../../area.js';
-import { onRepository, read, REPOSITORY_READ_SCOPES, write } from '../../auth/endpoint-access.js';
+import { actionsRead, onRepository, read, write } from '../../auth/endpoint-access.js';
 import { fullName } from '../../directory.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound } from '../../errors.js';
@@ -25,7 +37,7 @@ import { representerFor } from '../../representations.js';
 import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldArtifact, WorldRepository, WorldWorkflowRun } from '../../world-model.js';
 
-const ARTIFACTS_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('actions')], role: 'visible' });
+const ARTIFACTS_READ = actionsRead('artifacts.public-read-without-actions');
 const ARTIFACTS_DELETE = onRepository({
   anonymous: false,
   scopes: { public: ['repo', 'public_repo'], private: ['repo'] },
@@ -50,10 +62,19 @@ const ARTIFACT_FAULTS = [
   'artifacts.delete-ignored',
   'artifacts.expired-downloadable',
   'artifacts.link-long-lived',
-  'artifacts.digest-of-files',
+  'artifacts.download-inline',
   'artifacts.any-format',
   'artifacts.run-filter-ignored',
   'artifacts.never-expired',
+] as const;
+
+/** Built-in variations of this area (suites/variants/artifacts.yaml says what each does and what allows it). */
+const ARTIFACT_VARIANTS = [
+  'artifacts.size-uncompressed',
+  'artifacts.digest-of-uploaded-files',
+  'artifacts.deleted-gone-410',
+  'artifacts.public-read-without-actions',
+  'artifacts.links-reusable',
 ] as const;
 
 interface Artifact extends WorldArtifact {
@@ -80,7 +101,13 @@ function artifactsOf(run: WorldWorkflowRun): Artifact[] {
   });
 }
 
-const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ directory, clock, faults, downloads }) => {
+/** The bytes of each file as uploaded, in path order: what a digest of the upload (not of the zip) covers. */
+function uploadManifest(artifact: WorldArtifact): Buffer {
+  const paths = Object.keys(artifact.files).sort();
+  return Buffer.concat(paths.flatMap((p) => [Buffer.from(`${p}\0`), Buffer.from(artifact.files[p]!), Buffer.from('\0')]));
+}
+
+const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ directory, clock, faults, variants, downloads }) => {
   /** Every artifact of each repository, newest first, built once. */
   const world = new Map(
     directory.world.repositories.map((repository) => [
@@ -94,19 +121,25 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
   const find = (repository: WorldRepository, idText: string) => {
     const id = pathId(idText);
     const artifact = listOf(repository).find((a) => a.id === id);
-    if (!artifact) throw notFound();
-    return artifact;
+    if (artifact) return artifact;
+    // One deleted is 404 like one that never was, or (the variation) 410: it is gone.
+    const wasHere = id !== undefined && deleted.has(id) && (world.get(fullName(repository).toLowerCase()) ?? []).some((a) => a.id === id);
+    throw wasHere && variants.on('artifacts.deleted-gone-410') ? new ApiError(410, 'GONE', 'Artifact has been deleted') : notFound();
   };
   const expiresAt = (artifact: Artifact) => Date.parse(artifact.created_at) + artifact.retention_days * DAY_MS;
 
   const represent = (request: FastifyRequest, repository: WorldRepository, artifact: Artifact) => {
     const api = `${representerFor(request, directory).origin}/repos/${repository.owner}/${repository.name}/actions/artifacts/${artifact.id}`;
-    const hashed = faults.on('artifacts.digest-of-files') ? Buffer.from(JSON.stringify(artifact.files)) : artifact.zip;
+    // What the size and the digest measure is not said: the zip served, or (variations) the files uploaded.
+    const hashed = variants.on('artifacts.digest-of-uploaded-files') ? uploadManifest(artifact) : artifact.zip;
+    const size = variants.on('artifacts.size-uncompressed')
+      ? Object.values(artifact.files).reduce((total, text) => total + Buffer.byteLength(text), 0)
+      : artifact.zip.length;
     return {
       id: artifact.id,
       node_id: Buffer.from(`Artifact_${artifact.id}`).toString('base64'),
       name: artifact.name,
-      size_in_bytes: artifact.zip.length,
+      size_in_bytes: size,
       url: api,
       archive_download_url: `${api}/zip`,
       expired: clock.now() > expiresAt(artifact) && !faults.on('artifacts.never-expired'),
@@ -180,8 +213,11 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
         if (request.params.archive_format !== 'zip' && !faults.on('artifacts.any-format')) throw notFound();
         if (clock.now() > expiresAt(artifact) && !faults.on('artifacts.expired-downloadable'))
           throw new ApiError(410, 'GONE', 'Artifact has expired');
+        if (faults.on('artifacts.download-inline')) return reply.code(200).header('content-type', 'application/zip').send(artifact.zip);
         const ttl = faults.on('artifacts.link-long-lived') ? 60 * ARTIFACT_LINK_TTL_MS : ARTIFACT_LINK_TTL_MS;
-        const link = downloads.issue({ body: artifact.zip, contentType: 'application/zip', filename: `${artifact.name}.zip` }, ttl);
+        const link = downloads.issue({ body: artifact.zip, contentType: 'application/zip', filename: `${artifact.name}.zip` }, ttl, {
+          reusable: variants.on('artifacts.links-reusable'),
+        });
         return reply
           .code(302)
           .header('location', `${representerFor(request, directory).origin}${link}`)
@@ -207,4 +243,4 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
   return { name: 'artifacts', endpoints, reset: () => void (deleted = new Set()), state: () => deleted };
 };
 
-export const artifacts = { name: 'artifacts', faults: ARTIFACT_FAULTS, create } satisfies AreaModule;
+export const artifacts = { name: 'artifacts', faults: ARTIFACT_FAULTS, variants: ARTIFACT_VARIANTS, create } satisfies AreaModule;

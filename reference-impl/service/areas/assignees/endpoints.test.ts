@@ -295,3 +295,89 @@ test.describe('Issue representation', () => {
     expect((await issueNow(api, '/repos/octo-org/crowd', 1)).author_association).toBe('MEMBER');
   });
 });
+
+// Variations: other readings of what the spec leaves open (suites/variants/assignees.yaml).
+// Each is off by default (the tests above) and switched on here through the control API.
+const bare = { headers: { 'user-agent': undefined, accept: undefined, 'x-service-api-version': undefined } };
+
+test.describe('variations', () => {
+  test('assignees.assignable-readers: readers and organization members can be assigned too', async ({ api }) => {
+    await api.vary('assignees.assignable-readers');
+    expect(logins((await api.get(`${WIDGETS}/assignees`)).json())).toEqual(['hubot', 'monalisa', 'defunkt', 'mojombo', 'wanstrath']);
+    expect((await api.get(`${WIDGETS}/assignees/mojombo`)).statusCode).toBe(204);
+    expect((await api.get(`${WIDGETS}/assignees/pjhyett`)).statusCode).toBe(404);
+    // crowd: 105 writers, monalisa, hubot, and the three members who read it.
+    expect((await api.get('/repos/octo-org/crowd/assignees?per_page=100&page=2')).json()).toHaveLength(10);
+    const added = await api.call('POST', `${WIDGETS}/issues/1/assignees`, { as: 'repo-admin', body: { assignees: ['mojombo'] } });
+    expect(logins(added.json().assignees)).toEqual(['mojombo']);
+  });
+
+  test('assignees.assignable-collaborators-only: an organization owner who is no collaborator cannot be assigned', async ({ api }) => {
+    await api.vary('assignees.assignable-collaborators-only');
+    expect(logins((await api.get(`${WIDGETS}/assignees`)).json())).toEqual(['monalisa', 'defunkt', 'wanstrath']);
+    expectErrorBody(await api.get(`${WIDGETS}/assignees/hubot`), 404);
+    expect((await api.get(`${WIDGETS}/assignees/wanstrath`)).statusCode).toBe(204);
+    // The owner of a user-owned repository stays assignable.
+    expect(logins((await api.get('/repos/octocat/hello-world/assignees')).json())).toEqual(['octocat', 'defunkt']);
+    const added = await api.call('POST', `${WIDGETS}/issues/1/assignees`, { as: 'repo-admin', body: { assignees: ['hubot', 'defunkt'] } });
+    expect(logins(added.json().assignees)).toEqual(['defunkt']);
+  });
+
+  test('assignees.empty-list-refused: an empty list is 422 on POST and DELETE, nothing changes', async ({ api }) => {
+    await api.vary('assignees.empty-list-refused');
+    for (const method of ['POST', 'DELETE']) {
+      const error = expectErrorBody(
+        await api.call(method, `${WIDGETS}/issues/3/assignees`, { as: 'repo-admin', body: { assignees: [] } }),
+        422,
+      );
+      expect(error.errors).toEqual([{ resource: 'Issue', field: 'assignees', code: 'invalid' }]);
+    }
+    const same = await api.call('POST', `${WIDGETS}/issues/3/assignees`, { as: 'repo-admin', body: { assignees: ['monalisa'] } });
+    expect(logins(same.json().assignees)).toEqual(['monalisa', 'defunkt']);
+  });
+
+  test('assignees.over-ten-first-ten: 11 names add the first 10 with 201', async ({ api }) => {
+    await api.vary('assignees.over-ten-first-ten');
+    const names = Array.from({ length: 11 }, (_, i) => `dev-${String(i + 1).padStart(3, '0')}`);
+    const response = await api.call('POST', '/repos/octo-org/crowd/issues/1/assignees', { as: 'repo-admin', body: { assignees: names } });
+    expect(response.statusCode).toBe(201);
+    expect(logins(response.json().assignees)).toEqual(names.slice(0, 10));
+  });
+
+  test('assignees.cap-per-call: each call adds at most 10, an issue may hold more', async ({ api }) => {
+    await api.vary('assignees.cap-per-call');
+    const crowd = '/repos/octo-org/crowd/issues/1/assignees';
+    const names = Array.from({ length: 12 }, (_, i) => `dev-${String(i + 1).padStart(3, '0')}`);
+    await api.call('POST', crowd, { as: 'repo-admin', body: { assignees: names.slice(0, 10) } });
+    const more = await api.call('POST', crowd, { as: 'repo-admin', body: { assignees: names.slice(10) } });
+    expect(more.statusCode).toBe(201);
+    expect(logins(more.json().assignees)).toEqual(names);
+    // More than 10 names in one call is still refused.
+    const eleven = Array.from({ length: 11 }, (_, i) => `dev-${String(i + 20).padStart(3, '0')}`);
+    expectErrorBody(await api.call('POST', crowd, { as: 'repo-admin', body: { assignees: eleven } }), 422);
+  });
+
+  test('assignees.pull-request-url-web: pull_request.url is the web address of the pull request', async ({ api }) => {
+    await api.vary('assignees.pull-request-url-web');
+    expect((await issueNow(api, WIDGETS, 2)).pull_request.url).toBe('http://localhost/octo-org/widgets/pull/2');
+  });
+
+  test('assignees.denied-as-404: a token that sees the repository but lacks the permission gets 404, not 403', async ({ api }) => {
+    const vault = '/repos/octo-org/vault/assignees';
+    expectErrorBody(await api.get(vault, { as: 'fine-grained-metadata-only' }), 403);
+    await api.vary('assignees.denied-as-404');
+    expectErrorBody(await api.get(vault, { as: 'fine-grained-metadata-only' }), 404);
+    expectErrorBody(await api.get(`${vault}/monalisa`, { as: 'fine-grained-metadata-only' }), 404);
+    expect((await api.get(vault, { as: 'reader-fine-grained' })).statusCode).toBe(200);
+    // Writes keep their 403.
+    const write = await api.call('POST', `${WIDGETS}/issues/2/assignees`, { as: 'reader-fine-grained', body: { assignees: ['defunkt'] } });
+    expectErrorBody(write, 403);
+  });
+
+  test('every variation is off after a reset, and the defaults hold again', async ({ api }) => {
+    await api.vary('assignees.assignable-readers', 'assignees.empty-list-refused', 'assignees.pull-request-url-web');
+    expect((await api.call('POST', '/_conformance/reset', bare)).statusCode).toBe(204);
+    expect(logins((await api.get(`${WIDGETS}/assignees`)).json())).toEqual(['hubot', 'monalisa', 'defunkt', 'wanstrath']);
+    expect((await issueNow(api, WIDGETS, 2)).pull_request.url).toBe('http://localhost/repos/octo-org/widgets/pulls/2');
+  });
+});

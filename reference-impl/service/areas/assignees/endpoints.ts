@@ -1,6 +1,25 @@
 // Issue assignees, endpoints 6–9 of spec document 1: the area's state (issue-state.ts) and
 // its four endpoint definitions. Access is decided by each definition's rule before the
 // handler runs; handlers only apply the assignee rules.
+//
+// Decisions where the spec is silent (README "Issue assignees"), and the variations that
+// make each otherwise (suites/variants/assignees.yaml):
+// - Who "can be assigned" (endpoint 7) is not defined: the reference's assignable users are
+//   those with push access, the repository's owner and its organization's owners included
+//   (assignableIn below). Variations: `assignees.assignable-readers` (anyone with a role in
+//   the repository, readers and organization members too); `assignees.assignable-collaborators-only`
+//   (organization owners who are not collaborators of the repository are not assignable).
+// - A request naming more than 10 users is refused whole with 422; variation
+//   `assignees.over-ten-first-ten` adds the first of them instead and ignores the rest.
+// - "adds at most 10 assignees" is read as a cap on the issue too (it holds at most 10);
+//   variation `assignees.cap-per-call` caps only what one call adds.
+// - An empty `assignees` list is accepted and changes nothing; variation
+//   `assignees.empty-list-refused` answers it with 422.
+// - pull_request.url names the pull request in the API; variation `assignees.pull-request-url-web`
+//   gives its web address (the spec defines no pulls endpoint to point at).
+// - A caller who sees the repository but lacks Issues (read) and Pull requests (read) gets 403
+//   from endpoints 6 and 7; variation `assignees.denied-as-404` answers 404, as if the
+//   repository were not there.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AreaModule } from '../../area.js';
@@ -10,7 +29,7 @@ import { notFound, validationFailed } from '../../errors.js';
 import { pageOf } from '../../pagination.js';
 import { representerFor } from '../../representations.js';
 import { assignableUsers, roleOf } from '../../repository-roles.js';
-import type { WorldRepository } from '../../world-model.js';
+import type { WorldRepository, WorldUser } from '../../world-model.js';
 import { representIssue } from './issue-representation.js';
 import { createIssueState, MAX_ASSIGNEES, type IssueRecord } from './issue-state.js';
 
@@ -23,6 +42,8 @@ const READ = onRepository({
   scopes: REPOSITORY_READ_SCOPES,
   permissions: [read('issues'), read('pull_requests')],
   role: 'visible',
+  // 403 or 404 for a caller who sees the repository but lacks the permission: the spec does not say.
+  variations: [{ variant: 'assignees.denied-as-404', forbiddenAs: 404 }],
 });
 const WRITE = onRepository({
   anonymous: false,
@@ -47,11 +68,39 @@ const ASSIGNEE_FAULTS = [
   'assignees.unknown-issue-422',
 ] as const;
 
-const create: AreaModule['create'] = ({ directory, clock, faults }) => {
+/** Built-in variations of this area (suites/variants/assignees.yaml says what each does and what allows it). */
+const ASSIGNEE_VARIANTS = [
+  'assignees.assignable-readers',
+  'assignees.assignable-collaborators-only',
+  'assignees.empty-list-refused',
+  'assignees.over-ten-first-ten',
+  'assignees.cap-per-call',
+  'assignees.pull-request-url-web',
+  'assignees.denied-as-404',
+] as const;
+
+const create: AreaModule['create'] = ({ directory, clock, faults, variants }) => {
   const issues = createIssueState(directory, clock);
   const issueOf = (request: FastifyRequest, record: IssueRecord) =>
-    representIssue(representerFor(request, directory), directory, faults, record);
-  const assignable = (repository: WorldRepository) => new Set(assignableUsers(directory, repository).map((u) => u.login));
+    representIssue(representerFor(request, directory), directory, { faults, variants }, record);
+  /**
+   * The users who can be assigned, by id: the one place the reference decides it (the spec
+   * does not say). Push access by default; the variations read "can be assigned" otherwise.
+   */
+  const assignableIn = (repository: WorldRepository): readonly WorldUser[] => {
+    if (variants.on('assignees.assignable-readers'))
+      return directory.users.filter((user) => roleOf(directory, user.login, repository) !== null);
+    const pushers = assignableUsers(directory, repository);
+    if (!variants.on('assignees.assignable-collaborators-only')) return pushers;
+    const owners = directory.organization(repository.owner)?.owners ?? [];
+    return pushers.filter((user) => !owners.includes(user.login) || repository.collaborators[user.login] !== undefined);
+  };
+  const assignable = (repository: WorldRepository) => new Set(assignableIn(repository).map((u) => u.login));
+  /** An empty list changes nothing and is accepted, unless the variation refuses it like a schema's minItems. */
+  const requireNames = (assignees: string[]) => {
+    if (assignees.length === 0 && variants.on('assignees.empty-list-refused'))
+      throw validationFailed([{ resource: 'Issue', field: 'assignees', code: 'invalid' }]);
+  };
   const findIssue = (repository: WorldRepository, raw: string): IssueRecord => {
     const number = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
     const record = Number.isSafeInteger(number) ? issues.find(repository, number) : undefined;
@@ -81,7 +130,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       responses: { 200: 'user[]' },
       access: READ,
       handler: (request, reply, { repository }) => {
-        const users = assignableUsers(directory, repository);
+        const users = assignableIn(repository);
         const listed = faults.on('assignees.list-without-owners')
           ? users.filter((user) => roleOf(directory, user.login, repository) !== 'admin')
           : users;
@@ -114,15 +163,23 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       body: ASSIGNEES_BODY,
       handler: (request, reply, grant) => {
         const { assignees } = request.body;
-        const cap = faults.on('assignees.more-than-ten') ? Number.POSITIVE_INFINITY : MAX_ASSIGNEES;
-        // Like a schema's maxItems, before the issue is looked up (README "order of checks").
-        if (assignees.length > cap) throw validationFailed([{ resource: 'Issue', field: 'assignees', code: 'invalid' }]);
+        const unlimited = faults.on('assignees.more-than-ten');
+        // Like a schema's minItems and maxItems, before the issue is looked up (README "order of checks").
+        requireNames(assignees);
+        if (assignees.length > MAX_ASSIGNEES && !unlimited && !variants.on('assignees.over-ten-first-ten'))
+          throw validationFailed([{ resource: 'Issue', field: 'assignees', code: 'invalid' }]);
         const record = findIssue(grant.repository, request.params.issue_number);
         // Without push access the request succeeds and changes nothing (spec: "silently ignored").
         if (applies(grant.push)) {
           const allowed = assignable(grant.repository);
           const logins = knownLogins(assignees).filter((login) => allowed.has(login));
           if (faults.on('assignees.add-replaces')) issues.removeAssignees(record, record.assignees);
+          // How many the issue may hold once this call is done: 10 in all, or 10 more than now when the cap is per call.
+          const cap = unlimited
+            ? Number.POSITIVE_INFINITY
+            : variants.on('assignees.cap-per-call')
+              ? record.assignees.length + MAX_ASSIGNEES
+              : MAX_ASSIGNEES;
           issues.addAssignees(record, logins, cap);
         }
         reply.code(faults.on('assignees.add-200') ? 200 : 201);
@@ -139,6 +196,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       access: WRITE,
       body: ASSIGNEES_BODY,
       handler: (request, reply, grant) => {
+        requireNames(request.body.assignees);
         const record = findIssue(grant.repository, request.params.issue_number);
         if (applies(grant.push) && !faults.on('assignees.remove-ignored'))
           issues.removeAssignees(record, knownLogins(request.body.assignees));
@@ -150,4 +208,4 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
   return { name: 'assignees', endpoints, reset: () => issues.reset(), state: () => issues.snapshot() };
 };
 
-export const assignees = { name: 'assignees', faults: ASSIGNEE_FAULTS, create } satisfies AreaModule;
+export const assignees = { name: 'assignees', faults: ASSIGNEE_FAULTS, variants: ASSIGNEE_VARIANTS, create } satisfies AreaModule;

@@ -3,10 +3,16 @@ import { fullName, type Directory } from '../../directory.js';
 import type { Faults } from '../../faults.js';
 import type { Representer } from '../../representations.js';
 import { authorAssociation } from '../../repository-roles.js';
+import type { Variants } from '../../variants.js';
 import type { WorldLabel, WorldMilestone, WorldRepository } from '../../world-model.js';
 import type { IssueRecord } from './issue-state.js';
 
-export function representIssue(base: Representer, directory: Directory, faults: Faults, record: IssueRecord): Record<string, unknown> {
+export function representIssue(
+  base: Representer,
+  directory: Directory,
+  { faults, variants }: { faults: Faults; variants: Variants },
+  record: IssueRecord,
+): Record<string, unknown> {
   const label = (repository: WorldRepository, entry: WorldLabel) => ({
     id: entry.id,
     node_id: base.nodeId('Label', entry.id),
@@ -72,7 +78,10 @@ export function representIssue(base: Representer, directory: Directory, faults: 
     ...(entry.pull_request && !faults.on('representations.pull-request-link-missing')
       ? {
           pull_request: {
-            url: `${base.origin}/repos/${fullName(repository)}/pulls/${entry.number}`,
+            // The spec names the field only: the API address of the pull request, or (a variation) its web page.
+            url: variants.on('assignees.pull-request-url-web')
+              ? `${html}/pull/${entry.number}`
+              : `${base.origin}/repos/${fullName(repository)}/pulls/${entry.number}`,
             html_url: `${html}/pull/${entry.number}`,
             diff_url: `${html}/pull/${entry.number}.diff`,
             patch_url: `${html}/pull/${entry.number}.patch`,

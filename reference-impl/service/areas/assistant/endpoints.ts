@@ -2,20 +2,41 @@
 // document 2, for the organizations whose `assistant` the world sets (seats.ts holds the
 // Seat state machine, metrics.ts the daily figures).
 //
-// Decisions where the spec is silent (README "Assistant"):
+// Decisions where the spec is silent (README "Assistant"), and the variations that make
+// some otherwise (suites/variants/assistant.yaml; seats.ts and metrics.ts list theirs):
+// - Only owners: an app installation acts as the app, no owner, so it is refused (auth).
+//   Reads (1, 2, 7) and the metrics also take admin:org (and admin:enterprise), the wider
+//   scopes of read:org and read:enterprise; variation `assistant.reads-need-listed-scope`
+//   takes only the scopes the spec lists there.
+// - The metrics of a team (9) are for the same viewers as the organization's (8): its
+//   owners and the enterprise's owners and billing managers; variation
+//   `assistant.team-metrics-org-owners-only` shows them to the organization's owners only.
 // - An organization without an enabled subscription has no billing or seats: 1 and 2
-//   answer 404. Its payment-method problem is the billing endpoint's 422 only.
+//   answer 404 (variation `assistant.no-subscription-empty`: 200, zeros and no seats). Its
+//   payment-method problem is the billing endpoint's 422 only.
 // - 3–6 refuse the whole request (422, nothing changes) when any named team or user is
-//   unknown, or (users) neither a member nor invited; teams are named by slug or name,
-//   case-insensitively. A seat of 6 held through a team refuses the whole request too.
+//   unknown, or (users) neither a member nor invited (variation
+//   `assistant.unknown-names-skipped` carries out the rest); teams are named by slug or
+//   name, case-insensitively (variation `assistant.teams-by-exact-name`: the name as
+//   written only), and a team's members include its nested teams' (variation
+//   `assistant.nested-teams-not-seated`: its own only). A seat of 6 held through a team
+//   refuses the whole request too.
+// - seats_created counts new and refreshed seats, not those held already (variation
+//   `assistant.held-seats-counted` counts those as refreshed).
 // - seat_breakdown: every seat listed by 2 is in `total`; each is active this cycle (used
 //   since the cycle began) or inactive, so total = active_this_cycle + inactive_this_cycle;
 //   pending_invitation and pending_cancellation count seats among them, added_this_cycle
-//   those made since the cycle began.
+//   those made since the cycle began. Variation
+//   `assistant.breakdown-total-without-pending-cancellation` leaves seats pending
+//   cancellation out of total.
+// - The seat of an invitee is listed by 2 and counted in total_seats and the breakdown's
+//   total (7 refuses it, as the spec says); variation `assistant.invitee-seat-unlisted`
+//   leaves it out of both.
 // - 7 answers 404 for a member without a seat, as for a non-member.
 // - Seats are listed by creation time, then login.
 // - A 500 needs a failure injected through the control API (`{"internal": N}`): the next
-//   N requests to these endpoints fail with the error body.
+//   N requests to these endpoints fail with the error body (variation
+//   `assistant.internal-error-without-message`: its message empty).
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AreaModule } from '../../area.js';
@@ -26,15 +47,30 @@ import { pageOf } from '../../pagination.js';
 import { queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import type { WorldOrganization, WorldTeam } from '../../world-model.js';
-import { dailyMetrics, dayOf, METRICS_MIN_LICENSED, METRICS_WINDOW_DAYS, metricsDay } from './metrics.js';
+import { dailyMetrics, dayOf, METRICS_MIN_LICENSED, METRICS_WINDOW_DAYS, metricsBound } from './metrics.js';
 import { representSeat, subscriptionSettings } from './representation.js';
-import { assign, licensedAt, type Seat, type SeatSource, teamMembers, withdraw, worldSeats } from './seats.js';
+import {
+  assign,
+  calendarCycle,
+  type CancellationReading,
+  licensedAt,
+  type Seat,
+  seatCycle,
+  type SeatSource,
+  teamMembers,
+  withdraw,
+  worldSeats,
+} from './seats.js';
 
 const OWNER = { anonymous: false, role: 'organization-owner' } as const;
+/** The scopes as listed, for the assistant.reads-need-listed-scope variation. */
+const both = (scopes: readonly string[]) => ({ public: scopes, private: scopes });
+const LISTED_READ_SCOPES = both(['manage_billing:assistant', 'read:org']);
 const ASSISTANT_READ = onOrganization({
   ...OWNER,
-  scopes: { public: ['manage_billing:assistant', 'read:org', 'admin:org'], private: ['manage_billing:assistant', 'read:org', 'admin:org'] },
+  scopes: both(['manage_billing:assistant', 'read:org', 'admin:org']),
   permissions: [read('organization_assistant_business'), read('organization_administration')],
+  variations: [{ variant: 'assistant.reads-need-listed-scope', scopes: LISTED_READ_SCOPES }],
 });
 const ASSISTANT_WRITE = onOrganization({
   ...OWNER,
@@ -42,11 +78,19 @@ const ASSISTANT_WRITE = onOrganization({
   permissions: [write('organization_assistant_business'), write('organization_administration')],
 });
 const METRICS_SCOPES = ['manage_billing:assistant', 'read:org', 'admin:org', 'read:enterprise', 'admin:enterprise'];
-const METRICS_READ = onOrganization({
+const LISTED_METRICS_SCOPES = both(['manage_billing:assistant', 'read:org', 'read:enterprise']);
+const METRICS_RULE = {
   anonymous: false,
   role: 'organization-billing-viewer',
-  scopes: { public: METRICS_SCOPES, private: METRICS_SCOPES },
+  scopes: both(METRICS_SCOPES),
   permissions: [read('organization_assistant_business'), read('organization_administration')],
+} as const;
+const LISTED_METRICS_READ = { variant: 'assistant.reads-need-listed-scope', scopes: LISTED_METRICS_SCOPES } as const;
+const METRICS_READ = onOrganization({ ...METRICS_RULE, variations: [LISTED_METRICS_READ] });
+/** A team's metrics (9): the same, or with a variation the organization's owners only (the first variation on applies). */
+const TEAM_METRICS_READ = onOrganization({
+  ...METRICS_RULE,
+  variations: [{ variant: 'assistant.team-metrics-org-owners-only', role: 'organization-owner' }, LISTED_METRICS_READ],
 });
 
 const NAMES = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 });
@@ -56,14 +100,11 @@ const USERS_BODY = Type.Object({ selected_usernames: NAMES }, { title: 'Assistan
 /** Built-in faults of this area (suites/faults/assistant.yaml says what each does and breaks). */
 const ASSISTANT_FAULTS = [
   'assistant.billing-without-plan',
-  'assistant.breakdown-total-off',
   'assistant.payment-problem-ignored',
   'assistant.seats-bare-array',
   'assistant.seats-default-30',
   'assistant.assign-200',
-  'assistant.assign-count-all',
   'assistant.refresh-not-counted',
-  'assistant.nested-teams-ignored',
   'assistant.cancel-count-zero',
   'assistant.cancel-immediate',
   'assistant.cancellation-date-today',
@@ -75,7 +116,6 @@ const ASSISTANT_FAULTS = [
   'assistant.policy-check-skipped',
   'assistant.access-all-allowed',
   'assistant.access-unconfigured-allowed',
-  'assistant.unknown-names-ignored',
   'assistant.member-seat-no-team',
   'assistant.member-seat-invitee-served',
   'assistant.non-member-422',
@@ -83,17 +123,42 @@ const ASSISTANT_FAULTS = [
   'assistant.metrics-includes-today',
   'assistant.metrics-threshold-4',
   'assistant.metrics-until-ignored',
-  'assistant.metrics-bad-date-ignored',
-  'assistant.metrics-per-page-100',
+  'assistant.metrics-per-page-ignored',
   'assistant.metrics-org-policy-ignored',
   'assistant.metrics-enterprise-policy-ignored',
   'assistant.team-metrics-whole-org',
-  'assistant.internal-error-bare',
+  'assistant.internal-error-503',
+] as const;
+
+/** Built-in variations of this area (suites/variants/assistant.yaml says what each does and what allows it). */
+const ASSISTANT_VARIANTS = [
+  'assistant.teams-by-exact-name',
+  'assistant.held-seats-counted',
+  'assistant.refreshed-seat-recreated',
+  'assistant.invitee-seat-unlisted',
+  'assistant.breakdown-total-without-pending-cancellation',
+  'assistant.cancellation-date-first-day-without',
+  'assistant.billing-cycle-per-seat',
+  'assistant.nested-teams-not-seated',
+  'assistant.unknown-names-skipped',
+  'assistant.no-subscription-empty',
+  'assistant.reads-need-listed-scope',
+  'assistant.team-metrics-org-owners-only',
+  'assistant.metrics-newest-first',
+  'assistant.metrics-until-exclusive',
+  'assistant.metrics-bad-dates-ignored',
+  'assistant.internal-error-without-message',
 ] as const;
 
 const PREFIX = '/orgs/:org/assistant';
 
-const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ directory, clock, faults, failures }) => {
+const create: AreaModule<(typeof ASSISTANT_FAULTS)[number], (typeof ASSISTANT_VARIANTS)[number]>['create'] = ({
+  directory,
+  clock,
+  faults,
+  variants,
+  failures,
+}) => {
   /** Seats per organization (lower-case login), every record ever made. */
   let seats = new Map<string, Map<string, Seat>>();
   const load = () => {
@@ -111,20 +176,30 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
     [...organization.owners, ...(organization.members ?? [])].some((member) => member.toLowerCase() === login.toLowerCase());
   const isInvited = (organization: WorldOrganization, login: string) =>
     (organization.invitations ?? []).some((invitee) => invitee.toLowerCase() === login.toLowerCase());
+  /** Whether the seat list (2) and its total show a seat: an invitee's too, unless assistant.invitee-seat-unlisted. */
+  const listed = (organization: WorldOrganization) => (seat: Seat) =>
+    !variants.on('assistant.invitee-seat-unlisted') || isMember(organization, seat.login);
+
+  /** The billing cycle of every seat (the calendar month), or each seat's own. */
+  const cycleOf = () => (variants.on('assistant.billing-cycle-per-seat') ? seatCycle : calendarCycle);
+  const cancellationReading = (): CancellationReading => ({
+    cycle: cycleOf(),
+    dateIsFirstDayWithout: variants.on('assistant.cancellation-date-first-day-without'),
+  });
 
   /** An injected internal failure (control API `{"internal": N}`): 500 with the error body. */
   const failIfInjected = () => {
     if (!failures.take('internal')) return;
-    throw faults.on('assistant.internal-error-bare')
-      ? new ApiError(500, 'INTERNAL', '')
-      : new ApiError(500, 'INTERNAL', 'Internal Server Error');
+    if (faults.on('assistant.internal-error-503')) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
+    throw new ApiError(500, 'INTERNAL', variants.on('assistant.internal-error-without-message') ? '' : 'Internal Server Error');
   };
 
-  /** 404 unless the organization's subscription is enabled. */
+  /** 404 unless the organization's subscription is enabled (its settings, without seats, with assistant.no-subscription-empty). */
   const subscribed = (organization: WorldOrganization) => {
     failIfInjected();
-    if (!organization.assistant?.subscription) throw new ApiError(404, 'NOT_FOUND', 'The organization has no assistant subscription');
-    return organization.assistant;
+    const settings = organization.assistant;
+    if (settings?.subscription || (settings !== undefined && variants.on('assistant.no-subscription-empty'))) return settings;
+    throw new ApiError(404, 'NOT_FOUND', 'The organization has no assistant subscription');
   };
 
   /** The 422 conditions of 3–6, each alone. */
@@ -144,11 +219,12 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       throw refuse("The organization's assistant access setting is unconfigured");
   };
 
-  /** The named teams, each found by slug or name; 422 naming those that are not. */
+  /** The named teams, each found by slug or name in any case (by its name as written only, with a variation); 422 naming those that are not. */
   const teamsNamed = (organization: WorldOrganization, requested: readonly string[]): WorldTeam[] => {
-    const found = requested.map((name) =>
-      (organization.teams ?? []).find((team) => [team.slug, team.name].some((known) => known.toLowerCase() === name.toLowerCase())),
-    );
+    const exact = variants.on('assistant.teams-by-exact-name');
+    const names = (name: string) => (team: WorldTeam) =>
+      exact ? team.name === name : [team.slug, team.name].some((known) => known.toLowerCase() === name.toLowerCase());
+    const found = requested.map((name) => (organization.teams ?? []).find(names(name)));
     refuseUnknown('selected_teams', requested, found);
     return found.filter((team) => team !== undefined);
   };
@@ -162,13 +238,13 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
   };
   const refuseUnknown = (field: string, requested: readonly string[], found: readonly unknown[]) => {
     const unknown = requested.filter((_, i) => found[i] === undefined);
-    if (unknown.length > 0 && !faults.on('assistant.unknown-names-ignored'))
+    if (unknown.length > 0 && !variants.on('assistant.unknown-names-skipped'))
       throw validationFailed(
         unknown.map((value) => ({ resource: 'AssistantSeat', field, code: 'custom', message: `not found: ${value}` })),
       );
   };
   const membersOf = (organization: WorldOrganization, team: WorldTeam) =>
-    faults.on('assistant.nested-teams-ignored') ? (team.members ?? []) : teamMembers(organization, team);
+    variants.on('assistant.nested-teams-not-seated') ? (team.members ?? []) : teamMembers(organization, team);
 
   const cancellationFaults = () => ({
     retentionIgnored: faults.on('assistant.retention-ignored'),
@@ -177,13 +253,17 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
     kept: faults.on('assistant.cancelled-seat-kept'),
   });
 
-  /** Assigns each login from `source`; how many seats were created or refreshed. */
+  /** Assigns each login from `source`; how many seats were created or refreshed (held ones too, with assistant.held-seats-counted). */
   const assignAll = (organization: WorldOrganization, logins: readonly string[], source: SeatSource) => {
     let created = 0;
+    const recreateOnRefresh = variants.on('assistant.refreshed-seat-recreated');
     for (const login of new Set(logins)) {
-      const outcome = assign(seatsOf(organization), login, source, clock.now());
-      const counted = outcome === 'created' || (outcome === 'refreshed' && !faults.on('assistant.refresh-not-counted'));
-      if (counted || faults.on('assistant.assign-count-all')) created += 1;
+      const outcome = assign(seatsOf(organization), login, source, clock.now(), { recreateOnRefresh });
+      const counted =
+        outcome === 'created' ||
+        (outcome === 'refreshed' && !faults.on('assistant.refresh-not-counted')) ||
+        (outcome === 'held' && variants.on('assistant.held-seats-counted'));
+      if (counted) created += 1;
     }
     return created;
   };
@@ -205,25 +285,29 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
     const [since, until] = ['since', 'until'].map((name) => {
       const text = queryValue(request.query, name);
       if (text === undefined) return undefined;
-      const day = metricsDay(text);
-      if (day === undefined && !faults.on('assistant.metrics-bad-date-ignored'))
+      const bound = metricsBound(text);
+      if (bound === undefined && !variants.on('assistant.metrics-bad-dates-ignored'))
         throw validationFailed([{ resource: 'AssistantMetrics', field: name, code: 'invalid' }]);
-      return day;
+      return bound;
     });
+    // until's day is the last listed, or (assistant.metrics-until-exclusive) the last day that begins before it.
+    const untilDay = until === undefined ? undefined : variants.on('assistant.metrics-until-exclusive') ? dayOf(until.at - 1) : until.day;
     const today = dayOf(clock.now());
     const records = dailyMetrics(
       [...seatsOf(organization).values()],
       new Set(members.map((login) => login.toLowerCase())),
       directory.repositoriesOwnedBy(organization.login).map((repository) => repository.name),
       {
-        since,
-        until: faults.on('assistant.metrics-until-ignored') ? undefined : until,
+        since: since?.day,
+        until: faults.on('assistant.metrics-until-ignored') ? undefined : untilDay,
         minimum: faults.on('assistant.metrics-threshold-4') ? METRICS_MIN_LICENSED - 1 : METRICS_MIN_LICENSED,
         lastDay: faults.on('assistant.metrics-includes-today') ? today : dayOf(Date.parse(`${today}T00:00:00Z`) - 1),
+        newestFirst: variants.on('assistant.metrics-newest-first'),
       },
     );
-    const maxPerPage = faults.on('assistant.metrics-per-page-100') ? 100 : METRICS_WINDOW_DAYS;
-    return pageOf(request, reply, records, { defaultPerPage: METRICS_WINDOW_DAYS, maxPerPage });
+    // The assistant.metrics-per-page-ignored fault: every page is the whole window, whatever per_page says.
+    if (faults.on('assistant.metrics-per-page-ignored')) return records;
+    return pageOf(request, reply, records, { defaultPerPage: METRICS_WINDOW_DAYS, maxPerPage: METRICS_WINDOW_DAYS });
   }
 
   const endpoints = [
@@ -239,9 +323,13 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
         const settings = subscribed(organization);
         if (settings.payment_problem && !faults.on('assistant.payment-problem-ignored'))
           throw new ApiError(422, 'VALIDATION_FAILED', "There is a problem with the organization's payment method");
+        const withoutPending = variants.on('assistant.breakdown-total-without-pending-cancellation');
         const billing = subscriptionSettings(settings, heldSeats(organization), clock.now(), {
           isMember: (login) => isMember(organization, login),
-          totalOff: faults.on('assistant.breakdown-total-off'),
+          reading: {
+            cycle: cycleOf(),
+            inTotal: (seat) => listed(organization)(seat) && !(withoutPending && seat.pendingCancellationDate !== null),
+          },
         });
         // undefined leaves the field out of the JSON.
         return faults.on('assistant.billing-without-plan') ? { ...billing, plan_type: undefined } : billing;
@@ -257,7 +345,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       access: ASSISTANT_READ,
       handler: (request, reply, { organization }) => {
         subscribed(organization);
-        const held = heldSeats(organization);
+        const held = heldSeats(organization).filter(listed(organization));
         const defaultPerPage = faults.on('assistant.seats-default-30') ? 30 : 50;
         const page = pageOf(request, reply, held, { defaultPerPage, maxPerPage: 100 }).map((seat) => seatOf(request, organization, seat));
         return faults.on('assistant.seats-bare-array') ? page : { total_seats: held.length, seats: page };
@@ -295,7 +383,8 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
         let cancelled = 0;
         for (const team of teamsNamed(organization, request.body.selected_teams))
           for (const login of membersOf(organization, team))
-            if (withdraw(seatsOf(organization), login, { team: team.slug }, clock.now(), cancellationFaults())) cancelled += 1;
+            if (withdraw(seatsOf(organization), login, { team: team.slug }, clock.now(), cancellationFaults(), cancellationReading()))
+              cancelled += 1;
         return { seats_cancelled: faults.on('assistant.cancel-count-zero') ? 0 : cancelled };
       },
     }),
@@ -342,7 +431,9 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
           ...cancellationFaults(),
           retentionIgnored: faults.on('assistant.retention-ignored') || throughTeam.length > 0,
         };
-        const cancelled = logins.filter((login) => withdraw(seatsOf(organization), login, { direct: true }, clock.now(), cancellation));
+        const cancelled = logins.filter((login) =>
+          withdraw(seatsOf(organization), login, { direct: true }, clock.now(), cancellation, cancellationReading()),
+        );
         return { seats_cancelled: faults.on('assistant.cancel-count-zero') ? 0 : cancelled.length };
       },
     }),
@@ -393,7 +484,7 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
       method: 'GET',
       path: '/orgs/:org/team/:team_slug/assistant/metrics',
       responses: { 200: 'assistant-metrics-day[]' },
-      access: METRICS_READ,
+      access: TEAM_METRICS_READ,
       handler: (request, reply, { organization }) => {
         const team = (organization.teams ?? []).find((candidate) => candidate.slug === request.params.team_slug.toLowerCase());
         if (team === undefined) throw notFound();
@@ -412,4 +503,4 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number]>['create'] = ({ direc
   return { name: 'assistant', endpoints, reset: load, state: () => seats };
 };
 
-export const assistant = { name: 'assistant', faults: ASSISTANT_FAULTS, create } satisfies AreaModule;
+export const assistant = { name: 'assistant', faults: ASSISTANT_FAULTS, variants: ASSISTANT_VARIANTS, create } satisfies AreaModule;

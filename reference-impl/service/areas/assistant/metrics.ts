@@ -2,13 +2,19 @@
 // figures: whether a seat holder used the assistant on a day, and how, is a hash of the
 // login and the date. Only seats with an editor (telemetry on) have activity.
 //
-// Decisions where the spec is silent (README "Assistant"):
+// Decisions where the spec is silent (README "Assistant"), and the variations that make
+// some otherwise (suites/variants/assistant.yaml; endpoints.ts reads the switches):
 // - The window is the 28 days before the clock's day (UTC), ending yesterday; a day is
 //   listed when at least five members (owners or members, not invitees) held a seat licence
-//   at its end (for a team, five of its members).
+//   at its end (for a team, five of its members), whether or not anyone used it that day.
+// - Days are listed oldest first; variation `assistant.metrics-newest-first` lists them
+//   newest first.
 // - `since` and `until` take a date (2026-05-20) or a timestamp with Z or an offset
 //   (2026-05-20T00:00:00Z, 2026-05-20T02:00:00+02:00); each stands for its UTC day, both
-//   ends included; anything else is 422. A `since` before the window is the window's start.
+//   ends included; anything else is 422 (variation `assistant.metrics-bad-dates-ignored`
+//   ignores it). Variation `assistant.metrics-until-exclusive` ends with the last day that
+//   begins before `until`. A `since` before the window is the window's start; an `until`
+//   before `since` lists nothing.
 // - One model, `default`, not custom; languages by the user (typescript, python or go).
 import { DAY_MS } from '../../clock.js';
 import { licensedAt, type Seat } from './seats.js';
@@ -68,10 +74,12 @@ export interface MetricsQuery {
   minimum: number;
   /** The window ends with this day (yesterday; the assistant.metrics-includes-today fault makes it today). */
   lastDay: string;
+  /** Oldest first (the reference), or newest first (variation assistant.metrics-newest-first). */
+  newestFirst?: boolean;
 }
 
 /**
- * The daily records, oldest first, for the seats of `members` (logins, lower case) among
+ * The daily records, oldest first unless `query.newestFirst`, for the seats of `members` (logins, lower case) among
  * `seats`; `repositories` are the organization's, for pull-request summaries.
  */
 export function dailyMetrics(seats: readonly Seat[], members: ReadonlySet<string>, repositories: readonly string[], query: MetricsQuery) {
@@ -88,7 +96,7 @@ export function dailyMetrics(seats: readonly Seat[], members: ReadonlySet<string
     });
     records.push(record(day, used));
   }
-  return records;
+  return query.newestFirst ? records.reverse() : records;
 }
 
 type Usage = NonNullable<ReturnType<typeof usage>> & { repository: string | undefined };
@@ -168,15 +176,16 @@ function record(date: string, used: Usage[]) {
 }
 
 /**
- * A `since` or `until` value as its UTC day, or undefined when it is not a date
- * (YYYY-MM-DD) or a timestamp with Z or an offset.
+ * A `since` or `until` value as the instant it names (a date: its first instant, UTC) and
+ * that instant's UTC day, or undefined when it is not a date (YYYY-MM-DD) or a timestamp
+ * with Z or an offset.
  */
-export function metricsDay(text: string): string | undefined {
+export function metricsBound(text: string): { at: number; day: string } | undefined {
   const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(text);
   if (match === null) return undefined;
   // Date.parse rolls 2026-02-30 over to March: the date must read back as written.
   const date = Date.parse(`${match[1]}T00:00:00Z`);
-  const at = Date.parse(text);
+  const at = Date.parse(match[2] === undefined ? `${match[1]}T00:00:00Z` : text);
   if (Number.isNaN(date) || Number.isNaN(at) || dayOf(date) !== match[1]) return undefined;
-  return dayOf(at);
+  return { at, day: dayOf(at) };
 }

@@ -1,12 +1,14 @@
 // The Subscription settings, Seat and Team (assigning_team) of spec 2, on the request's origin.
 // Decisions (README "Assistant subscription and seats"): seat_breakdown counts every seat
-// held, each active this cycle (used since it began) or inactive; ide_chat, platform_chat
-// and cli are enabled; a team's privacy is closed, its notification setting enabled and its
-// permission pull; last activity comes from the seat's telemetry (metrics.ts), null without it.
+// held, each active this cycle (used since it began) or inactive (variations
+// assistant.invitee-seat-unlisted and assistant.breakdown-total-without-pending-cancellation
+// leave some out of total); ide_chat, platform_chat and cli are enabled; a team's privacy is
+// closed, its notification setting enabled and its permission pull; last activity comes from
+// the seat's telemetry (metrics.ts), null without it.
 import type { Representer } from '../../representations.js';
 import type { WorldAssistant, WorldOrganization, WorldTeam } from '../../world-model.js';
 import { lastActivity } from './metrics.js';
-import { billingCycle, type Seat } from './seats.js';
+import type { CycleOf, Seat } from './seats.js';
 
 export function representTeam(representer: Representer, organization: WorldOrganization, team: WorldTeam): Record<string, unknown> {
   const { origin } = representer;
@@ -44,27 +46,37 @@ export function representSeat(representer: Representer, organization: WorldOrgan
   };
 }
 
+/** How the breakdown counts where the spec leaves it open (variations, endpoints.ts). */
+export interface BreakdownReading {
+  /** The billing cycle of each seat. */
+  cycle: CycleOf;
+  /** Whether a seat is in `total` (and so in active_this_cycle or inactive_this_cycle). */
+  inTotal: (seat: Seat) => boolean;
+}
+
 /**
  * The billing endpoint's answer for the seats `held` at `now`; `isMember` tells members from
- * invitees, `totalOff` leaves pending cancellations out of total (the assistant.breakdown-total-off fault).
+ * invitees. added_this_cycle, pending_invitation and pending_cancellation count among all
+ * seats held, total (active plus inactive) those `reading.inTotal` keeps: every one, for the
+ * reference.
  */
 export function subscriptionSettings(
   settings: WorldAssistant,
   held: readonly Seat[],
   now: number,
-  { isMember, totalOff }: { isMember: (login: string) => boolean; totalOff: boolean },
+  { isMember, reading }: { isMember: (login: string) => boolean; reading: BreakdownReading },
 ) {
-  const { start } = billingCycle(now);
-  const active = held.filter((seat) => (lastActivity(seat, now)?.at ?? 0) >= start).length;
-  const pendingCancellation = held.filter((seat) => seat.pendingCancellationDate !== null).length;
+  const thisCycle = (seat: Seat) => reading.cycle(seat, now).start;
+  const counted = held.filter(reading.inTotal);
+  const active = counted.filter((seat) => (lastActivity(seat, now)?.at ?? 0) >= thisCycle(seat)).length;
   return {
     seat_breakdown: {
-      total: totalOff ? held.length - pendingCancellation : held.length,
-      added_this_cycle: held.filter((seat) => seat.createdAt >= start).length,
+      total: counted.length,
+      added_this_cycle: held.filter((seat) => seat.createdAt >= thisCycle(seat)).length,
       pending_invitation: held.filter((seat) => !isMember(seat.login)).length,
-      pending_cancellation: pendingCancellation,
+      pending_cancellation: held.filter((seat) => seat.pendingCancellationDate !== null).length,
       active_this_cycle: active,
-      inactive_this_cycle: held.length - active,
+      inactive_this_cycle: counted.length - active,
     },
     seat_management_setting: settings.seat_management,
     ide_chat: 'enabled',

@@ -4,13 +4,18 @@
 // last source is withdrawn, so a user who keeps access through another team or a direct
 // assignment keeps the seat. Each seat keeps its licence periods, which the metrics read.
 //
-// Decisions where the spec is silent (README "Assistant"):
-// - The billing cycle is the calendar month (UTC) of the clock: a cancelled seat's
-//   pending_cancellation_date is the cycle's last day, and the seat is gone from the first
-//   instant of the next month.
+// Decisions where the spec is silent (README "Assistant"), and the variations that make
+// some otherwise (suites/variants/assistant.yaml; endpoints.ts reads the switches):
+// - The billing cycle is the calendar month (UTC) of the clock, for every seat; variation
+//   `assistant.billing-cycle-per-seat` bills each seat monthly from the day it was assigned.
+// - A cancelled seat's pending_cancellation_date is the cycle's last day: the seat is there
+//   through that day and gone from the first instant of the next cycle. Variation
+//   `assistant.cancellation-date-first-day-without` writes the day after (the first day
+//   without access); access still ends with the cycle.
 // - A seat assigned again while pending cancellation is refreshed: it keeps created_at,
 //   takes updated_at from the clock, loses its pending_cancellation_date; seats_created
-//   counts it. One assigned again after it is gone is a new seat.
+//   counts it (variation `assistant.refreshed-seat-recreated` gives it a new created_at).
+//   One assigned again after it is gone is a new seat; one held already is neither.
 // - A team's members include the members of its nested teams (as team access does).
 import { DAY_MS } from '../../clock.js';
 import type { WorldAssistantSeat, WorldOrganization, WorldTeam } from '../../world-model.js';
@@ -32,14 +37,27 @@ export interface Seat {
 
 export type SeatSource = { team: string } | { direct: true };
 
-/** The start of the billing cycle (calendar month, UTC) that holds `now`, and the start of the next. */
-export function billingCycle(now: number): { start: number; end: number } {
+/**
+ * The start of the billing cycle that holds `now`, and the start of the next: the calendar
+ * month (UTC), or with `anchor` the month running from the anchor's day of the month (the
+ * 31st is the last day of a shorter month).
+ */
+export function billingCycle(now: number, anchor?: number): { start: number; end: number } {
   const date = new Date(now);
-  return {
-    start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
-    end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
-  };
+  const [year, month] = [date.getUTCFullYear(), date.getUTCMonth()];
+  if (anchor === undefined) return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
+  const day = new Date(anchor).getUTCDate();
+  // Date.UTC carries a month out of range into the next or previous year; day 0 is the month before's last.
+  const startIn = (m: number) => Date.UTC(year, m, Math.min(day, new Date(Date.UTC(year, m + 1, 0)).getUTCDate()));
+  const current = startIn(month);
+  return now >= current ? { start: current, end: startIn(month + 1) } : { start: startIn(month - 1), end: current };
 }
+
+/** The billing cycle of a seat at `now` (the reference's calendar month, or the seat's own). */
+export type CycleOf = (seat: Seat, now: number) => { start: number; end: number };
+export const calendarCycle: CycleOf = (_seat, now) => billingCycle(now);
+/** Each seat's cycle runs monthly from the day it was made (variation assistant.billing-cycle-per-seat). */
+export const seatCycle: CycleOf = (seat, now) => billingCycle(now, seat.createdAt);
 
 /** Whether the seat gives a licence at `at`. */
 export function licensedAt(seat: Seat, at: number): boolean {
@@ -71,7 +89,13 @@ function fromWorld(seat: WorldAssistantSeat): Seat {
  * Adds a source to the user's seat, making the seat when there is none (or it is gone) and
  * refreshing one pending cancellation; `held` when the seat was held already.
  */
-export function assign(seats: Map<string, Seat>, login: string, source: SeatSource, now: number): 'created' | 'refreshed' | 'held' {
+export function assign(
+  seats: Map<string, Seat>,
+  login: string,
+  source: SeatSource,
+  now: number,
+  { recreateOnRefresh = false }: { recreateOnRefresh?: boolean } = {},
+): 'created' | 'refreshed' | 'held' {
   const key = login.toLowerCase();
   const seat = seats.get(key);
   if (seat === undefined || !licensedAt(seat, now)) {
@@ -91,6 +115,8 @@ export function assign(seats: Map<string, Seat>, login: string, source: SeatSour
   if (seat.pendingCancellationDate === null) return 'held';
   seat.pendingCancellationDate = null;
   seat.updatedAt = now;
+  // Variation assistant.refreshed-seat-recreated: refreshing makes the seat anew.
+  if (recreateOnRefresh) seat.createdAt = now;
   delete seat.licences[seat.licences.length - 1].to;
   return 'refreshed';
 }
@@ -112,20 +138,35 @@ export interface CancellationFaults {
   kept: boolean;
 }
 
+/** How a cancellation is reckoned where the spec leaves it open (variations, endpoints.ts). */
+export interface CancellationReading {
+  cycle: CycleOf;
+  /** pending_cancellation_date names the first day without access, not the last day with it. */
+  dateIsFirstDayWithout: boolean;
+}
+
 /**
  * Withdraws a source from the user's seat; a seat left without one goes pending
  * cancellation until the end of the billing cycle. Whether it did.
  */
-export function withdraw(seats: Map<string, Seat>, login: string, source: SeatSource, now: number, faults: CancellationFaults): boolean {
+export function withdraw(
+  seats: Map<string, Seat>,
+  login: string,
+  source: SeatSource,
+  now: number,
+  faults: CancellationFaults,
+  reading: CancellationReading,
+): boolean {
   const seat = seats.get(login.toLowerCase());
   if (seat === undefined || !licensedAt(seat, now) || seat.pendingCancellationDate !== null) return false;
   if ('direct' in source) seat.direct = false;
   else seat.teams = seat.teams.filter((team) => team !== source.team);
   if (!faults.retentionIgnored && (seat.direct || seat.teams.length > 0)) return false;
-  const { end } = billingCycle(now);
+  const { end } = reading.cycle(seat, now);
   seat.direct = false;
   seat.teams = [];
-  seat.pendingCancellationDate = new Date(faults.dateToday ? now : end - DAY_MS).toISOString().slice(0, 10);
+  const named = faults.dateToday ? now : reading.dateIsFirstDayWithout ? end : end - DAY_MS;
+  seat.pendingCancellationDate = new Date(named).toISOString().slice(0, 10);
   seat.updatedAt = now;
   if (!faults.kept) seat.licences[seat.licences.length - 1].to = faults.immediate ? now : end;
   return true;

@@ -5,27 +5,42 @@
 // - `url` names the ref the entry was read at (`?ref=`), as real hosts do; `html_url` is
 //   ORIGIN/OWNER/REPO/blob|tree/REF/PATH.
 // - `download_url` (files and symlinks only) is a single-use link valid for five minutes of
-//   the service clock (downloads.ts), a new one at each read.
+//   the service clock (downloads.ts), a new one at each read ("expire" has no lifetime in the
+//   spec). Variation contents.download-url-long-lived: seven days.
+// - A symlink is described (rule 3: "an object describing the symlink", no fields given) as
+//   real hosts do: `type: symlink`, its own path, its text as `target`. Variation
+//   contents.symlink-described-as-link: `type: link` and `link_target`.
+// - A submodule read on its own is typed `submodule` (the spec names only file and dir, and
+//   file for a listing). Variation contents.submodule-typed-file: `file` there too.
 // - A submodule is hosted here when its URL is relative (`../other.git`): git resolves it
 //   against this repository's own URL, and so does the reference. Its `submodule_git_url`
 //   is then that resolved URL on this origin, and `git_url`/`html_url` name the submodule's
-//   repository at the recorded commit (as real hosts link them). An absolute URL is another
-//   host's: `git_url`, `html_url` and their `_links` are null.
-// - Files over 1 MiB (1,048,576 bytes: real hosts' "1 MB" is binary) come with the object
-//   media type as `content: ""`, `encoding: "none"` (spec 1, rule 5 of the contents
+//   repository's tree at the recorded commit (as real hosts link them). An absolute URL is
+//   another host's: `git_url`, `html_url` and their `_links` are null. Variations:
+//   contents.submodule-url-as-recorded gives the URL as .gitmodules records it;
+//   contents.submodule-links-to-commit links the recorded commit (git/commits/SHA, /commit/SHA)
+//   rather than its tree.
+// - Files over 1 MB (size-limits.ts: 1 MiB, real hosts' "1 MB" is binary) come with the
+//   object media type as `content: ""`, `encoding: "none"` (spec 1, rule 5 of the contents
 //   endpoints); the endpoint refuses the other representations of them (endpoints.ts).
 import { createHash } from 'node:crypto';
 import type { Downloads } from '../../downloads.js';
 import type { Faults } from '../../faults.js';
 import type { Representer } from '../../representations.js';
+import type { Variants } from '../../variants.js';
 import type { WorldRepository } from '../../world-model.js';
+import type { SizeLimits } from './size-limits.js';
 import type { Located } from './tree-reader.js';
 
 export const DOWNLOAD_TTL_MS = 5 * 60 * 1000;
+/** The lifetime of a download_url with the variation contents.download-url-long-lived. */
+export const LONG_DOWNLOAD_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface EntryContext {
   base: Representer;
   faults: Faults;
+  variants: Variants;
+  limits: SizeLimits;
   repository: WorldRepository;
   ref: string;
   downloads: Downloads;
@@ -33,9 +48,6 @@ export interface EntryContext {
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Files up to this size have every feature of the contents API; larger ones, raw and object only (spec 1, rule 5). */
-export const FULL_FEATURES_MAX_BYTES = 1024 * 1024;
 
 const sizeOf = (item: Located) => (item.kind === 'file' ? item.size : item.kind === 'symlink' ? Buffer.byteLength(item.target) : 0);
 
@@ -51,9 +63,9 @@ export function hostedSubmodule(repository: WorldRepository, url: string | undef
   return { owner: segments[0], name: segments[1].replace(/\.git$/, '') };
 }
 
-/** The entry of `item`; with `withContent`, a file's bytes in Base64 too (none for files over 1 MiB). */
+/** The entry of `item`; with `withContent`, a file's bytes in Base64 too (none for files over 1 MB). */
 export async function representEntry(context: EntryContext, item: Located, withContent = false) {
-  const { base, repository, ref, downloads, faults } = context;
+  const { base, repository, ref, downloads, faults, variants, limits } = context;
   const plain = faults.on('contents.content-plain');
   const api = (owner: string, name: string) => `${base.origin}/repos/${owner}/${name}`;
   const url = `${api(repository.owner, repository.name)}/contents/${encodePath(item.path)}?ref=${encodeURIComponent(ref)}`;
@@ -64,13 +76,16 @@ export async function representEntry(context: EntryContext, item: Located, withC
   let submodule_git_url: string | null = null;
   if (item.kind === 'submodule') {
     const hosted = hostedSubmodule(repository, item.url);
-    submodule_git_url = hosted ? `${base.origin}/${hosted.owner}/${hosted.name}.git` : (item.url ?? null);
-    git_url = hosted ? `${api(hosted.owner, hosted.name)}/git/trees/${item.sha}` : null;
-    html_url = hosted ? `${base.origin}/${hosted.owner}/${hosted.name}/tree/${item.sha}` : null;
+    const asRecorded = variants.on('contents.submodule-url-as-recorded');
+    submodule_git_url = hosted && !asRecorded ? `${base.origin}/${hosted.owner}/${hosted.name}.git` : (item.url ?? null);
+    const toCommit = variants.on('contents.submodule-links-to-commit');
+    git_url = hosted ? `${api(hosted.owner, hosted.name)}/git/${toCommit ? 'commits' : 'trees'}/${item.sha}` : null;
+    html_url = hosted ? `${base.origin}/${hosted.owner}/${hosted.name}/${toCommit ? 'commit' : 'tree'}/${item.sha}` : null;
   }
   let content: { encoding: string; content: string } | undefined;
   if (item.kind === 'file' && (withContent || faults.on('contents.sha-without-header'))) {
-    const large = item.size > FULL_FEATURES_MAX_BYTES && !faults.on('contents.object-large-content');
+    const inline = faults.on('contents.object-large-content') || faults.on('contents.large-content-inline');
+    const large = limits.isLarge(item.size) && !inline;
     const bytes = large ? undefined : Buffer.from(await item.bytes());
     // The fault: a file's sha as the SHA-1 of its bytes alone, not Git's blob id.
     if (bytes && faults.on('contents.sha-without-header')) sha = createHash('sha1').update(bytes).digest('hex');
@@ -86,17 +101,19 @@ export async function representEntry(context: EntryContext, item: Located, withC
             contentType: 'application/octet-stream',
             filename: nameOf(item.path),
           },
-          DOWNLOAD_TTL_MS,
+          variants.on('contents.download-url-long-lived') ? LONG_DOWNLOAD_TTL_MS : DOWNLOAD_TTL_MS,
         )}`
       : null;
+  // A symlink read on its own is described; in a listing it is an entry like the others.
+  const linkAsLink = item.kind === 'symlink' && withContent && variants.on('contents.symlink-described-as-link');
   return {
-    type: item.kind,
+    type: typeOf(item, variants, linkAsLink),
     ...(withContent && content && { encoding: content.encoding }),
     size: sizeOf(item),
     name: nameOf(item.path),
     path: item.path,
     ...(withContent && content && { content: content.content }),
-    ...(item.kind === 'symlink' && { target: item.target }),
+    ...(item.kind === 'symlink' && (linkAsLink ? { link_target: item.target } : { target: item.target })),
     ...(item.kind === 'submodule' && { submodule_git_url }),
     sha,
     url,
@@ -105,4 +122,11 @@ export async function representEntry(context: EntryContext, item: Located, withC
     download_url,
     _links: { self: url, git: git_url, html: html_url },
   };
+}
+
+/** The entry's `type`: its kind, but for the choices the spec leaves open (a submodule read alone, a symlink's description). */
+function typeOf(item: Located, variants: Variants, linkAsLink: boolean): string {
+  if (item.kind === 'submodule' && variants.on('contents.submodule-typed-file')) return 'file';
+  if (linkAsLink) return 'link';
+  return item.kind;
 }

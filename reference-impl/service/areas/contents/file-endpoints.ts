@@ -13,6 +13,7 @@ import { decodeBase64 } from './blob-representation.js';
 import { representCommit } from './commit-representation.js';
 import { contentsPath, FILE_WRITE } from './contents-access.js';
 import { representEntry } from './content-representation.js';
+import { sizeLimits } from './size-limits.js';
 import { writeFile } from './file-writes.js';
 import type { GitState } from './git-state.js';
 import { locate } from './tree-reader.js';
@@ -53,7 +54,7 @@ function callerIdentity(caller: Caller | null): { name: string; email: string } 
 const writablePath = (path: string) =>
   path !== '' && path.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
 
-export function fileEndpoints({ directory, faults, downloads, clock, failures }: ServiceCore, git: GitState): Endpoint[] {
+export function fileEndpoints({ directory, faults, variants, downloads, clock, failures }: ServiceCore, git: GitState): Endpoint[] {
   /** Endpoints 16 and 17: `bytes` written at the request's path (null: the file deleted), as a Commit result. */
   const writeThrough = async (
     request: FastifyRequest<{ Params: { '*': string }; Body: Static<typeof FILE_DELETE_BODY> | Static<typeof FILE_BODY> }>,
@@ -78,7 +79,10 @@ export function fileEndpoints({ directory, faults, downloads, clock, failures }:
     const caller = { ...callerIdentity(request.caller), timestamp: now };
     const committer = signature('committer') ?? caller;
     const author = signature('author') ?? (faults.on('contents.write-author-is-caller') ? caller : committer);
-    if (failures.take('storage'))
+    // A write the storage refuses is 503 at once (17 lists 503, "seen on file deletion"); the
+    // variation contents.storage-retried tries once more before giving up.
+    const attempts = variants.on('contents.storage-retried') ? 2 : 1;
+    if (Array.from({ length: attempts }).every(() => failures.take('storage')))
       throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The change could not be stored; the branch is unchanged. Try again.');
     const state = await git.of(repository);
     const written = await writeFile(
@@ -99,13 +103,19 @@ export function fileEndpoints({ directory, faults, downloads, clock, failures }:
         parentDropped: faults.on('contents.write-parent-dropped'),
         deleteKept: faults.on('contents.delete-kept'),
       },
+      { missingShaConflict: variants.on('contents.missing-sha-409'), queued: variants.on('contents.writes-queued') },
     );
     const base = representerFor(request, directory);
     const file = written.blob === undefined ? undefined : await locate(state, written.commit, path);
     const created = faults.on('contents.write-updated-201') || (written.created && !faults.on('contents.write-created-200'));
     reply.code(created ? 201 : 200);
     return {
-      content: file ? await representEntry({ base, faults, repository, ref: written.branch, downloads }, file) : null,
+      content: file
+        ? await representEntry(
+            { base, faults, variants, limits: sizeLimits(faults, variants), repository, ref: written.branch, downloads },
+            file,
+          )
+        : null,
       commit: representCommit(base, repository, written.commit, written.object),
     };
   };

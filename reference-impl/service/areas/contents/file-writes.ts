@@ -2,13 +2,19 @@
 // a branch whose tree differs from its parent's at one path, built from Git objects
 // (object-store.ts) and published by moving the branch.
 //
-// Decisions where the spec is silent (README "Writing files"):
+// Decisions where the spec is silent (README "Writing files"), with the variations
+// (suites/variants/contents.yaml) that make them the other way:
 // - A write to a branch while another write to it is under way is 409: rule 7 says
 //   concurrent writes conflict, so the second is refused instead of queued, merged or
 //   allowed to overwrite the first. Writes to other branches or repositories go on.
+//   contents.writes-queued: a write waits for the one under way, then is judged on its sha
+//   against the branch as that one left it (so the later of two writes on one base is
+//   refused as stale), and a stale sha is 422.
 // - The caller's `sha` must be the blob the path holds on the branch now: 409 otherwise, as
 //   real hosts answer ("does not match"); a `sha` for a path that holds nothing is 409 too
-//   (the caller's view is stale). Updating an existing file without `sha` is 422.
+//   (the caller's view is stale). Updating an existing file without `sha` is 422
+//   (a required parameter missing); contents.missing-sha-409: 409 (a write in conflict with
+//   the file there), the other status 16 lists.
 // - Only files are written: a path whose parent is a file, or that names a directory, a
 //   symlink or a submodule, is 422. An update keeps the file's executable bit.
 // - `branch` must exist (404 otherwise), except in an empty repository, whose first commit
@@ -53,24 +59,55 @@ export interface WriteFaults {
   deleteKept: boolean;
 }
 
+/** Choices the spec leaves open, made otherwise by variations. */
+export interface WriteChoices {
+  /** contents.missing-sha-409: an update without `sha` is 409, not 422. */
+  missingShaConflict: boolean;
+  /** contents.writes-queued: a write waits for the one under way instead of 409; a stale sha is 422. */
+  queued: boolean;
+}
+
+const REFERENCE_CHOICES: WriteChoices = { missingShaConflict: false, queued: false };
+
 /** Runs `write` unless another write to the branch is under way (409). */
 async function exclusively<T>(git: RepositoryGit, branch: string, write: () => Promise<T>): Promise<T> {
   if (git.writing.has(branch)) throw new ApiError(409, 'CONFLICT', `${branch} is being written by another request; try again.`);
-  git.writing.add(branch);
+  const running = write();
+  git.writing.set(branch, running);
   try {
-    return await write();
+    return await running;
   } finally {
     git.writing.delete(branch);
   }
 }
 
-export async function writeFile(git: RepositoryGit, change: FileWrite, faults: WriteFaults): Promise<FileWritten> {
+/** Runs `write` once every write to the branch before it has finished (contents.writes-queued). */
+async function inTurn<T>(git: RepositoryGit, branch: string, write: () => Promise<T>): Promise<T> {
+  const before = git.writing.get(branch) ?? Promise.resolve();
+  const running = before.then(write, write);
+  const settled = running.catch(() => undefined);
+  git.writing.set(branch, settled);
+  try {
+    return await running;
+  } finally {
+    if (git.writing.get(branch) === settled) git.writing.delete(branch);
+  }
+}
+
+export async function writeFile(
+  git: RepositoryGit,
+  change: FileWrite,
+  faults: WriteFaults,
+  choices: WriteChoices = REFERENCE_CHOICES,
+): Promise<FileWritten> {
   const empty = isEmpty(git);
   const branch = change.branch ?? git.refs.defaultBranch;
   if (!empty && git.refs.branches[branch] === undefined) throw new ApiError(404, 'NOT_FOUND', `Branch ${branch} not found`);
   if (empty && change.bytes === null) throw notFound();
   const run = async (): Promise<FileWritten> => {
-    const parent = empty ? undefined : git.refs.branches[branch];
+    // Read again in turn: a queued write finds the branch as the writes before it left it.
+    const first = isEmpty(git);
+    const parent = first ? undefined : git.refs.branches[branch];
     const baseTree = parent === undefined ? undefined : (await git.store.readCommit(parent)).tree;
     const invalid = (field: string) => validationFailed([{ resource: change.resource, field, code: 'invalid' }]);
     const segments = change.path.split('/');
@@ -80,9 +117,13 @@ export async function writeFile(git: RepositoryGit, change: FileWrite, faults: W
     if (change.bytes === null && current === undefined) throw notFound();
     if (!faults.shaUnchecked) {
       if (current !== undefined && change.sha === undefined)
-        throw validationFailed([{ resource: change.resource, field: 'sha', code: 'missing_field' }]);
+        throw choices.missingShaConflict
+          ? new ApiError(409, 'CONFLICT', `${change.path} exists: give the sha of the file you replace`)
+          : validationFailed([{ resource: change.resource, field: 'sha', code: 'missing_field' }]);
       if (change.sha !== undefined && change.sha.toLowerCase() !== current?.oid)
-        throw new ApiError(409, 'CONFLICT', `${change.path} does not match ${change.sha}`);
+        throw choices.queued
+          ? validationFailed([{ resource: change.resource, field: 'sha', code: 'invalid' }])
+          : new ApiError(409, 'CONFLICT', `${change.path} does not match ${change.sha}`);
     }
     const remember = (oid: string) => {
       git.objects.add(oid);
@@ -104,10 +145,11 @@ export async function writeFile(git: RepositoryGit, change: FileWrite, faults: W
     };
     const commit = remember(await git.store.writeCommit(object));
     git.refs.branches[branch] = commit;
-    if (empty) git.refs.defaultBranch = branch;
+    if (first) git.refs.defaultBranch = branch;
     return { branch, commit, object, blob, created: current === undefined };
   };
-  return faults.lastWriteWins ? run() : exclusively(git, branch, run);
+  if (faults.lastWriteWins) return run();
+  return choices.queued ? inTurn(git, branch, run) : exclusively(git, branch, run);
 }
 
 /** The entry at `segments` below `tree`, or undefined; 422 when a parent is not a directory. */

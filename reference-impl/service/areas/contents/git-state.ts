@@ -2,6 +2,13 @@
 // commits were built into (shared by the process, world-git.ts) and the refs, which this
 // instance owns and a reset returns to the world's. A repository the world gives no Git
 // content is an empty repository: no commits, default branch main.
+//
+// The world's objects are built once per process, when first needed; the first request for
+// the Git data of any repository starts building every repository's in the background. The
+// files of the size boundaries (3 × 100 MiB) take seconds to generate, hash and compress, and
+// on a loaded machine more than a request's time bound (15 s): built while the first
+// requests are served, they are ready before a request needs them. A service that is never
+// asked for Git data (another area's tests) builds nothing.
 import type { Directory } from '../../directory.js';
 import { fullName } from '../../directory.js';
 import type { ObjectStore } from '../../git/object-store.js';
@@ -13,8 +20,11 @@ export interface RepositoryGit {
   refs: GitRefs;
   /** The repository's objects: the world's, and those written through the API since the last reset. */
   objects: Set<string>;
-  /** Branches a write through the contents API is changing right now (file-writes.ts). */
-  writing: Set<string>;
+  /**
+   * Branches a write through the contents API is changing right now (file-writes.ts), each
+   * with the end of the last write to it: what a queued write waits for.
+   */
+  writing: Map<string, Promise<unknown>>;
 }
 
 /** No commit on any branch yet. */
@@ -33,6 +43,13 @@ export interface GitState {
 export function createGitState(directory: Directory): GitState {
   let states = new Map<string, Promise<RepositoryGit>>();
   let repositories = new Map<string, WorldRepository>();
+  let warming = false;
+  const warm = () => {
+    if (warming) return;
+    warming = true;
+    // A failed build fails again, and is reported, when a request needs that repository.
+    for (const repository of directory.world.repositories) void worldRepository(directory.world, repository)?.catch(() => undefined);
+  };
   const load = async (repository: WorldRepository): Promise<RepositoryGit> => {
     const built = await worldRepository(directory.world, repository);
     if (!built)
@@ -40,10 +57,10 @@ export function createGitState(directory: Directory): GitState {
         store: await processObjectStore(),
         refs: { defaultBranch: 'main', branches: {}, tags: {} },
         objects: new Set(),
-        writing: new Set(),
+        writing: new Map(),
       };
     const refs = structuredClone(built.refs);
-    return { store: built.store, refs, objects: new Set(built.objects), writing: new Set() };
+    return { store: built.store, refs, objects: new Set(built.objects), writing: new Map() };
   };
   const emptyRefs = JSON.stringify({ defaultBranch: 'main', branches: {}, tags: {} });
   const worldRefs = async (repository: WorldRepository) => {
@@ -52,6 +69,7 @@ export function createGitState(directory: Directory): GitState {
   };
   return {
     of(repository) {
+      warm();
       const key = fullName(repository);
       let state = states.get(key);
       if (!state) {

@@ -92,3 +92,59 @@ test('a submodule hosted here links to its repository at the recorded commit', a
   const readme = await api.get(`/repos/octo-org/widgets/contents/README.md?ref=${commit}`, { headers: RAW });
   expect(readme.rawPayload.toString()).toBe('# Widgets\n\nWidgets that do not wobble.\n');
 });
+
+// Variations (suites/variants/contents.yaml) read on this repository, switched on through the control API.
+
+test('contents.decimal-megabyte: 1 MB is 10^6 bytes and 100 MB 10^8, so the MiB files are over each limit', async ({ api }) => {
+  const MB = 1000 * 1000;
+  await api.vary('contents.decimal-megabyte');
+  for (const name of ['1mib-minus-1', '1mib']) {
+    expect((await api.get(`${CONTENTS}/sizes/${name}.txt`)).statusCode, name).toBe(403);
+    expect((await api.get(`${CONTENTS}/sizes/${name}.txt`, { headers: OBJECT })).json(), name).toMatchObject({
+      content: '',
+      encoding: 'none',
+    });
+  }
+  for (const name of ['100mib-minus-1', '100mib']) {
+    expect((await api.get(`${CONTENTS}/sizes/${name}.txt`, { headers: OBJECT })).statusCode, name).toBe(403);
+    expect((await api.get(`${CONTENTS}/sizes/${name}.txt`, { headers: RAW })).statusCode, name).toBe(403);
+  }
+  // A blob over 10^8 bytes is refused, and so is creating one.
+  const listing = (await api.get(`${CONTENTS}/sizes`)).json() as { path: string; sha: string }[];
+  const largest = listing.find((e) => e.path === 'sizes/100mib.txt')!;
+  expect((await api.get(`/repos/octo-org/assets/git/blobs/${largest.sha}`, { headers: RAW })).statusCode).toBe(403);
+  const blobs = '/repos/octo-org/assets/git/blobs';
+  const at = (size: number) => ({ content: generatedBytes(size, 9).toString('base64'), encoding: 'base64' });
+  expect((await api.call('POST', blobs, { as: 'repo-admin', body: at(100 * MB) })).statusCode).toBe(201);
+  expect((await api.call('POST', blobs, { as: 'repo-admin', body: at(100 * MB + 1) })).statusCode).toBe(422);
+  // A small file keeps every representation.
+  expect((await api.get('/repos/octo-org/widgets/contents/README.md')).json().encoding).toBe('base64');
+});
+
+test('contents.size-refusal-codes: 406 for a representation a size lacks, 422 over the maximum, instead of 403', async ({ api }) => {
+  await api.vary('contents.size-refusal-codes');
+  expect((await api.get(`${CONTENTS}/sizes/1mib-plus-1.txt`)).statusCode).toBe(406);
+  expect((await api.get(`${CONTENTS}/sizes/1mib-plus-1.txt`, { headers: HTML })).statusCode).toBe(406);
+  expect((await api.get(`${CONTENTS}/sizes/1mib-plus-1.txt`, { headers: OBJECT })).statusCode).toBe(200);
+  for (const headers of [RAW, OBJECT, {}]) expect((await api.get(`${CONTENTS}/sizes/100mib-plus-1.txt`, { headers })).statusCode).toBe(422);
+  const listing = (await api.get(`${CONTENTS}/sizes`)).json() as { path: string; sha: string }[];
+  const huge = listing.find((e) => e.path === 'sizes/100mib-plus-1.txt')!;
+  expect((await api.get(`/repos/octo-org/assets/git/blobs/${huge.sha}`, { headers: RAW })).statusCode).toBe(422);
+});
+
+test('contents.submodule-url-as-recorded and contents.submodule-links-to-commit: the URL as .gitmodules has it; links to the commit', async ({
+  api,
+}) => {
+  await api.vary('contents.submodule-url-as-recorded');
+  const recorded = (await api.get(`${CONTENTS}/libs/widgets`)).json();
+  expect(recorded.submodule_git_url).toBe('../widgets.git');
+  expect(recorded.git_url).toBe(`http://localhost/repos/octo-org/widgets/git/trees/${recorded.sha}`);
+  await api.vary('contents.submodule-links-to-commit');
+  const linked = (await api.get(`${CONTENTS}/libs/widgets`)).json();
+  expect(linked).toMatchObject({
+    submodule_git_url: 'http://localhost/octo-org/widgets.git',
+    git_url: `http://localhost/repos/octo-org/widgets/git/commits/${linked.sha}`,
+    html_url: `http://localhost/octo-org/widgets/commit/${linked.sha}`,
+    _links: { git: `http://localhost/repos/octo-org/widgets/git/commits/${linked.sha}` },
+  });
+});

@@ -83,3 +83,15 @@ async function submoduleUrl(git: RepositoryGit, tree: string, path: string): Pro
   }
   return undefined;
 }
+
+/**
+ * A directory's entries in the order of the variation contents.listing-order (the spec gives
+ * none): directories first, then the rest, each by name case-insensitively, as some hosts
+ * and file browsers list them. The reference otherwise keeps Git's tree order.
+ */
+export function listingOrder(entries: readonly TreeEntry[]): TreeEntry[] {
+  const rank = (entry: TreeEntry) => (entry.type === 'tree' ? 0 : 1);
+  return [...entries].sort(
+    (a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path, 'en', { sensitivity: 'base' }) || (a.path < b.path ? -1 : 1),
+  );
+}

@@ -65,3 +65,76 @@ test('a reset brings back the world: enabled rules go, disabled ones return, ids
   expect((await api.get(`${P('production')}/3001`)).statusCode).toBe(200);
   expect((await api.call('POST', P('staging'), { as: 'repo-admin', body: { integration_id: 7001 } })).json().id).toBe(3004);
 });
+
+// Variations: other readings of what the spec leaves open (suites/variants/deployment-protection.yaml).
+// Each is off by default (the tests above, and the first lines of each test below) and switched
+// on here through the control API.
+const slugs = (page: { slug: string }[]) => page.map((app) => app.slug);
+
+test.describe('variations', () => {
+  test('protection.unavailable-app-404: an unknown or unavailable app is 404, nothing enabled; a duplicate stays 422', async ({ api }) => {
+    expectErrorBody(await api.call('POST', P('staging'), { as: 'repo-admin', body: { integration_id: 7003 } }), 422);
+    await api.vary('protection.unavailable-app-404');
+    for (const integration_id of [7003, 99999])
+      expectErrorBody(await api.call('POST', P('staging'), { as: 'repo-admin', body: { integration_id } }), 404);
+    expect((await api.get(P('staging'))).json().total_count).toBe(0);
+    expectErrorBody(await api.call('POST', P('production'), { as: 'repo-admin', body: { integration_id: 7001 } }), 422);
+  });
+
+  test('protection.duplicate-rules-accepted: enabling an enabled app makes a second rule', async ({ api }) => {
+    expectErrorBody(await api.call('POST', P('production'), { as: 'repo-admin', body: { integration_id: 7001 } }), 422);
+    await api.vary('protection.duplicate-rules-accepted');
+    const again = await api.call('POST', P('production'), { as: 'repo-admin', body: { integration_id: 7001 } });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toMatchObject({ id: 3004, app: { id: 7001 } });
+    const listed = (await api.get(P('production'))).json();
+    expect(listed.total_count).toBe(2);
+    expect(listed.custom_deployment_protection_rules.map((rule: { id: number }) => rule.id)).toEqual([3001, 3004]);
+    // Unavailable apps are still refused.
+    expectErrorBody(await api.call('POST', P('production'), { as: 'repo-admin', body: { integration_id: 7003 } }), 422);
+  });
+
+  test('protection.apps-exclude-enabled: apps enabled on the environment are not listed as available there', async ({ api }) => {
+    expect((await api.get(`${P('production')}/apps`, { as: 'repo-admin' })).json()[0]).toEqual({ total_count: 106 });
+    await api.vary('protection.apps-exclude-enabled');
+    const [total, page] = (await api.get(`${P('production')}/apps`, { as: 'repo-admin' })).json();
+    expect(total).toEqual({ total_count: 105 });
+    expect(slugs(page.available_custom_deployment_protection_rule_integrations).slice(0, 2)).toEqual(['release-guard', 'rule-app-001']);
+    expect((await api.get(`${P('staging')}/apps`, { as: 'repo-admin' })).json()[0]).toEqual({ total_count: 106 });
+    await api.call('DELETE', `${P('production')}/3001`, { as: 'repo-admin' });
+    expect((await api.get(`${P('production')}/apps`, { as: 'repo-admin' })).json()[0]).toEqual({ total_count: 106 });
+  });
+
+  test('protection.apps-default-per-page-100: 100 apps a page without per_page; per_page still chooses', async ({ api }) => {
+    await api.vary('protection.apps-default-per-page-100');
+    const first = await api.get(`${P('staging')}/apps`, { as: 'repo-admin' });
+    expect(first.json()[1].available_custom_deployment_protection_rule_integrations).toHaveLength(100);
+    expect(first.headers.link).toContain('rel="next"');
+    const chosen = await api.get(`${P('staging')}/apps?per_page=10`, { as: 'repo-admin' });
+    expect(chosen.json()[1].available_custom_deployment_protection_rule_integrations).toHaveLength(10);
+  });
+
+  test("protection.public-read-without-actions: any token reads a public repository's rules; a private one still needs Actions", async ({
+    api,
+  }) => {
+    expectErrorBody(await api.get(P('production'), { as: 'fine-grained-metadata-only' }), 403);
+    await api.vary('protection.public-read-without-actions');
+    expect((await api.get(P('production'), { as: 'fine-grained-metadata-only' })).json().total_count).toBe(1);
+    expect((await api.get(`${P('production')}/3001`, { as: 'fine-grained-contents-reader' })).statusCode).toBe(200);
+    const vault = await api.get(P('production', 'vault'), { as: 'fine-grained-metadata-only' });
+    expect([403, 404]).toContain(vault.statusCode);
+  });
+
+  test('protection.denied-as-404: callers without admin rights or Administration get 404 on 2, 3 and 5; reads unchanged', async ({
+    api,
+  }) => {
+    expectErrorBody(await api.get(`${P('production')}/apps`, { as: 'repo-writer' }), 403);
+    await api.vary('protection.denied-as-404');
+    expectErrorBody(await api.get(`${P('production')}/apps`, { as: 'repo-writer' }), 404);
+    expectErrorBody(await api.call('POST', P('staging'), { as: 'reader-fine-grained', body: { integration_id: 7001 } }), 404);
+    expectErrorBody(await api.call('DELETE', `${P('production')}/3001`, { as: 'repo-maintainer' }), 404);
+    expectErrorBody(await api.get(`${P('production')}/apps`), 401);
+    expect((await api.get(`${P('production')}/apps`, { as: 'repo-admin' })).statusCode).toBe(200);
+    expectErrorBody(await api.get(P('production'), { as: 'fine-grained-metadata-only' }), 403);
+  });
+});

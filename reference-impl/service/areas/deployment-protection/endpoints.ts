@@ -2,21 +2,32 @@
 // a repository (the world's `environments`), the apps enabled as rules, out of the world's
 // apps available for them.
 //
-// Decisions where the spec is silent (README "Deployment protection rules"):
+// Decisions where the spec is silent (README "Deployment protection rules"), each with the
+// variation that makes it otherwise where one exists (suites/variants/deployment-protection.yaml):
 // - Environment names match case-insensitively (as repository names do); a name with a
-//   slash is reached only URL-encoded (`release%2Fv1`): a raw slash is another path (404).
-// - An unknown environment is 404 on every endpoint. Enabling an app that is unknown, not
-//   available for protection rules, or already enabled is 422 (`integration_id`, invalid
-//   or already_exists as `custom`).
-// - The apps listing (3) lists every available app, enabled or not, by id; per_page
-//   defaults to 30 and is at most 100, like the service's other lists.
+//   slash is reached URL-encoded (`release%2Fv1`), as the spec asks; a raw slash is another
+//   path (404), which the suites do not judge (the spec tells clients only).
+// - An unknown environment is 404 on every endpoint (the convention for an unknown resource).
+// - Enabling an app that is unknown or not available for protection rules is refused with
+//   422 (`integration_id`, `custom`); protection.unavailable-app-404 answers 404 instead.
+//   Enabling an app already enabled on the environment is 422 (`already_exists`);
+//   protection.duplicate-rules-accepted enables it again, a second rule (201).
+// - The apps listing (3) lists every available app, enabled or not, by id;
+//   protection.apps-exclude-enabled leaves out those already enabled on the environment.
+//   per_page defaults to 30 (the spec: "not shown") and is at most 100;
+//   protection.apps-default-per-page-100 defaults to 100.
+// - Reading rules with a fine-grained token needs Actions (read), on a public repository
+//   too; protection.public-read-without-actions lets any token read what anonymous callers
+//   may ("public data without authentication"), a private repository still needing it.
+// - An authenticated caller without admin rights or Administration gets 403 on 2, 3 and 5;
+//   protection.denied-as-404 answers 404 instead.
 // - Rule ids: the world's rules are numbered from 3001 in the order the world lists them;
 //   new rules take the next; a reset returns to the world's.
 // - node_id: Base64 of `DPR_<id>` for a rule and `A_<id>` for an app; integration_url is
 //   ORIGIN/apps/SLUG.
 import { Type } from 'typebox';
 import type { AreaModule } from '../../area.js';
-import { onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
+import { actionsRead, onRepository, read, REPOSITORY_READ_SCOPES, REPOSITORY_WRITE_SCOPES, write } from '../../auth/endpoint-access.js';
 import { fullName } from '../../directory.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
@@ -25,18 +36,21 @@ import { pathId } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import type { WorldApp, WorldRepository } from '../../world-model.js';
 
-const RULES_READ = onRepository({ anonymous: true, scopes: REPOSITORY_READ_SCOPES, permissions: [read('actions')], role: 'visible' });
+const RULES_READ = actionsRead('protection.public-read-without-actions');
+const DENIED_AS_404 = { variant: 'protection.denied-as-404', forbiddenAs: 404 } as const;
 const RULES_ADMIN_READ = onRepository({
   anonymous: false,
   scopes: REPOSITORY_READ_SCOPES,
   permissions: [read('administration')],
   role: 'admin',
+  variations: [DENIED_AS_404],
 });
 const RULES_ADMIN_WRITE = onRepository({
   anonymous: false,
   scopes: REPOSITORY_WRITE_SCOPES,
   permissions: [write('administration')],
   role: 'admin',
+  variations: [DENIED_AS_404],
 });
 
 const ENABLE_BODY = Type.Object(
@@ -51,11 +65,20 @@ const PROTECTION_FAULTS = [
   'protection.list-bare-array',
   'protection.enable-200',
   'protection.enable-unavailable-app',
-  'protection.enable-twice',
   'protection.encoded-slash-refused',
   'protection.apps-flat-list',
   'protection.delete-ignored',
   'protection.get-other-environment',
+] as const;
+
+/** Built-in variations of this area (suites/variants/deployment-protection.yaml says what each does and what allows it). */
+const PROTECTION_VARIANTS = [
+  'protection.unavailable-app-404',
+  'protection.duplicate-rules-accepted',
+  'protection.apps-exclude-enabled',
+  'protection.apps-default-per-page-100',
+  'protection.public-read-without-actions',
+  'protection.denied-as-404',
 ] as const;
 
 interface Rule {
@@ -65,7 +88,7 @@ interface Rule {
 
 const PREFIX = '/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules';
 
-const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ directory, faults }) => {
+const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ directory, faults, variants }) => {
   const apps = new Map(directory.world.apps.map((app) => [app.id, app]));
   const available = [...apps.values()].filter((app) => app.protection_rules).sort((a, b) => a.id - b.id);
   /** Rules per environment, keyed `owner/repo\nenvironment` (lower case). */
@@ -122,9 +145,12 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
         const app = apps.get(request.body.integration_id);
         const invalid = (message: string) =>
           validationFailed([{ resource: 'DeploymentProtectionRule', field: 'integration_id', code: 'custom', message }]);
-        if (!app || (!app.protection_rules && !faults.on('protection.enable-unavailable-app')))
+        if (!app || (!app.protection_rules && !faults.on('protection.enable-unavailable-app'))) {
+          if (variants.on('protection.unavailable-app-404')) throw notFound();
           throw invalid('not an app available for custom deployment protection rules');
-        if (list.some((rule) => rule.app.id === app.id) && !faults.on('protection.enable-twice')) throw invalid('already_exists');
+        }
+        if (list.some((rule) => rule.app.id === app.id) && !variants.on('protection.duplicate-rules-accepted'))
+          throw invalid('already_exists');
         const rule = { id: nextId++, app };
         list.push(rule);
         reply.code(faults.on('protection.enable-200') ? 200 : 201);
@@ -140,10 +166,12 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
       responses: { 200: 'json' },
       access: RULES_ADMIN_READ,
       handler: (request, reply, { repository }) => {
-        rulesOf(repository, environmentOf(request.params));
-        const summaries = pageOf(request, reply, available).map((app) => representApp(request, app));
+        const enabled = new Set(rulesOf(repository, environmentOf(request.params)).map((rule) => rule.app.id));
+        const listed = variants.on('protection.apps-exclude-enabled') ? available.filter((app) => !enabled.has(app.id)) : available;
+        const defaultPerPage = variants.on('protection.apps-default-per-page-100') ? 100 : 30;
+        const summaries = pageOf(request, reply, listed, { defaultPerPage }).map((app) => representApp(request, app));
         if (faults.on('protection.apps-flat-list')) return summaries;
-        return [{ total_count: available.length }, { available_custom_deployment_protection_rule_integrations: summaries }];
+        return [{ total_count: listed.length }, { available_custom_deployment_protection_rule_integrations: summaries }];
       },
     }),
     defineEndpoint({
@@ -204,4 +232,9 @@ const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ dire
 
 const keyOf = (repository: WorldRepository, environment: string) => `${fullName(repository)}\n${environment}`.toLowerCase();
 
-export const deploymentProtection = { name: 'deployment-protection', faults: PROTECTION_FAULTS, create } satisfies AreaModule;
+export const deploymentProtection = {
+  name: 'deployment-protection',
+  faults: PROTECTION_FAULTS,
+  variants: PROTECTION_VARIANTS,
+  create,
+} satisfies AreaModule;

@@ -78,7 +78,9 @@ test('422: a stale key_id, another key, not Base64, not a sealed box, a bad name
   expect((await api.get(S, admin)).json().total_count).toBe(0);
 });
 
-test('who may: reads for writers, PUT and DELETE for admins; repo scope; the devenv_secrets permission at write', async ({ api }) => {
+test('who may: reads for writers (by default), PUT and DELETE for admins; repo scope; the devenv_secrets permission at write', async ({
+  api,
+}) => {
   expect((await api.get(S, { as: 'repo-writer' })).statusCode).toBe(200);
   expectErrorBody(await api.get(S, { as: 'repo-reader' }), 403);
   expectErrorBody(await api.get(S), 401);
@@ -91,4 +93,59 @@ test('who may: reads for writers, PUT and DELETE for admins; repo scope; the dev
   expect((await api.call('PUT', `${S}/X`, { as: 'fine-grained-devenv-secrets', body })).statusCode).toBe(201);
   expectErrorBody(await api.call('DELETE', `${S}/X`, { as: 'repo-writer' }), 403);
   expectErrorBody(await api.get('/repos/octo-org/vault/devenv/secrets', { as: 'outsider' }), 404);
+});
+
+test('secrets.reads-any-role: whoever can see the repository reads, with scope repo or the permission; writes stay with admins', async ({
+  api,
+}) => {
+  await api.vary('secrets.reads-any-role');
+  expect((await api.get(S, { as: 'repo-reader' })).statusCode).toBe(200);
+  expect((await api.get(`${S}/public-key`, { as: 'outsider' })).statusCode).toBe(200);
+  expectErrorBody(await api.get('/repos/octo-org/vault/devenv/secrets', { as: 'outsider' }), 404);
+  expectErrorBody(await api.get(S, { as: 'admin-public-repo-scope' }), 403);
+  expectErrorBody(await api.get(`${S}/public-key`, { as: 'fine-grained-devenv-secrets-reader' }), 403);
+  const key = (await api.get(`${S}/public-key`, admin)).json();
+  const body = { encrypted_value: await seal(VALUE, key.key), key_id: key.key_id };
+  expectErrorBody(await api.call('PUT', `${S}/X`, { as: 'repo-reader', body }), 403);
+});
+
+test('secrets.unsealed-stored: any encrypted_value is kept as it came (201, then 204); key_id is still checked', async ({ api }) => {
+  await api.vary('secrets.unsealed-stored');
+  const key = (await api.get(`${S}/public-key`, admin)).json();
+  expect((await api.call('PUT', `${S}/TOKEN`, { ...admin, body: { encrypted_value: 'not base64!', key_id: key.key_id } })).statusCode).toBe(
+    201,
+  );
+  const noBox = Buffer.from('just some bytes, no box').toString('base64');
+  expect((await api.call('PUT', `${S}/TOKEN`, { ...admin, body: { encrypted_value: noBox, key_id: key.key_id } })).statusCode).toBe(204);
+  const secret = await api.get(`${S}/TOKEN`, admin);
+  expect(secret.json().name).toBe('TOKEN');
+  expect(secret.body).not.toContain(noBox);
+  expectErrorBody(await api.call('PUT', `${S}/TOKEN`, { ...admin, body: { encrypted_value: noBox, key_id: '000000000000000001' } }), 422);
+});
+
+test('secrets.key-id-advisory: a value that opens with the current key is taken whatever key_id comes with it', async ({ api }) => {
+  await api.vary('secrets.key-id-advisory');
+  const key = (await api.get(`${S}/public-key`, admin)).json();
+  await api.call('POST', '/_conformance/secret-keys/rotate', { body: { repository: 'octo-org/widgets' } });
+  const fresh = (await api.get(`${S}/public-key`, admin)).json();
+  const stale = { encrypted_value: await seal(VALUE, fresh.key), key_id: key.key_id };
+  const stored = await api.call('PUT', `${S}/TOKEN`, { ...admin, body: stale });
+  expect(stored.statusCode).toBe(201);
+  // A box for the replaced key no longer opens, whichever key_id it names.
+  expectErrorBody(
+    await api.call('PUT', `${S}/TOKEN`, { ...admin, body: { encrypted_value: await seal(VALUE, key.key), key_id: fresh.key_id } }),
+    422,
+  );
+});
+
+test('secrets.value-placeholder: a secret shows value null, never the value', async ({ api }) => {
+  const key = (await api.get(`${S}/public-key`, admin)).json();
+  const body = { encrypted_value: await seal(VALUE, key.key), key_id: key.key_id };
+  expect((await api.call('PUT', `${S}/TOKEN`, { ...admin, body })).statusCode).toBe(201);
+  expect((await api.get(`${S}/TOKEN`, admin)).json()).not.toHaveProperty('value');
+  await api.vary('secrets.value-placeholder');
+  const secret = await api.get(`${S}/TOKEN`, admin);
+  expect(secret.json()).toMatchObject({ name: 'TOKEN', value: null });
+  expect((await api.get(S, admin)).json().secrets[0].value).toBeNull();
+  expect(secret.body).not.toContain(body.encrypted_value);
 });

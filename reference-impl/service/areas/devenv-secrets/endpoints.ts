@@ -3,18 +3,24 @@
 // never shown again. The key pairs live in the core (secret-keys.ts), so the control API
 // can rotate them.
 //
-// Decisions where the spec is silent (README "Development-environment secrets"):
+// Decisions where the spec is silent (README "Development-environment secrets"), with the
+// built-in variation that makes each otherwise (suites/variants/devenv-secrets.yaml):
 // - Names follow the variables' rule (config-names.ts): upper-cased, matched in any case.
 // - PUT needs both encrypted_value and key_id. 422 when key_id is not the current key's
-//   (a stale key after a rotation), when encrypted_value is not Base64, when it does not
-//   open as a sealed box with the current key, or when the value is over 48 KiB. The
-//   error names what is wrong, never the value.
+//   (a stale key after a rotation; secrets.key-id-advisory takes any key_id when the box
+//   opens with the current key), when encrypted_value is not Base64 or does not open as a
+//   sealed box with the current key (the spec describes the input, not a check of it:
+//   secrets.unsealed-stored keeps whatever string comes, unopened), or when the value is
+//   over 48 KiB. The error names what is wrong, never the value.
 // - A 201 (created) or 204 (updated) has no body. Unknown secrets are 404.
 // - `visibility` is `all`: a repository's secret reaches every development environment
-//   of that repository.
+//   of that repository. The value has no field at all ("value never returned";
+//   secrets.value-placeholder shows `value: null` instead).
 // - Reads need write access to the repository (secret names are for collaborators who
-//   push); PUT and DELETE need admin. Classic and OAuth tokens need repo; fine-grained
-//   tokens the Development environment secrets permission (devenv_secrets) for all five.
+//   push; the spec names a role only for 22 and 23, so secrets.reads-any-role lets in
+//   whoever can see the repository); PUT and DELETE need admin. Classic and OAuth tokens
+//   need repo; fine-grained tokens the Development environment secrets permission
+//   (devenv_secrets, write) for all five.
 // - Lists are by name, 30 a page by default, at most 100.
 import { Type } from 'typebox';
 import type { AreaModule } from '../../area.js';
@@ -29,7 +35,13 @@ import type { WorldRepository } from '../../world-model.js';
 
 const REPO_SCOPE = { public: ['repo'], private: ['repo'] } as const;
 const DEVENV_SECRETS = [write('devenv_secrets')];
-const SECRETS_READ = onRepository({ anonymous: false, scopes: REPO_SCOPE, permissions: DEVENV_SECRETS, role: 'push' });
+const SECRETS_READ = onRepository({
+  anonymous: false,
+  scopes: REPO_SCOPE,
+  permissions: DEVENV_SECRETS,
+  role: 'push',
+  variations: [{ variant: 'secrets.reads-any-role', role: 'visible' }],
+});
 const SECRETS_ADMIN = onRepository({ anonymous: false, scopes: REPO_SCOPE, permissions: DEVENV_SECRETS, role: 'admin' });
 
 const MAX_VALUE_BYTES = 48 * 1024;
@@ -46,11 +58,17 @@ const SECRET_FAULTS = [
   'secrets.key-id-number',
   'secrets.value-returned',
   'secrets.update-201',
-  'secrets.unsealed-accepted',
-  'secrets.stale-key-accepted',
   'secrets.value-in-error',
   'secrets.delete-ignored',
   'secrets.get-without-updated-at',
+] as const;
+
+/** Built-in variations of this area: other choices the spec allows (suites/variants/devenv-secrets.yaml). */
+const SECRET_VARIANTS = [
+  'secrets.unsealed-stored',
+  'secrets.key-id-advisory',
+  'secrets.reads-any-role',
+  'secrets.value-placeholder',
 ] as const;
 
 interface Secret {
@@ -63,7 +81,13 @@ interface Secret {
 
 const PREFIX = '/repos/:owner/:repo/devenv/secrets';
 
-const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ directory, clock, faults, secretKeys }) => {
+const create: AreaModule<(typeof SECRET_FAULTS)[number], (typeof SECRET_VARIANTS)[number]>['create'] = ({
+  directory,
+  clock,
+  faults,
+  variants,
+  secretKeys,
+}) => {
   /** Secrets per repository (lower-case full name), by upper-case name. */
   let secrets = new Map<string, Map<string, Secret>>();
   const load = () => {
@@ -88,6 +112,8 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
       created_at: representer.timestamp(secret.createdAt),
       updated_at: representer.timestamp(secret.updatedAt),
       visibility: 'all',
+      // secrets.value-placeholder says so in the representation: a value field, always null.
+      ...(variants.on('secrets.value-placeholder') && { value: null }),
       ...(faults.on('secrets.value-returned') && { encrypted_value: secret.sealed }),
     };
   };
@@ -149,15 +175,18 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
         const { encrypted_value: sealed, key_id: keyId } = request.body;
         if (!CONFIG_NAME.test(name)) throw invalid('name', CONFIG_NAME_RULE);
         const key = secretKeys.current(fullName(repository));
-        if (!BASE64.test(sealed)) throw invalid('encrypted_value', 'not Base64');
-        const value = key.open(Buffer.from(sealed, 'base64'));
-        if (keyId !== key.keyId && !faults.on('secrets.stale-key-accepted')) {
+        // With secrets.unsealed-stored the value is kept as it came, neither decoded nor opened.
+        const opaque = variants.on('secrets.unsealed-stored');
+        const base64 = BASE64.test(sealed);
+        if (!base64 && !opaque) throw invalid('encrypted_value', 'not Base64');
+        const value = base64 ? key.open(Buffer.from(sealed, 'base64')) : undefined;
+        // With secrets.key-id-advisory key_id only says which key was meant: the box decides.
+        if (keyId !== key.keyId && !variants.on('secrets.key-id-advisory')) {
           // The fault leaks what it opened into the message; the reference never does.
           const leak = faults.on('secrets.value-in-error') && value ? ` (it holds ${Buffer.from(value).toString()})` : '';
           throw invalid('key_id', `not the repository's current public key; fetch it again${leak}`);
         }
-        if (value === undefined && !faults.on('secrets.unsealed-accepted'))
-          throw invalid('encrypted_value', "not a sealed box for the repository's current public key");
+        if (value === undefined && !opaque) throw invalid('encrypted_value', "not a sealed box for the repository's current public key");
         if (value !== undefined && value.length > MAX_VALUE_BYTES) throw invalid('encrypted_value', 'the value is over 48 KiB');
         const existing = secretsOf(repository).get(name.toUpperCase());
         const now = clock.now();
@@ -186,4 +215,4 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number]>['create'] = ({ director
   return { name: 'devenv-secrets', endpoints, reset: load, state: () => [...secrets].filter(([, named]) => named.size > 0) };
 };
 
-export const devenvSecrets = { name: 'devenv-secrets', faults: SECRET_FAULTS, create } satisfies AreaModule;
+export const devenvSecrets = { name: 'devenv-secrets', faults: SECRET_FAULTS, variants: SECRET_VARIANTS, create } satisfies AreaModule;

@@ -1,4 +1,5 @@
-import { expect, expectErrorBody, test } from '../../service.fixture.js';
+import { expect, expectErrorBody, test, type Api } from '../../service.fixture.js';
+import { addCalendarMonths } from './limit-state.js';
 
 // Every row of the spec's interaction-restriction state table, plus the README's choices.
 // The world's clock starts at 2026-06-01T12:00:00Z; sheriff (owner of sheriff/town) has a
@@ -227,5 +228,135 @@ test.describe('invalid limit bodies: 422, state unchanged', () => {
     const error = expectErrorBody(await api.call('DELETE', WIDGETS, { as: 'repo-admin', body: { force: true } }), 422);
     expect(error.errors).toEqual([{ resource: 'InteractionLimit', field: 'force', code: 'invalid' }]);
     expect((await api.get(WIDGETS, { as: 'repo-admin' })).json()).toMatchObject({ limit: 'existing_users' });
+  });
+});
+
+// Variations: other readings of what the spec leaves open (suites/variants/interaction-limits.yaml).
+// Each is off by default (the tests above, and the first lines of each test below) and switched
+// on here through the control API.
+const put = (api: Api, path: string, body: object, as = path === ORG ? 'org-owner' : 'repo-admin') => api.call('PUT', path, { as, body });
+
+test.describe('variations', () => {
+  test('addCalendarMonths: same day and time, or the last day of a shorter month', () => {
+    const at = (iso: string) => Date.parse(iso);
+    expect(addCalendarMonths(at('2026-07-01T00:00:00Z'), 1)).toBe(at('2026-08-01T00:00:00Z'));
+    expect(addCalendarMonths(at('2026-07-01T00:00:00Z'), 6)).toBe(at('2027-01-01T00:00:00Z'));
+    expect(addCalendarMonths(at('2026-01-31T08:30:00Z'), 1)).toBe(at('2026-02-28T08:30:00Z'));
+    expect(addCalendarMonths(at('2027-08-31T12:00:00Z'), 6)).toBe(at('2028-02-29T12:00:00Z'));
+  });
+
+  test('limits.calendar-months: one_month and six_months add calendar months, on both endpoints; days stay days', async ({ api }) => {
+    // Clock 2026-06-01T12:00:00Z: by default 30 and 180 days.
+    expect((await put(api, WIDGETS, { limit: 'existing_users', expiry: 'one_month' })).json().expires_at).toBe('2026-07-01T12:00:00Z');
+    await api.vary('limits.calendar-months');
+    expect((await put(api, WIDGETS, { limit: 'existing_users', expiry: 'one_month' })).json().expires_at).toBe('2026-07-01T12:00:00Z');
+    expect((await put(api, WIDGETS, { limit: 'existing_users', expiry: 'six_months' })).json().expires_at).toBe('2026-12-01T12:00:00Z');
+    expect((await put(api, WIDGETS, { limit: 'existing_users', expiry: 'one_week' })).json().expires_at).toBe('2026-06-08T12:00:00Z');
+    expect((await put(api, ORG, { limit: 'existing_users', expiry: 'six_months' })).json().expires_at).toBe('2026-12-01T12:00:00Z');
+    await api.call('DELETE', ORG, { as: 'org-owner' });
+    await api.advance(31 * 24 * 3600); // 2026-07-02: a 30-day July month would differ from a calendar one
+    expect((await put(api, WIDGETS, { limit: 'existing_users', expiry: 'one_month' })).json().expires_at).toBe('2026-08-02T12:00:00Z');
+  });
+
+  test('limits.active-at-expires-at: the limit holds at the instant expires_at, gone a second later', async ({ api }) => {
+    await api.vary('limits.active-at-expires-at');
+    await put(api, WIDGETS, { limit: 'existing_users', expiry: 'one_day' });
+    await api.advance(24 * 3600);
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).json()).toMatchObject({
+      limit: 'existing_users',
+      expires_at: '2026-06-02T12:00:00Z',
+    });
+    await api.advance(1);
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).json()).toEqual({});
+  });
+
+  test('limits.org-default-one-week: an organization limit without expiry lasts a week; the repository one a day', async ({ api }) => {
+    expect((await put(api, ORG, { limit: 'existing_users' })).json().expires_at).toBe('2026-06-02T12:00:00Z');
+    await api.call('DELETE', ORG, { as: 'org-owner' });
+    await api.vary('limits.org-default-one-week');
+    expect((await put(api, ORG, { limit: 'existing_users' })).json().expires_at).toBe('2026-06-08T12:00:00Z');
+    expect((await put(api, ORG, { limit: 'existing_users', expiry: 'three_days' })).json().expires_at).toBe('2026-06-04T12:00:00Z');
+    await api.call('DELETE', ORG, { as: 'org-owner' });
+    expect((await put(api, WIDGETS, { limit: 'existing_users' })).json().expires_at).toBe('2026-06-02T12:00:00Z');
+  });
+
+  test('limits.unknown-expiry-default: an unknown expiry is read as one_day (200); a wrong type and a bad limit stay 422', async ({
+    api,
+  }) => {
+    expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users', expiry: 'forever' }), 422);
+    await api.vary('limits.unknown-expiry-default');
+    const response = await put(api, WIDGETS, { limit: 'existing_users', expiry: 'forever' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ limit: 'existing_users', origin: 'repository', expires_at: '2026-06-02T12:00:00Z' });
+    const wrongType = expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users', expiry: 7 }), 422);
+    expect(wrongType.errors).toEqual([{ resource: 'InteractionLimit', field: 'expiry', code: 'invalid' }]);
+    expectErrorBody(await put(api, WIDGETS, { limit: 'everyone', expiry: 'forever' }), 422);
+  });
+
+  test('limits.org-delete-keeps-repository-limits: the organization DELETE leaves the limits it wrote into repositories', async ({
+    api,
+  }) => {
+    await api.vary('limits.org-delete-keeps-repository-limits');
+    await put(api, ORG, { limit: 'contributors_only' });
+    expect((await api.call('DELETE', ORG, { as: 'org-owner' })).statusCode).toBe(204);
+    expect((await api.get(ORG, { as: 'org-owner' })).json()).toEqual({});
+    const kept = { limit: 'contributors_only', origin: 'organization', expires_at: '2026-06-02T12:00:00Z' };
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).json()).toEqual(kept);
+    // No organization limit is active any more: the repository's admin may delete the copy.
+    expect((await api.call('DELETE', WIDGETS, { as: 'repo-admin' })).statusCode).toBe(204);
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).json()).toEqual({});
+  });
+
+  test('limits.delete-none-404: DELETE with nothing to delete is 404 on both levels; with a limit still 204', async ({ api }) => {
+    expect((await api.call('DELETE', ORG, { as: 'org-owner' })).statusCode).toBe(204);
+    await api.vary('limits.delete-none-404');
+    expectErrorBody(await api.call('DELETE', WIDGETS, { as: 'repo-admin' }), 404);
+    expectErrorBody(await api.call('DELETE', ORG, { as: 'org-owner' }), 404);
+    // A caller without the role is still refused first.
+    expectErrorBody(await api.call('DELETE', WIDGETS, { as: 'repo-writer' }), 403);
+    await put(api, WIDGETS, { limit: 'existing_users' });
+    expect((await api.call('DELETE', WIDGETS, { as: 'repo-admin' })).statusCode).toBe(204);
+    await put(api, ORG, { limit: 'existing_users' });
+    expect((await api.call('DELETE', ORG, { as: 'org-owner' })).statusCode).toBe(204);
+  });
+
+  test('limits.denied-as-404: callers without the role, permission or scope get 404 instead of 403; anonymous still 401', async ({
+    api,
+  }) => {
+    expectErrorBody(await api.get(WIDGETS, { as: 'repo-writer' }), 403);
+    await api.vary('limits.denied-as-404');
+    expectErrorBody(await api.get(WIDGETS, { as: 'repo-writer' }), 404);
+    expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users' }, 'reader-fine-grained'), 404);
+    expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users' }, 'admin-no-scope'), 404);
+    expectErrorBody(await api.get(ORG, { as: 'org-member-admin-scope' }), 404);
+    expectErrorBody(await api.call('DELETE', ORG, { as: 'repo-admin' }), 404);
+    expectErrorBody(await api.get(WIDGETS), 401);
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).statusCode).toBe(200);
+  });
+
+  test('limits.public-repository-no-scope: a classic token without scope changes a public repository, not a private one', async ({
+    api,
+  }) => {
+    expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users' }, 'admin-no-scope'), 403);
+    await api.vary('limits.public-repository-no-scope');
+    expect((await put(api, WIDGETS, { limit: 'existing_users' }, 'admin-no-scope')).statusCode).toBe(200);
+    expect((await api.call('DELETE', WIDGETS, { as: 'admin-no-scope' })).statusCode).toBe(204);
+    // A private repository still needs repo (the reference hides it from a token without: 404).
+    expectErrorBody(await put(api, VAULT, { limit: 'existing_users' }, 'admin-no-scope'), 404);
+  });
+
+  test('limits.repo-scope-only: public_repo is not enough for a public repository; repo is', async ({ api }) => {
+    expect((await put(api, WIDGETS, { limit: 'existing_users' }, 'admin-public-repo-scope')).statusCode).toBe(200);
+    await api.vary('limits.repo-scope-only');
+    expectErrorBody(await put(api, WIDGETS, { limit: 'existing_users' }, 'admin-public-repo-scope'), 403);
+    expectErrorBody(await api.get(WIDGETS, { as: 'admin-public-repo-scope' }), 403);
+    expect((await put(api, WIDGETS, { limit: 'existing_users' }, 'repo-admin')).statusCode).toBe(200);
+  });
+
+  test('limits.expires-at-offset: expires_at with milliseconds and +00:00, the same instant', async ({ api }) => {
+    expect((await put(api, WIDGETS, { limit: 'existing_users' })).json().expires_at).toBe('2026-06-02T12:00:00Z');
+    await api.vary('limits.expires-at-offset');
+    expect((await put(api, WIDGETS, { limit: 'existing_users' })).json().expires_at).toBe('2026-06-02T12:00:00.000+00:00');
+    expect((await api.get(WIDGETS, { as: 'repo-admin' })).json().expires_at).toBe('2026-06-02T12:00:00.000+00:00');
   });
 });

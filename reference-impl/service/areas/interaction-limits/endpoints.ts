@@ -1,6 +1,31 @@
 // Interaction restrictions of repositories and organizations, endpoints 27–32 of spec
 // document 1: the area's state (limit-state.ts, the spec's state table) and its six
 // endpoint definitions (README "Interaction restrictions").
+//
+// Decisions where the spec is silent, each with the variation that makes it otherwise
+// (suites/variants/interaction-limits.yaml):
+// - one_month is 30 days and six_months 180 (the spec names the durations only);
+//   limits.calendar-months adds calendar months (2026-07-01 + one_month = 2026-08-01).
+// - A limit is gone at the instant expires_at; limits.active-at-expires-at keeps it
+//   through that instant, gone only after.
+// - The organization endpoint takes the repository endpoint's expiry values, one_day by
+//   default ("allowed values and default: not shown"); limits.org-default-one-week
+//   defaults to one week there.
+// - An expiry outside the five values is refused (422, field expiry) and sets nothing;
+//   limits.unknown-expiry-default applies the default, one_day, instead.
+// - Deleting the organization's limit removes the limits its PUT wrote into the
+//   organization's repositories; limits.org-delete-keeps-repository-limits leaves them
+//   until they expire or are deleted.
+// - DELETE with no limit set answers 204 (endpoint 29's and 32's only success);
+//   limits.delete-none-404 answers 404, there being nothing to delete.
+// - An authenticated caller without the role or permission gets 403; limits.denied-as-404
+//   answers 404, as if the limits were not there.
+// - Classic tokens need repo or public_repo to change a public repository's limits (none
+//   to read them), repo for a private one (the spec names no scope for a public one);
+//   limits.public-repository-no-scope asks no scope on a public repository,
+//   limits.repo-scope-only asks repo there too.
+// - GET with no limit answers `{}` (an empty JSON object is "empty"); expires_at is written
+//   `2026-07-02T00:00:00Z`, limits.expires-at-offset writes `2026-07-02T00:00:00.000+00:00`.
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { AreaModule } from '../../area.js';
@@ -15,10 +40,11 @@ import {
   write,
 } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
-import { ApiError, validationFailed } from '../../errors.js';
+import { ApiError, notFound, validationFailed } from '../../errors.js';
 import type { Faults } from '../../faults.js';
 import { representerFor } from '../../representations.js';
-import type { LimitSetting, WorldRepository } from '../../world-model.js';
+import type { Variants } from '../../variants.js';
+import type { LimitExpiry, LimitSetting, WorldRepository } from '../../world-model.js';
 import { LIMIT_EXPIRIES, LIMIT_VALUES } from '../../world-schema.js';
 import { createInteractionLimitState, type ActiveLimit } from './limit-state.js';
 import { representLimit } from './representation.js';
@@ -26,7 +52,8 @@ import { representLimit } from './representation.js';
 const SET_BODY = Type.Object(
   {
     limit: Type.Enum(LIMIT_VALUES),
-    expiry: Type.Optional(Type.Enum(LIMIT_EXPIRIES)),
+    // Any string: whether one outside LIMIT_EXPIRIES is refused is decided in settingOf (a variation reads it otherwise).
+    expiry: Type.Optional(Type.String({ description: `one of ${LIMIT_EXPIRIES.join(', ')}` })),
   },
   { title: 'InteractionLimit', additionalProperties: false },
 );
@@ -36,24 +63,43 @@ const DELETE_BODY = Type.Object({}, { title: 'InteractionLimit', additionalPrope
 
 const REPOSITORY_ADMIN = { anonymous: false, role: 'admin' } as const;
 const ORGANIZATION_OWNER = { anonymous: false, role: 'organization-owner' } as const;
-const REPOSITORY_READ = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_READ_SCOPES, permissions: [read('administration')] });
-const REPOSITORY_WRITE = onRepository({ ...REPOSITORY_ADMIN, scopes: REPOSITORY_WRITE_SCOPES, permissions: [write('administration')] });
+const DENIED_AS_404 = { variant: 'limits.denied-as-404', forbiddenAs: 404 } as const;
+const REPOSITORY_READ = onRepository({
+  ...REPOSITORY_ADMIN,
+  scopes: REPOSITORY_READ_SCOPES,
+  permissions: [read('administration')],
+  variations: [DENIED_AS_404, { variant: 'limits.repo-scope-only', scopes: { public: ['repo'], private: ['repo'] } }],
+});
+const REPOSITORY_WRITE = onRepository({
+  ...REPOSITORY_ADMIN,
+  scopes: REPOSITORY_WRITE_SCOPES,
+  permissions: [write('administration')],
+  variations: [
+    DENIED_AS_404,
+    { variant: 'limits.public-repository-no-scope', scopes: { public: [], private: ['repo'] } },
+    { variant: 'limits.repo-scope-only', scopes: { public: ['repo'], private: ['repo'] } },
+  ],
+});
 const ORGANIZATION_READ = onOrganization({
   ...ORGANIZATION_OWNER,
   scopes: ORGANIZATION_READ_SCOPES,
   permissions: [read('organization_administration')],
+  variations: [DENIED_AS_404],
 });
 const ORGANIZATION_WRITE = onOrganization({
   ...ORGANIZATION_OWNER,
   scopes: ORGANIZATION_WRITE_SCOPES,
   permissions: [write('organization_administration')],
+  variations: [DENIED_AS_404],
 });
 
 const REPOSITORY_PATH = '/repos/:owner/:repo/interaction-limits';
 const ORGANIZATION_PATH = '/orgs/:org/interaction-limits';
 
-/** `expiry` defaults to one_day on both levels (a documented choice for organizations). */
-function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organization', faults: Faults): LimitSetting {
+const isExpiry = (value: string): value is LimitExpiry => (LIMIT_EXPIRIES as readonly string[]).includes(value);
+
+/** `expiry` defaults to one_day on both levels (a documented choice for organizations); one not listed is refused. */
+function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organization', faults: Faults, variants: Variants): LimitSetting {
   const refused =
     (body.limit === 'collaborators_only' && faults.on('limits.collaborators-only-refused')) ||
     ((body.expiry === 'one_month' || body.expiry === 'six_months') && faults.on('limits.long-expiry-refused'));
@@ -61,8 +107,12 @@ function settingOf(body: Static<typeof SET_BODY>, level: 'repository' | 'organiz
     throw validationFailed([
       { resource: 'InteractionLimit', field: body.limit === 'collaborators_only' ? 'limit' : 'expiry', code: 'invalid' },
     ]);
-  const fallback = level === 'organization' && faults.on('limits.org-default-one-week') ? 'one_week' : 'one_day';
-  return { limit: body.limit, expiry: faults.on('limits.expiry-ignored') ? 'one_day' : (body.expiry ?? fallback) };
+  const unknown = body.expiry !== undefined && !isExpiry(body.expiry);
+  if (unknown && !variants.on('limits.unknown-expiry-default'))
+    throw validationFailed([{ resource: 'InteractionLimit', field: 'expiry', code: 'invalid' }]);
+  const fallback = level === 'organization' && variants.on('limits.org-default-one-week') ? 'one_week' : 'one_day';
+  const expiry = body.expiry !== undefined && isExpiry(body.expiry) ? body.expiry : fallback;
+  return { limit: body.limit, expiry: faults.on('limits.expiry-ignored') ? 'one_day' : expiry };
 }
 
 /** Built-in faults of this area (suites/faults/interaction-limits.yaml says what each does and breaks). */
@@ -83,12 +133,30 @@ const LIMIT_FAULTS = [
   'limits.org-put-201',
   'limits.org-delete-ignored',
   'limits.org-delete-200',
-  'limits.org-default-one-week',
 ] as const;
 
-const create: AreaModule['create'] = ({ directory, clock, faults }) => {
-  const limits = createInteractionLimitState(directory, clock, faults);
-  const limitOf = (request: FastifyRequest, limit: ActiveLimit | null) => representLimit(representerFor(request, directory), faults, limit);
+/** Built-in variations of this area (suites/variants/interaction-limits.yaml says what each does and what allows it). */
+const LIMIT_VARIANTS = [
+  'limits.calendar-months',
+  'limits.active-at-expires-at',
+  'limits.org-default-one-week',
+  'limits.unknown-expiry-default',
+  'limits.org-delete-keeps-repository-limits',
+  'limits.delete-none-404',
+  'limits.denied-as-404',
+  'limits.public-repository-no-scope',
+  'limits.repo-scope-only',
+  'limits.expires-at-offset',
+] as const;
+
+const create: AreaModule['create'] = ({ directory, clock, faults, variants }) => {
+  const limits = createInteractionLimitState(directory, clock, faults, variants);
+  const limitOf = (request: FastifyRequest, limit: ActiveLimit | null) =>
+    representLimit(representerFor(request, directory), { faults, variants }, limit);
+  /** DELETE with nothing to delete: 204 like any other (limits.delete-none-404: 404). */
+  const refuseWhenNothingToDelete = (limit: ActiveLimit | null) => {
+    if (limit === null && variants.on('limits.delete-none-404')) throw notFound();
+  };
   const refuseWhenOwnerLimited = (repository: WorldRepository) => {
     const level = faults.on('limits.owner-limit-ignored') ? null : limits.ownerLevelBlocking(repository);
     if (level !== null) throw new ApiError(409, 'CONFLICT', `Interaction limits are already set at the ${level} level`);
@@ -116,7 +184,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       body: SET_BODY,
       handler: (request, reply, { repository }) => {
         refuseWhenOwnerLimited(repository);
-        const setting = settingOf(request.body, 'repository', faults);
+        const setting = settingOf(request.body, 'repository', faults, variants);
         const active = faults.on('limits.put-keeps-active') ? limits.ofRepository(repository) : null;
         const limit = active ?? limits.setRepository(repository, setting);
         reply.code(faults.on('limits.put-201') ? 201 : 200);
@@ -134,6 +202,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       body: DELETE_BODY,
       handler: (_request, reply, { repository }) => {
         refuseWhenOwnerLimited(repository);
+        refuseWhenNothingToDelete(limits.ofRepository(repository));
         if (!faults.on('limits.delete-ignored')) limits.clearRepository(repository);
         return faults.on('limits.delete-200') ? reply.code(200).send({}) : reply.code(204).send();
       },
@@ -159,7 +228,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       access: ORGANIZATION_WRITE,
       body: SET_BODY,
       handler: (request, reply, { organization }) => {
-        const limit = limits.setOrganization(organization, settingOf(request.body, 'organization', faults));
+        const limit = limits.setOrganization(organization, settingOf(request.body, 'organization', faults, variants));
         reply.code(faults.on('limits.org-put-201') ? 201 : 200);
         return limitOf(request, limit);
       },
@@ -174,6 +243,7 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
       access: ORGANIZATION_WRITE,
       body: DELETE_BODY,
       handler: (_request, reply, { organization }) => {
+        refuseWhenNothingToDelete(limits.ofOrganization(organization));
         if (!faults.on('limits.org-delete-ignored')) limits.clearOrganization(organization);
         return faults.on('limits.org-delete-200') ? reply.code(200).send({}) : reply.code(204).send();
       },
@@ -182,4 +252,9 @@ const create: AreaModule['create'] = ({ directory, clock, faults }) => {
   return { name: 'interaction-limits', endpoints, reset: () => limits.reset(), state: () => limits.snapshot() };
 };
 
-export const interactionLimits = { name: 'interaction-limits', faults: LIMIT_FAULTS, create } satisfies AreaModule;
+export const interactionLimits = {
+  name: 'interaction-limits',
+  faults: LIMIT_FAULTS,
+  variants: LIMIT_VARIANTS,
+  create,
+} satisfies AreaModule;

@@ -3,6 +3,7 @@
 import { expect, expectErrorBody, test } from '../../service.fixture.js';
 
 const OWN = '/user/social_accounts';
+
 const OCTOCAT = [
   { provider: 'twitter', url: 'https://twitter.com/octocat' },
   { provider: 'linkedin', url: 'https://www.linkedin.com/in/octocat' },
@@ -69,4 +70,52 @@ test('writes need the user scope or Profile (write)', async ({ api }) => {
   expectErrorBody(await api.call('POST', OWN, { as: 'fine-grained-profile-reader', body }), 403);
   expectErrorBody(await api.call('POST', OWN, { body }), 401);
   expect((await api.call('POST', OWN, { as: 'fine-grained-profile-writer', body })).statusCode).toBe(201);
+});
+
+test('social.duplicate-accepted and social.absent-delete-accepted: nothing to add twice, nothing to delete is no error', async ({
+  api,
+}) => {
+  const scope = { as: 'user-scope' };
+  await api.vary('social.duplicate-accepted', 'social.absent-delete-accepted');
+  const added = await api.call('POST', OWN, { ...scope, body: { account_urls: ['https://twitter.com/octocat', 'https://x.com/octo'] } });
+  expect(added.statusCode).toBe(201);
+  expect(added.json()).toEqual([
+    { provider: 'twitter', url: 'https://twitter.com/octocat' },
+    { provider: 'twitter', url: 'https://x.com/octo' },
+  ]);
+  expect((await api.get(OWN, { as: 'user-owner' })).json()).toEqual([...OCTOCAT, { provider: 'twitter', url: 'https://x.com/octo' }]);
+  expect(
+    (await api.call('DELETE', OWN, { ...scope, body: { account_urls: ['https://x.com/octo', 'https://x.com/never'] } })).statusCode,
+  ).toBe(204);
+  expect((await api.get(OWN, { as: 'user-owner' })).json()).toEqual(OCTOCAT);
+  // Strings that are no profile URL are still refused.
+  expectErrorBody(await api.call('POST', OWN, { ...scope, body: { account_urls: ['not a url'] } }), 422);
+});
+
+test('social.empty-list-noop: an empty list is nothing to do', async ({ api }) => {
+  await api.vary('social.empty-list-noop');
+  const added = await api.call('POST', OWN, { as: 'user-scope', body: { account_urls: [] } });
+  expect(added.statusCode).toBe(201);
+  expect(added.json()).toEqual([]);
+  expect((await api.call('DELETE', OWN, { as: 'user-scope', body: { account_urls: [] } })).statusCode).toBe(204);
+  expect((await api.get(OWN, { as: 'user-owner' })).json()).toEqual(OCTOCAT);
+});
+
+test('social.add-answers-all, social.lists-newest-first, social.provider-generic-only: other answers', async ({ api }) => {
+  await api.vary('social.add-answers-all');
+  const added = await api.call('POST', OWN, { as: 'user-scope', body: { account_urls: ['https://x.com/octo'] } });
+  expect(added.statusCode).toBe(201);
+  expect(added.json()).toEqual([...OCTOCAT, { provider: 'twitter', url: 'https://x.com/octo' }]);
+  await api.vary('social.lists-newest-first');
+  expect((await api.get('/users/octocat/social_accounts')).json()).toEqual([
+    { provider: 'twitter', url: 'https://x.com/octo' },
+    ...[...OCTOCAT].reverse(),
+  ]);
+  await api.vary('social.provider-generic-only');
+  expect((await api.get(OWN, { as: 'user-owner' })).json().map((a: { provider: string }) => a.provider)).toEqual([
+    'generic',
+    'generic',
+    'generic',
+    'generic',
+  ]);
 });

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReferenceService } from '../../service.js';
-import { expect, expectErrorBody, test } from '../../service.fixture.js';
+import { type Api, expect, expectErrorBody, test } from '../../service.fixture.js';
 
 const I = '/repos/octocat/hello-world/import';
 const as = { as: 'user-owner' };
@@ -46,6 +46,9 @@ test('detection, importing (progress), mapping, pushing (push_percent), complete
     [3, 'grace'],
   ]);
   expectErrorBody(await api.get(`${I}/authors?since=one`, as), 422);
+  // Any id JSON carries exactly: 2^53 - 1 names no author; 2^53 is beyond what an id can be.
+  expect((await api.get(`${I}/authors?since=9007199254740991`, as)).json()).toEqual([]);
+  expectErrorBody(await api.get(`${I}/authors?since=9007199254740992`, as), 422);
 });
 
 test('vcs given: importing at once; an unknown URL: detection_found_nothing, or (vcs given) an error at importing', async ({ api }) => {
@@ -173,4 +176,109 @@ test('RepositoryImportEvent: each status change is POSTed to the webhook URL, wi
     await service.close();
     hook.close();
   }
+});
+
+// Variations: other readings of what the spec leaves open (suites/variants/source-imports.yaml).
+// Each is off by default (the tests above) and switched on here through the control API.
+const statusOf = async (api: Api) => (await api.get(I, as)).json();
+
+test.describe('variations', () => {
+  test('imports.other-tokens-401: a token of another kind than classic gets 401, a classic one is served as before', async ({ api }) => {
+    await api.call('POST', '/_conformance/clock', { body: { set: '2024-03-01T00:00:00Z' } });
+    await api.vary('imports.other-tokens-401');
+    for (const role of ['oauth-admin', 'fine-grained-admin', 'app-installation'])
+      expectErrorBody(
+        await api.call('PUT', '/repos/octo-org/empty/import', { as: role, body: { vcs_url: SVN } }),
+        401,
+        /classic tokens only/,
+      );
+    expect((await api.call('PUT', '/repos/octo-org/empty/import', { as: 'repo-admin', body: { vcs_url: SVN } })).statusCode).toBe(201);
+  });
+
+  test('imports.phase-durations-other: detecting 150 s, importing 90 s, mapping 240 s, pushing 30 s', async ({ api }) => {
+    await api.vary('imports.phase-durations-other');
+    await api.call('PUT', I, { ...as, body: { vcs_url: SVN } });
+    await api.advance(149);
+    expect((await statusOf(api)).status).toBe('detecting');
+    await api.advance(1);
+    expect(await statusOf(api)).toMatchObject({ status: 'importing', percent: 0 });
+    await api.advance(45);
+    expect(await statusOf(api)).toMatchObject({ status: 'importing', percent: 50, commit_count: 120 });
+    await api.advance(45);
+    expect((await statusOf(api)).status).toBe('mapping');
+    await api.advance(239);
+    expect((await statusOf(api)).status).toBe('mapping');
+    await api.advance(1);
+    expect(await statusOf(api)).toMatchObject({ status: 'pushing', push_percent: 0 });
+    await api.advance(30);
+    expect((await statusOf(api)).status).toBe('complete');
+  });
+
+  test('imports.progress-during-phase-only: commit_count and percent while importing, push_percent while pushing, none after', async ({
+    api,
+  }) => {
+    await api.vary('imports.progress-during-phase-only');
+    const started = (await api.call('PUT', I, { ...as, body: { vcs_url: SVN, vcs: 'subversion' } })).json();
+    expect(started).toMatchObject({ status: 'importing', percent: 0, commit_count: 0 });
+    await api.advance(390);
+    const pushing = await statusOf(api);
+    expect(pushing).toMatchObject({ status: 'pushing', push_percent: 25 });
+    expect(pushing.commit_count).toBeUndefined();
+    await api.advance(90);
+    const complete = await statusOf(api);
+    expect(complete.status).toBe('complete');
+    for (const field of ['commit_count', 'percent', 'push_percent']) expect(complete[field], field).toBeUndefined();
+  });
+
+  test('imports.failed-step-verbs and imports.error-message-key-message: failed_step push, the text under message', async ({ api }) => {
+    await api.call('PUT', I, { ...as, body: { vcs_url: 'https://hg.example.org/broken', vcs: 'mercurial' } });
+    await api.advance(360);
+    await api.vary('imports.failed-step-verbs');
+    expect(await statusOf(api)).toMatchObject({ status: 'error', failed_step: 'push', error_message: 'the repository refused a ref' });
+    await api.vary('imports.error-message-key-message');
+    const failed = await statusOf(api);
+    expect(failed).toMatchObject({ status: 'error', failed_step: 'pushing', message: 'the repository refused a ref' });
+    expect(failed.error_message).toBeUndefined();
+  });
+
+  test('imports.restart-from-error-refused: a failed import is not restarted (422) and stays in error; others still restart', async ({
+    api,
+  }) => {
+    await api.vary('imports.restart-from-error-refused');
+    await api.call('PUT', I, { ...as, body: { vcs_url: 'https://hg.example.org/broken', vcs: 'mercurial' } });
+    await api.advance(360);
+    expectErrorBody(await api.call('PATCH', I, { ...as, body: {} }), 422, /cannot be restarted/);
+    expectErrorBody(await api.call('PATCH', I, { ...as, body: { vcs: 'git' } }), 422);
+    expect(await statusOf(api)).toMatchObject({ status: 'error', failed_step: 'pushing', vcs: 'mercurial' });
+    await api.call('DELETE', I, as);
+    await api.call('PUT', I, { ...as, body: { vcs_url: SVN, vcs: 'subversion' } });
+    await api.advance(86400);
+    expect((await api.call('PATCH', I, { ...as, body: {} })).json().status).toBe('importing');
+  });
+
+  test('imports.unlisted-choice-accepted: a project not offered is taken and the import goes on with it', async ({ api }) => {
+    await api.vary('imports.unlisted-choice-accepted');
+    await api.call('PUT', I, { ...as, body: { vcs_url: 'https://tfs.example.org/DefaultCollection' } });
+    await api.advance(60);
+    const chosen = await api.call('PATCH', I, { ...as, body: { vcs: 'tfvc', tfvc_project: 'Gamma', human_name: 'Gamma' } });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.json()).toMatchObject({ status: 'importing', vcs: 'tfvc', tfvc_project: 'Gamma' });
+  });
+
+  test('imports.project-choices-reversed: Beta before Alpha', async ({ api }) => {
+    await api.vary('imports.project-choices-reversed');
+    await api.call('PUT', I, { ...as, body: { vcs_url: 'https://tfs.example.org/DefaultCollection' } });
+    await api.advance(60);
+    expect((await statusOf(api)).project_choices.map((c: { tfvc_project: string }) => c.tfvc_project)).toEqual(['Beta', 'Alpha']);
+  });
+
+  test('imports.authors-wrapped: {total_count, authors}, since still applied', async ({ api }) => {
+    await api.vary('imports.authors-wrapped');
+    await api.call('PUT', I, { ...as, body: { vcs_url: SVN, vcs: 'subversion' } });
+    await api.advance(86400);
+    const all = (await api.get(`${I}/authors`, as)).json();
+    expect(all.total_count).toBe(3);
+    expect(all.authors.map((a: { name: string }) => a.name)).toEqual(['Ada Lovelace', 'Charles Babbage', 'grace']);
+    expect((await api.get(`${I}/authors?since=2`, as)).json()).toMatchObject({ total_count: 1, authors: [{ id: 3, name: 'grace' }] });
+  });
 });

@@ -3,24 +3,38 @@
 // machine of import-progress.ts, reported to a webhook (RepositoryImportEvent) when the
 // service has one.
 //
-// Decisions where the spec is silent (README "Source imports"):
+// Decisions where the spec is silent (README "Source imports"), and the variations that
+// make each otherwise (suites/variants/source-imports.yaml):
 // - From 2024-04-12T00:00Z on the service clock every endpoint answers 410 Gone ("the
 //   source import endpoints were retired on 2024-04-12"), after authentication. The world's
 //   clock starts later, so suites set the clock before it.
 // - Classic personal access tokens only: any other kind of token is 403 (the access rule's
-//   tokenKinds). Callers need push access; the repo scope (public_repo on public ones).
+//   tokenKinds); variation imports.other-tokens-401 answers 401 (not taken as authentication:
+//   the spec names no status). Callers need push access; the repo scope (public_repo on public ones).
 // - One import per repository: PUT while one exists is 422 (PATCH or DELETE it first); a
 //   repository with workflow automation enabled is 422; vcs_url must be http(s).
 // - PATCH with vcs_username or vcs_password stores them and, from detection_needs_auth or
 //   auth_failed, runs the import again; with vcs (and tfvc_project) from
 //   detection_found_multiple it must name one of project_choices (422 otherwise) and
-//   continues with it; vcs outside that state restarts with it; no parameters restarts.
+//   continues with it; vcs outside that state restarts with it; no parameters restarts,
+//   from any state, error included ("transitions out of error: not shown").
+//   Variations: imports.unlisted-choice-accepted takes a choice not offered and continues
+//   with it; imports.restart-from-error-refused answers 422 to a restart of a failed import.
+// - project_choices are the world's, in its order; variation imports.project-choices-reversed
+//   lists them the other way round (the spec gives no order).
+// - A failed import reports failed_step, the name of the phase that failed as its status
+//   names it (pushing), and error_message, the source's message. Variations:
+//   imports.failed-step-verbs (push, import, map); imports.error-message-key-message (the
+//   text under `message`): the spec says only "failed_step and an error message".
+// - The phases' durations and how long progress fields are shown: import-progress.ts
+//   (variations imports.phase-durations-other, imports.progress-during-phase-only).
 // - vcs_password is never returned, logged or sent in a webhook; vcs_username is not
 //   returned either.
 // - Authors (32) are known once the raw data is fetched (mapping on): before that the list
-//   is empty. Each is {id, remote_id, remote_name, email, name, url, import_url}; ids count
-//   from 1 in the source's order; `since` (an id) keeps those after it; anything but
-//   digits is 422.
+//   is empty. The answer is a bare array (variation imports.authors-wrapped: {total_count,
+//   authors}; "response shape: not shown"), each author {id, remote_id, remote_name, email,
+//   name, url, import_url}; ids count from 1 in the source's order; `since` (an id) keeps
+//   those after it; anything but digits is 422.
 // - RepositoryImportEvent payload: {action: <new status>, import: {vcs, vcs_url, status,
 //   status_text, failed_step, error_message, percent, commit_count, push_percent},
 //   repository: {id, full_name}}, on every status change (start, PATCH, the clock
@@ -35,9 +49,21 @@ import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
+import type { Variants } from '../../variants.js';
 import type { WorldRepository } from '../../world-model.js';
 import { IMPORT_VCS } from '../../world-schema.js';
-import { begin, catchUp, fetched, type Import, progress, STATUS_TEXT } from './import-progress.js';
+import {
+  begin,
+  catchUp,
+  fetched,
+  type Import,
+  OTHER_PHASES,
+  progress,
+  type ProgressReading,
+  REFERENCE_PHASES,
+  type Step,
+  STATUS_TEXT,
+} from './import-progress.js';
 
 /** The endpoints closed at 00:00 UTC on April 12, 2024 (spec 2, Versioning). */
 const RETIRED_AT = Date.UTC(2024, 3, 12);
@@ -50,6 +76,7 @@ const IMPORT_READ = onRepository({
   permissions: [read('contents')],
   role: 'push',
   tokenKinds: CLASSIC,
+  variations: [{ variant: 'imports.other-tokens-401', tokenKindRefusal: 401 }],
 });
 const IMPORT_WRITE = onRepository({
   anonymous: false,
@@ -57,6 +84,7 @@ const IMPORT_WRITE = onRepository({
   permissions: [write('contents')],
   role: 'push',
   tokenKinds: CLASSIC,
+  variations: [{ variant: 'imports.other-tokens-401', tokenKindRefusal: 401 }],
 });
 
 const Vcs = Type.Enum(IMPORT_VCS);
@@ -89,7 +117,6 @@ const IMPORT_FAULTS = [
   'imports.no-progress',
   'imports.password-returned',
   'imports.credentials-ignored',
-  'imports.choice-unchecked',
   'imports.restart-ignored',
   'imports.delete-ignored',
   'imports.workflow-automation-allowed',
@@ -99,7 +126,41 @@ const IMPORT_FAULTS = [
   'imports.get-without-authors-url',
 ] as const;
 
-const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ directory, clock, faults, failures, webhooks }) => {
+/** Built-in variations of this area (suites/variants/source-imports.yaml says what each does and what allows it). */
+const IMPORT_VARIANTS = [
+  'imports.phase-durations-other',
+  'imports.progress-during-phase-only',
+  'imports.failed-step-verbs',
+  'imports.error-message-key-message',
+  'imports.restart-from-error-refused',
+  'imports.unlisted-choice-accepted',
+  'imports.project-choices-reversed',
+  'imports.authors-wrapped',
+  'imports.other-tokens-401',
+] as const;
+
+/** The phases' durations and progress fields as the variations switched on read them (import-progress.ts). */
+const progressReading = (variants: Variants): ProgressReading => ({
+  phases: variants.on('imports.phase-durations-other') ? OTHER_PHASES : REFERENCE_PHASES,
+  duringPhaseOnly: variants.on('imports.progress-during-phase-only'),
+});
+
+const STEP_VERBS: Record<Step, string> = { importing: 'import', mapping: 'map', pushing: 'push' };
+
+/** failed_step and the message of a failed import, named as the variations switched on name them. */
+function failureFields(error: NonNullable<Import['error']>, variants: Variants): Record<string, string> {
+  const step = variants.on('imports.failed-step-verbs') ? STEP_VERBS[error.step] : error.step;
+  return { failed_step: step, [variants.on('imports.error-message-key-message') ? 'message' : 'error_message']: error.message };
+}
+
+const create: AreaModule<(typeof IMPORT_FAULTS)[number], (typeof IMPORT_VARIANTS)[number]>['create'] = ({
+  directory,
+  clock,
+  faults,
+  variants,
+  failures,
+  webhooks,
+}) => {
   /** The import of each repository (lower-case full name). */
   let imports = new Map<string, { repository: WorldRepository; imp: Import }>();
   const load = () => {
@@ -118,15 +179,17 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
     vcs_url: imp.vcsUrl,
     status: imp.status,
     status_text: STATUS_TEXT[imp.status],
-    failed_step: imp.error?.step ?? null,
-    error_message: imp.error?.message ?? null,
+    failed_step: null,
+    error_message: null,
+    ...(imp.error && failureFields(imp.error, variants)),
     // As the status was when it changed (the clock may have moved well past it).
-    ...progress(imp, imp.since),
+    ...progress(imp, imp.since, progressReading(variants)),
   });
   /** Every import catches up with the clock, raising an event per status it passes. */
   const catchUpAll = () => {
     if (faults.on('imports.never-complete')) return;
-    for (const { repository, imp } of imports.values()) catchUp(imp, clock.now(), (status) => notify(repository, imp, status));
+    const { phases } = progressReading(variants);
+    for (const { repository, imp } of imports.values()) catchUp(imp, clock.now(), (status) => notify(repository, imp, status), phases);
   };
   clock.onMove(catchUpAll);
 
@@ -149,6 +212,12 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
     notify(repository, imp, imp.status);
   };
 
+  /** The projects detection found, in the world's order (or, varied, the other way round). */
+  const projectChoices = (imp: Import) => {
+    const choices = imp.source?.project_choices ?? [];
+    return variants.on('imports.project-choices-reversed') ? [...choices].reverse() : choices;
+  };
+
   function represent(request: FastifyRequest, repository: WorldRepository, imp: Import) {
     const { origin } = representerFor(request, directory);
     const api = `${origin}/repos/${fullName(repository)}`;
@@ -165,9 +234,9 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       large_files_size: known ? (source?.large_files?.size_gb ?? 0) : 0,
       large_files_count: known ? (source?.large_files?.count ?? 0) : 0,
       authors_count: known ? (source?.authors.length ?? 0) : 0,
-      ...(!faults.on('imports.no-progress') && progress(imp, clock.now())),
-      ...(imp.error && !faults.on('imports.failure-hidden') && { failed_step: imp.error.step, error_message: imp.error.message }),
-      ...(imp.status === 'detection_found_multiple' && { project_choices: source?.project_choices ?? [] }),
+      ...(!faults.on('imports.no-progress') && progress(imp, clock.now(), progressReading(variants))),
+      ...(imp.error && !faults.on('imports.failure-hidden') && failureFields(imp.error, variants)),
+      ...(imp.status === 'detection_found_multiple' && { project_choices: projectChoices(imp) }),
       ...(faults.on('imports.password-returned') && imp.credentials.password !== undefined && { vcs_password: imp.credentials.password }),
       url: `${api}/import`,
       html_url: `${origin}/${fullName(repository)}/import`,
@@ -235,6 +304,9 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       handler: (request, _reply, { repository }) => {
         const imp = existing(repository);
         const { vcs_username: username, vcs_password: password, vcs, tfvc_project: tfvcProject } = request.body;
+        const restarts = username === undefined && password === undefined;
+        if (restarts && imp.status === 'error' && variants.on('imports.restart-from-error-refused'))
+          throw new ApiError(422, 'VALIDATION_FAILED', 'The import failed and cannot be restarted: delete it and start a new one');
         if (username !== undefined || password !== undefined) {
           if (!faults.on('imports.credentials-ignored'))
             imp.credentials = { username: username ?? imp.credentials.username, password: password ?? imp.credentials.password };
@@ -242,7 +314,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
         } else if (vcs !== undefined) {
           if (imp.status === 'detection_found_multiple') {
             const chosen = imp.source?.project_choices?.find((choice) => choice.vcs === vcs && choice.tfvc_project === tfvcProject);
-            if (!chosen && !faults.on('imports.choice-unchecked'))
+            if (!chosen && !variants.on('imports.unlisted-choice-accepted'))
               throw validationFailed([{ resource: 'Import', field: 'vcs', code: 'custom', message: 'not one of project_choices' }]);
           }
           imp.vcs = vcs;
@@ -280,13 +352,14 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
       handler: (request, _reply, { repository }) => {
         const imp = existing(repository);
         const sinceText = queryValue(request.query, 'since');
-        if (sinceText !== undefined && !/^\d{1,15}$/.test(sinceText))
+        // Any id JSON carries exactly (up to 2^53 - 1); larger or not a number is 422.
+        if (sinceText !== undefined && !(/^\d{1,16}$/.test(sinceText) && Number.isSafeInteger(Number(sinceText))))
           throw validationFailed([{ resource: 'Import', field: 'since', code: 'invalid' }]);
         const since = faults.on('imports.authors-since-ignored') ? 0 : Number(sinceText ?? 0);
         const { origin } = representerFor(request, directory);
         const authorsUrl = `${origin}/repos/${fullName(repository)}/import/authors`;
         const names = fetched(imp) ? (imp.source?.authors ?? []) : [];
-        return names
+        const authors = names
           .map((name, index) => ({
             id: index + 1,
             remote_id: name,
@@ -297,6 +370,7 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
             import_url: `${origin}/repos/${fullName(repository)}/import`,
           }))
           .filter((author) => author.id > since);
+        return variants.on('imports.authors-wrapped') ? { total_count: authors.length, authors } : authors;
       },
     }),
   ];
@@ -304,4 +378,4 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number]>['create'] = ({ director
   return { name: 'source-imports', endpoints, reset: load, state: () => imports };
 };
 
-export const sourceImports = { name: 'source-imports', faults: IMPORT_FAULTS, create } satisfies AreaModule;
+export const sourceImports = { name: 'source-imports', faults: IMPORT_FAULTS, variants: IMPORT_VARIANTS, create } satisfies AreaModule;

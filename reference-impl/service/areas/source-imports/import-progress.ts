@@ -8,7 +8,11 @@
 // sees the same history.
 //
 // Decisions where the spec is silent (README "Source imports"): detecting lasts 60 s,
-// importing 300 s, mapping 60 s, pushing 120 s. A source that needs credentials answers
+// importing 300 s, mapping 60 s, pushing 120 s (variation imports.phase-durations-other:
+// 150, 90, 240 and 30 s, endpoints.ts picks them). Progress is linear in a phase's time;
+// commit_count stays once importing is over and percent and push_percent read 100 at
+// complete (variation imports.progress-during-phase-only: each only during its phase, as
+// "(during importing)" and "(during pushing)" can be read). A source that needs credentials answers
 // detection_needs_auth during detection, or auth_failed when importing starts (vcs given),
 // unless the import holds its username and password. A URL no source answers is
 // detection_found_nothing, or (vcs given) an error at importing.
@@ -29,8 +33,15 @@ export type Status =
   | 'auth_failed'
   | 'error';
 
-/** How long each running phase takes, in ms. */
-const PHASE_MS: Partial<Record<Status, number>> = { detecting: 60_000, importing: 300_000, mapping: 60_000, pushing: 120_000 };
+/** How long each running phase takes, in ms (the spec gives no durations). */
+export type PhaseDurations = Readonly<Record<'detecting' | 'importing' | 'mapping' | 'pushing', number>>;
+
+export const REFERENCE_PHASES: PhaseDurations = { detecting: 60_000, importing: 300_000, mapping: 60_000, pushing: 120_000 };
+/** Variation imports.phase-durations-other: detection and mapping slower, importing and pushing faster. */
+export const OTHER_PHASES: PhaseDurations = { detecting: 150_000, importing: 90_000, mapping: 240_000, pushing: 30_000 };
+
+const lengthOf = (status: Status, phases: PhaseDurations): number | undefined =>
+  status in phases ? phases[status as keyof PhaseDurations] : undefined;
 
 export interface Import {
   vcsUrl: string;
@@ -54,9 +65,9 @@ export function begin(imp: Import, at: number): void {
  * Moves the import through every phase that has ended by `now`, calling `changed` on each
  * new status in order.
  */
-export function catchUp(imp: Import, now: number, changed: (status: Status) => void): void {
+export function catchUp(imp: Import, now: number, changed: (status: Status) => void, phases: PhaseDurations = REFERENCE_PHASES): void {
   for (;;) {
-    const length = PHASE_MS[imp.status];
+    const length = lengthOf(imp.status, phases);
     if (length === undefined || now < imp.since + length) return;
     const at = imp.since + length;
     const next =
@@ -102,17 +113,27 @@ const holdsCredentials = ({ source, credentials }: Import) =>
 export const fetched = (imp: Import) =>
   ['mapping', 'pushing', 'complete'].includes(imp.status) || (imp.status === 'error' && imp.error?.step !== 'importing');
 
+/** How the progress fields are reported: during their phase and after (the reference), or during their phase only. */
+export interface ProgressReading {
+  phases: PhaseDurations;
+  duringPhaseOnly: boolean;
+}
+
+const REFERENCE_READING: ProgressReading = { phases: REFERENCE_PHASES, duringPhaseOnly: false };
+
 /** The progress fields of the current phase at `now` (a running phase's share done). */
-export function progress(imp: Import, now: number): Record<string, number> {
-  const done = (status: Status) => Math.min(1, Math.max(0, (now - imp.since) / PHASE_MS[status]!));
+export function progress(imp: Import, now: number, reading: ProgressReading = REFERENCE_READING): Record<string, number> {
+  const done = (status: 'importing' | 'pushing') => Math.min(1, Math.max(0, (now - imp.since) / reading.phases[status]));
   const commits = imp.source?.commits ?? 0;
   switch (imp.status) {
     case 'importing':
       return { percent: Math.floor(100 * done('importing')), commit_count: Math.floor(commits * done('importing')) };
     case 'pushing':
-      return { commit_count: commits, push_percent: Math.floor(100 * done('pushing')) };
+      return reading.duringPhaseOnly
+        ? { push_percent: Math.floor(100 * done('pushing')) }
+        : { commit_count: commits, push_percent: Math.floor(100 * done('pushing')) };
     case 'complete':
-      return { commit_count: commits, percent: 100, push_percent: 100 };
+      return reading.duringPhaseOnly ? {} : { commit_count: commits, percent: 100, push_percent: 100 };
     default:
       return {};
   }

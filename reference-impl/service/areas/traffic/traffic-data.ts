@@ -4,8 +4,11 @@
 // repository's id and the day; a list over the window sums the days it covers. Moving the
 // clock a day moves the window, and the numbers with it, as on a real host.
 //
-// Decisions where the spec is silent:
-// - The window is the 14 UTC days ending with the clock's day (today included).
+// Decisions where the spec is silent (endpoints.ts names the variations that read each
+// otherwise, through a TrafficReading):
+// - "data covers the last 14 days": the window is the 14 UTC days ending with the clock's
+//   day (today included). Variation traffic.window-completed-days: the 14 completed days
+//   before it (today left out).
 // - Every repository has traffic from 13 referring sites and to 12 of its pages, so the
 //   top-10 cut of the popular lists (endpoints.ts) is visible on each; counts are at
 //   least 1 and uniques never exceed counts.
@@ -16,6 +19,9 @@
 //   uniques summed and at least the largest of them; `count` is the entries' counts summed.
 // - Every day of the window has traffic, so `per=day` lists the 14 days; `per=week` lists
 //   each week (from its Monday) the window touches, counting only the window's days.
+//   Variation traffic.week-entries-whole-weeks: a week's entry counts all of its days up to
+//   the window's end, those before the window too (the totals stay the window's).
+// - Timestamps are written `…T00:00:00Z`. Variation traffic.timestamps-offset: `…T00:00:00+00:00`.
 import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldRepository } from '../../world-model.js';
 
@@ -79,10 +85,22 @@ function generator(seed: number): () => number {
   };
 }
 
-/** The UTC days (as day numbers since the epoch) of the window ending with the clock's day. */
-export function windowDays(nowMs: number): number[] {
-  const today = Math.floor(nowMs / DAY_MS);
-  return Array.from({ length: TRAFFIC_WINDOW_DAYS }, (_, i) => today - (TRAFFIC_WINDOW_DAYS - 1) + i);
+/** How the reference reads what the spec leaves open about the window and its entries (endpoints.ts sets it). */
+export interface TrafficReading {
+  /** The 14 UTC days ending with the clock's day, or the 14 completed days before it. */
+  window: 'ending-today' | 'completed-days';
+  /** A week's entry counts the window's days of it, or its whole week up to the window's end. */
+  weeks: 'window-days' | 'whole-weeks';
+  /** `Z`, or the offset `+00:00`: both say UTC. */
+  zone: 'Z' | '+00:00';
+}
+
+export const DEFAULT_READING: TrafficReading = { window: 'ending-today', weeks: 'window-days', zone: 'Z' };
+
+/** The UTC days (as day numbers since the epoch) of the window, oldest first. */
+export function windowDays(nowMs: number, reading: TrafficReading = DEFAULT_READING): number[] {
+  const last = Math.floor(nowMs / DAY_MS) - (reading.window === 'completed-days' ? 1 : 0);
+  return Array.from({ length: TRAFFIC_WINDOW_DAYS }, (_, i) => last - (TRAFFIC_WINDOW_DAYS - 1) + i);
 }
 
 /** Visits of each of `n` sources on one day of one repository: a few busy sources, a long tail. */
@@ -95,9 +113,9 @@ function dailyVisits(repository: WorldRepository, day: number, salt: number, n: 
 }
 
 /** Each source's visits summed over the window (uniques summed too: a visitor a day). */
-function overWindow(repository: WorldRepository, nowMs: number, salt: number, n: number): TrafficCount[] {
+function overWindow(repository: WorldRepository, nowMs: number, reading: TrafficReading, salt: number, n: number): TrafficCount[] {
   const totals = Array.from({ length: n }, () => ({ count: 0, uniques: 0 }));
-  for (const day of windowDays(nowMs)) {
+  for (const day of windowDays(nowMs, reading)) {
     dailyVisits(repository, day, salt, n).forEach((visits, i) => {
       totals[i].count += visits.count;
       totals[i].uniques += visits.uniques;
@@ -107,14 +125,14 @@ function overWindow(repository: WorldRepository, nowMs: number, salt: number, n:
 }
 
 /** Every referring site of the window, unsorted and uncut. */
-export function allReferrers(repository: WorldRepository, nowMs: number): ReferralSource[] {
-  return overWindow(repository, nowMs, 1, REFERRERS.length).map((totals, i) => ({ referrer: REFERRERS[i], ...totals }));
+export function allReferrers(repository: WorldRepository, nowMs: number, reading: TrafficReading = DEFAULT_READING): ReferralSource[] {
+  return overWindow(repository, nowMs, reading, 1, REFERRERS.length).map((totals, i) => ({ referrer: REFERRERS[i], ...totals }));
 }
 
 /** Every page of the repository visited in the window, unsorted and uncut. */
-export function allPaths(repository: WorldRepository, nowMs: number): ReferralPath[] {
+export function allPaths(repository: WorldRepository, nowMs: number, reading: TrafficReading = DEFAULT_READING): ReferralPath[] {
   const fullName = `${repository.owner}/${repository.name}`;
-  return overWindow(repository, nowMs, 2, PAGES.length).map((totals, i) => ({
+  return overWindow(repository, nowMs, reading, 2, PAGES.length).map((totals, i) => ({
     path: `/${fullName}${PAGES[i][0]}`,
     title: PAGES[i][1](fullName),
     ...totals,
@@ -140,21 +158,32 @@ function dailyVisitors(repository: WorldRepository, day: number, kind: keyof typ
 /** Midnight UTC starting the day, or the Monday of its week. */
 const periodStart = (day: number, per: TrafficPer) => (per === 'day' ? day : day - ((day + 3) % 7));
 
-/** The window's views or clones, one entry per day or per week (the window's days of it), oldest first. */
-export function trafficSeries(repository: WorldRepository, nowMs: number, kind: keyof typeof KINDS, per: TrafficPer): TrafficSeries {
-  const periods = new Map<number, number[]>();
-  for (const day of windowDays(nowMs)) {
-    const start = periodStart(day, per);
-    periods.set(start, [...(periods.get(start) ?? []), ...dailyVisitors(repository, day, kind)]);
-  }
-  const visits = [...periods.values()].flat();
+/** Midnight UTC starting a day, written in the reading's zone. */
+const stamp = (day: number, reading: TrafficReading) => formatTimestamp(day * DAY_MS).replace(/Z$/, reading.zone);
+
+/** The window's views or clones, one entry per day or per week, oldest first. */
+export function trafficSeries(
+  repository: WorldRepository,
+  nowMs: number,
+  kind: keyof typeof KINDS,
+  per: TrafficPer,
+  reading: TrafficReading = DEFAULT_READING,
+): TrafficSeries {
+  const days = windowDays(nowMs, reading);
+  const starts = [...new Set(days.map((day) => periodStart(day, per)))];
+  const last = days[days.length - 1];
+  // The days an entry counts: those of the window in its period, or (whole weeks) every day of its week up to the window's end.
+  const daysOf = (start: number) =>
+    per === 'week' && reading.weeks === 'whole-weeks'
+      ? Array.from({ length: Math.min(7, last - start + 1) }, (_, i) => start + i)
+      : days.filter((day) => periodStart(day, per) === start);
+  const visits = days.flatMap((day) => dailyVisitors(repository, day, kind));
   return {
     count: visits.length,
     uniques: new Set(visits).size,
-    entries: [...periods].map(([start, visitors]) => ({
-      timestamp: formatTimestamp(start * DAY_MS),
-      count: visitors.length,
-      uniques: new Set(visitors).size,
-    })),
+    entries: starts.map((start) => {
+      const visitors = daysOf(start).flatMap((day) => dailyVisitors(repository, day, kind));
+      return { timestamp: stamp(start, reading), count: visitors.length, uniques: new Set(visitors).size };
+    }),
   };
 }

@@ -1,23 +1,39 @@
 // Organization variables for workflows, endpoints 10–18 of spec document 2: name, value,
 // visibility (all, private, selected) and, for selected, the repositories that see them.
 //
-// Decisions where the spec is silent (README "Organization variables"):
+// Decisions where the spec is silent (README "Organization variables"), with the built-in
+// variation that makes each otherwise (suites/variants/variables.yaml):
 // - Names: letters, digits and underscores, not starting with a digit, at most 255
 //   characters; stored and shown upper-case, matched in any case. A value is at most
-//   48 KiB (UTF-8). Anything else is 422 (`invalid`).
-// - Creating a variable whose name exists, or renaming onto one, is 409 (as real hosts).
-// - `selected_repository_ids` with a visibility other than selected is 422; so is an id
-//   that is not a repository of the organization. Leaving selected (PATCH) empties the set.
+//   48 KiB (UTF-8). Anything else is 422 (`invalid`). ("name string" says no more:
+//   variables.names-any-string takes any name of 1 to 255 characters, variables.names-as-sent
+//   keeps names as sent and matches them exactly.)
+// - Creating a variable whose name exists, or renaming onto one, is 409 (as real hosts;
+//   variables.duplicate-name-overwrites replaces the one there).
+// - `selected_repository_ids` with a visibility other than selected is 422 on POST (the spec
+//   refuses it there: "allowed only when visibility is selected"; variables.selected-ids-400
+//   answers 400, the other status a stranger may pick); the reference holds PATCH to the same
+//   rule (variables.update-ids-ignored takes them there and ignores them). An id that is not
+//   a repository of the organization is 422 (variables.unknown-repositories-accepted ignores
+//   it). Leaving selected (PATCH) empties the set.
 // - 17 and 18 answer 404 for a repository id that is not the organization's; adding a
 //   repository already there or removing one that is not is 204 (nothing to do).
-// - Lists are by name; 10 shows 10 a page by default (at most 30), 15 30 (at most 100).
+// - Lists are by name; 10 shows 10 a page by default (at most 30: spec 2 leaves the default
+//   "not shown", variables.list-default-per-page-30 takes spec 1's general 30), 15 by id,
+//   30 a page (at most 100; variables.repositories-by-name lists them by name).
 // - Organization owners only, with admin:org (classic, OAuth) or the Variables organization
-//   permission (organization_actions_variables); 17 and 18 on a private repository also
-//   need the repo scope (a body naming private repositories does not: the spec names it
-//   per repository). Metadata (read), also listed for 17 and 18, comes with any permission.
+//   permission (organization_actions_variables). The spec says "callers need collaborator
+//   access to a repository": variables.collaborators-manage lets in any caller with
+//   collaborator access to one of the organization's repositories. 17 and 18 on a private
+//   repository also need the repo scope (a body naming private repositories does not: the
+//   spec names it per repository); without it they are 403 (variables.private-repository-hidden
+//   answers 404, as for a repository the token cannot see). Metadata (read), also listed for
+//   17 and 18, comes with any permission (the core variation auth.metadata-explicit asks it
+//   granted).
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AreaModule } from '../../area.js';
+import type { Caller } from '../../auth/credentials.js';
 import { onOrganization, read, write } from '../../auth/endpoint-access.js';
 import { defineEndpoint } from '../../endpoint.js';
 import { ApiError, notFound, validationFailed } from '../../errors.js';
@@ -31,7 +47,13 @@ import { VARIABLE_VISIBILITIES } from '../../world-schema.js';
 import { repositorySummary } from './repository-summary.js';
 
 const ADMIN_ORG = { public: ['admin:org'], private: ['admin:org'] } as const;
-const OWNER = { anonymous: false, role: 'organization-owner', scopes: ADMIN_ORG } as const;
+/** Owners; with variables.collaborators-manage, whoever collaborates on one of the organization's repositories. */
+const OWNER = {
+  anonymous: false,
+  role: 'organization-owner',
+  scopes: ADMIN_ORG,
+  variations: [{ variant: 'variables.collaborators-manage', role: 'organization-collaborator' }],
+} as const;
 const VARIABLES_READ = onOrganization({ ...OWNER, permissions: [read('organization_actions_variables')] });
 const VARIABLES_WRITE = onOrganization({ ...OWNER, permissions: [write('organization_actions_variables')] });
 
@@ -57,20 +79,30 @@ const SET_REPOSITORIES_BODY = Type.Object({ selected_repository_ids: RepositoryI
 /** Built-in faults of this area (suites/faults/variables.yaml says what each does and breaks). */
 const VARIABLE_FAULTS = [
   'variables.create-200',
-  'variables.duplicate-overwrites',
   'variables.list-per-page-100',
   'variables.selected-ids-any-visibility',
-  'variables.unknown-repository-accepted',
   'variables.rename-ignored',
   'variables.delete-ignored',
   'variables.repositories-any-visibility',
   'variables.put-repositories-appends',
   'variables.add-repository-ignored',
   'variables.remove-repository-ignored',
-  'variables.name-case-sensitive',
-  'variables.invalid-name-accepted',
   'variables.list-bare-array',
   'variables.get-without-visibility',
+] as const;
+
+/** Built-in variations of this area: other choices the spec allows (suites/variants/variables.yaml). */
+const VARIABLE_VARIANTS = [
+  'variables.list-default-per-page-30',
+  'variables.selected-ids-400',
+  'variables.update-ids-ignored',
+  'variables.unknown-repositories-accepted',
+  'variables.duplicate-name-overwrites',
+  'variables.names-any-string',
+  'variables.names-as-sent',
+  'variables.repositories-by-name',
+  'variables.collaborators-manage',
+  'variables.private-repository-hidden',
 ] as const;
 
 interface Variable {
@@ -85,7 +117,12 @@ interface Variable {
 
 const PREFIX = '/orgs/:org/actions/variables';
 
-const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ directory, clock, faults }) => {
+const create: AreaModule<(typeof VARIABLE_FAULTS)[number], (typeof VARIABLE_VARIANTS)[number]>['create'] = ({
+  directory,
+  clock,
+  faults,
+  variants,
+}) => {
   /** Variables per organization (lower-case login), by upper-case name. */
   let variables = new Map<string, Map<string, Variable>>();
   const load = () => {
@@ -94,7 +131,8 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
   load();
 
   const variablesOf = (organization: WorldOrganization) => variables.get(organization.login.toLowerCase())!;
-  const keyOf = (name: string) => (faults.on('variables.name-case-sensitive') ? name : name.toUpperCase());
+  /** A name as stored and shown, and so as looked up: upper-case, or as sent (variables.names-as-sent). */
+  const keyOf = (name: string) => (variants.on('variables.names-as-sent') ? name : name.toUpperCase());
   const find = (organization: WorldOrganization, name: string) => {
     const variable = variablesOf(organization).get(keyOf(name));
     if (variable === undefined) throw notFound();
@@ -107,23 +145,34 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
   };
   const repositoriesOf = (organization: WorldOrganization) => directory.repositoriesOwnedBy(organization.login);
 
-  /** The repositories the ids name; 422 unless each is the organization's. */
+  /** The repositories the ids name; 422 unless each is the organization's (variables.unknown-repositories-accepted drops the others). */
   const repositoryIds = (organization: WorldOrganization, ids: readonly number[]): Set<number> => {
     const known = new Set(repositoriesOf(organization).map((repository) => repository.id));
     const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0 && !faults.on('variables.unknown-repository-accepted'))
+    if (unknown.length > 0 && !variants.on('variables.unknown-repositories-accepted'))
       throw invalid('selected_repository_ids', `not repositories of ${organization.login}: ${unknown.join(', ')}`);
-    return new Set(ids);
+    return new Set(ids.filter((id) => known.has(id)));
+  };
+  /** 422 unless visibility is selected: "allowed only when visibility is selected" (spec 2, endpoint 11). */
+  const requireSelectedForIds = (visibility: string) => {
+    if (visibility === 'selected' || faults.on('variables.selected-ids-any-visibility')) return;
+    if (variants.on('variables.selected-ids-400'))
+      throw new ApiError(400, 'BAD_REQUEST', 'selected_repository_ids is allowed only when visibility is selected');
+    throw invalid('selected_repository_ids', 'only with visibility selected');
   };
   const checkName = (name: string) => {
-    if (!CONFIG_NAME.test(name) && !faults.on('variables.invalid-name-accepted')) throw invalid('name', CONFIG_NAME_RULE);
+    const valid = variants.on('variables.names-any-string') ? name.length > 0 && name.length <= 255 : CONFIG_NAME.test(name);
+    if (!valid) throw invalid('name', variants.on('variables.names-any-string') ? '1 to 255 characters' : CONFIG_NAME_RULE);
   };
   const checkValue = (value: string) => {
     if (Buffer.byteLength(value) > MAX_VALUE_BYTES) throw invalid('value', 'at most 48 KiB');
   };
+  /** 409 when the name is taken; with variables.duplicate-name-overwrites the variable there makes way. */
   const requireFree = (organization: WorldOrganization, name: string) => {
-    if (variablesOf(organization).has(keyOf(name)) && !faults.on('variables.duplicate-overwrites'))
-      throw new ApiError(409, 'CONFLICT', `A variable named ${name.toUpperCase()} already exists`);
+    if (!variablesOf(organization).has(keyOf(name))) return;
+    if (!variants.on('variables.duplicate-name-overwrites'))
+      throw new ApiError(409, 'CONFLICT', `A variable named ${keyOf(name)} already exists`);
+    variablesOf(organization).delete(keyOf(name));
   };
 
   function represent(request: FastifyRequest, organization: WorldOrganization, variable: Variable) {
@@ -140,22 +189,33 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
     };
   }
 
-  /** The variable the path names (404), selected (409 otherwise), and the organization's repository of the path id (404). */
-  const selection = (organization: WorldOrganization, params: { name: string; repository_id: string }) => {
+  /**
+   * The variable the path names (404), selected (409 otherwise), and the organization's
+   * repository of the path id (404; with variables.private-repository-hidden also a private
+   * one the caller's classic or OAuth token, without repo, cannot reach).
+   */
+  const selection = (request: FastifyRequest, organization: WorldOrganization, params: { name: string; repository_id: string }) => {
     const variable = find(organization, params.name);
     requireSelected(variable);
     const id = pathId(params.repository_id);
     const repository = repositoriesOf(organization).find((candidate) => candidate.id === id);
     if (repository === undefined) throw notFound();
+    if (variants.on('variables.private-repository-hidden') && repository.private && !reachesPrivate(request.caller)) throw notFound();
     return { variable, repository };
   };
 
+  // A private repository in the path needs repo besides admin:org: 403 without it, or, with
+  // variables.private-repository-hidden, the repository is not found (selection above).
+  // Fine-grained tokens "also" need Metadata (read): held with any permission, or only when
+  // granted with the core variation auth.metadata-explicit (auth/authorize.ts).
   const REPOSITORY_WRITE = onOrganization({
     ...OWNER,
     permissions: [write('organization_actions_variables')],
+    alsoPermissions: [read('metadata')],
     further: {
       what: 'a private repository',
-      applies: (params) => privateRepository(directory, params.org, params.repository_id),
+      applies: (params) =>
+        !variants.on('variables.private-repository-hidden') && privateRepository(directory, params.org, params.repository_id),
       scopes: ['repo'],
       permissions: [write('organization_actions_variables')],
     },
@@ -173,7 +233,8 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       handler: (request, reply, { organization }) => {
         const all = [...variablesOf(organization).values()].sort((a, b) => a.name.localeCompare(b.name));
         const maxPerPage = faults.on('variables.list-per-page-100') ? 100 : 30;
-        const page = pageOf(request, reply, all, { defaultPerPage: 10, maxPerPage }).map((v) => represent(request, organization, v));
+        const defaultPerPage = variants.on('variables.list-default-per-page-30') ? 30 : 10;
+        const page = pageOf(request, reply, all, { defaultPerPage, maxPerPage }).map((v) => represent(request, organization, v));
         return faults.on('variables.list-bare-array') ? page : { total_count: all.length, variables: page };
       },
     }),
@@ -190,13 +251,12 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
         const { name, value, visibility, selected_repository_ids: ids } = request.body;
         checkName(name);
         checkValue(value);
-        if (ids !== undefined && visibility !== 'selected' && !faults.on('variables.selected-ids-any-visibility'))
-          throw invalid('selected_repository_ids', 'only with visibility selected');
-        requireFree(organization, name);
+        if (ids !== undefined) requireSelectedForIds(visibility);
         const selected = repositoryIds(organization, ids ?? []);
+        requireFree(organization, name);
         const now = clock.now();
         variablesOf(organization).set(keyOf(name), {
-          name: name.toUpperCase(),
+          name: keyOf(name),
           value,
           visibility,
           selected,
@@ -234,15 +294,16 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
         const { name, value, visibility = variable.visibility, selected_repository_ids: ids } = request.body;
         if (name !== undefined) checkName(name);
         if (value !== undefined) checkValue(value);
-        if (ids !== undefined && visibility !== 'selected' && !faults.on('variables.selected-ids-any-visibility'))
-          throw invalid('selected_repository_ids', 'only with visibility selected');
+        // The spec's rule is written for POST; the reference holds PATCH to it too, unless
+        // variables.update-ids-ignored takes the ids and ignores them (the set stays empty).
+        if (ids !== undefined && !variants.on('variables.update-ids-ignored')) requireSelectedForIds(visibility);
         const renamed = name !== undefined && keyOf(name) !== keyOf(variable.name) && !faults.on('variables.rename-ignored');
-        if (renamed) requireFree(organization, name);
         const selected = ids === undefined ? variable.selected : repositoryIds(organization, ids);
+        if (renamed) requireFree(organization, name);
         // Checked: now change.
         if (renamed) {
           variablesOf(organization).delete(keyOf(variable.name));
-          variable.name = name.toUpperCase();
+          variable.name = keyOf(name);
           variablesOf(organization).set(keyOf(name), variable);
         }
         if (value !== undefined) variable.value = value;
@@ -277,9 +338,10 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       handler: (request, reply, { organization }) => {
         const variable = find(organization, request.params.name);
         requireSelected(variable);
+        const byName = variants.on('variables.repositories-by-name');
         const selected = repositoriesOf(organization)
           .filter((repository) => variable.selected.has(repository.id))
-          .sort((a, b) => a.id - b.id);
+          .sort((a, b) => (byName ? a.name.localeCompare(b.name) : a.id - b.id));
         const representer = representerFor(request, directory);
         const page = pageOf(request, reply, selected).map((repository) => repositorySummary(representer, repository));
         return faults.on('variables.list-bare-array') ? page : { total_count: selected.length, repositories: page };
@@ -312,7 +374,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       handler: (request, reply, { organization }) => {
-        const { variable, repository } = selection(organization, request.params);
+        const { variable, repository } = selection(request, organization, request.params);
         if (!faults.on('variables.add-repository-ignored')) variable.selected.add(repository.id);
         return reply.code(204).send();
       },
@@ -326,7 +388,7 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
       responses: { 204: 'empty' },
       access: REPOSITORY_WRITE,
       handler: (request, reply, { organization }) => {
-        const { variable, repository } = selection(organization, request.params);
+        const { variable, repository } = selection(request, organization, request.params);
         if (!faults.on('variables.remove-repository-ignored')) variable.selected.delete(repository.id);
         return reply.code(204).send();
       },
@@ -337,6 +399,11 @@ const create: AreaModule<(typeof VARIABLE_FAULTS)[number]>['create'] = ({ direct
 };
 
 const invalid = (field: string, message: string) => validationFailed([{ resource: 'Variable', field, code: 'custom', message }]);
+
+/** Whether a caller's token reaches private repositories: a classic or OAuth token needs repo for that. */
+function reachesPrivate(caller: Caller | null): boolean {
+  return caller === null || !(caller.kind === 'classic' || caller.kind === 'oauth') || caller.scopes.has('repo');
+}
 
 /** Whether the path's repository id names a private repository of the organization (17, 18 then need repo). */
 function privateRepository(directory: Directory, org: string | undefined, idText: string | undefined): boolean {
@@ -376,4 +443,4 @@ function worldVariables(directory: Directory, organization: WorldOrganization): 
   return new Map(variables.map((variable) => [variable.name, variable]));
 }
 
-export const variables = { name: 'variables', faults: VARIABLE_FAULTS, create } satisfies AreaModule;
+export const variables = { name: 'variables', faults: VARIABLE_FAULTS, variants: VARIABLE_VARIANTS, create } satisfies AreaModule;
