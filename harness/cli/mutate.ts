@@ -134,7 +134,8 @@ interface Started {
 const requirementsOf = (registry: RequirementRegistry, sides: RunKind[]) => sides.flatMap((side) => requirementsFor(registry, side));
 
 async function serviceRunner(registry: RequirementRegistry, options: MutateOptions, started: Started): Promise<SideRunner> {
-  if (!options.target) started.service = await startReferenceService();
+  // The faultless run reads the world's Git data (the contents suite): built from the start.
+  if (!options.target) started.service = await startReferenceService({ warmGit: true });
   const url = options.target ? normaliseTarget(options.target) : started.service!.url;
   const capabilities = await probeTarget(url);
   if (!capabilities.has('control.faults'))

@@ -71,6 +71,18 @@ test('bad proxy arguments are usage errors (exit 2) with the reason', async () =
   const badMode = await runCli(['proxy', '--mode', 'rewind', '--cassette', ONE]);
   expect(badMode.code).toBe(2);
   expect(badMode.stderr).toContain('Invalid values');
+  // Replay answers from recordings alone: without any it refuses to start rather than answer 599.
+  const missing = await runCli(['proxy', '--mode', 'replay', '--cassette', '/tmp/no-such-recording.cassette.json', '--port', '0']);
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain('replay has nothing to answer from: /tmp/no-such-recording.cassette.json does not exist');
+  const empty = mkdtempSync(path.join(os.tmpdir(), 'touchstone-proxy-empty-'));
+  try {
+    const folder = await runCli(['proxy', '--mode', 'replay', '--cassette', empty, '--port', '0']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`replay has nothing to answer from: ${empty} holds no recordings (*.cassette.json)`);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
 });
 
 test('cassette lint finds a poisoned cassette and a missing sidecar; clean ones pass', async () => {

@@ -1,7 +1,7 @@
 // `touchstone run --replay` against the committed recordings of the reference: the whole
 // suite passes offline, and the target it stands for never sees a connection.
 import { expect, test } from '@playwright/test';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,6 +80,28 @@ test('a case whose recording is missing is an ERROR naming the miss, and the sum
     expect(missing.message).toContain('the cassette does not exist');
     expect(results.cases.filter((c) => c.outcome === 'PASS')).toHaveLength(results.cases.length - 1);
     expect(result.stdout).toContain('assignees/list-returns-users: POST /_conformance/reset: touchstone: the cassette does not exist');
+    // Said before any case runs, too.
+    expect(result.stderr).toContain(
+      `touchstone: 1 of ${results.cases.length} selected cases have no recording in ${path.join(dir, 'cassettes')}, and will be ERROR: assignees/list-returns-users\n`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run --replay with no recording of the selected cases is exit 2 before any case runs, naming the folder', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-empty-'));
+  try {
+    const empty = await runCli(['run', '--replay', dir, '--out', path.join(dir, 'out')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(`touchstone: --replay ${dir} holds no recording of the `);
+    expect(empty.stdout).not.toContain('running');
+    expect(existsSync(path.join(dir, 'out'))).toBe(false);
+    // Recordings of other cases do not count: the selected ones have none.
+    cpSync(path.join(REFERENCE_CASSETTES, 'assignees'), path.join(dir, 'assignees'), { recursive: true });
+    const other = await runCli(['run', '--replay', dir, '--suite', 'variables', '--out', path.join(dir, 'out')]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`(such as ${path.join(dir, 'variables')}/`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,11 +1,12 @@
 // `touchstone run`: lint the suites, start the embedded reference unless --target is
 // given, check the target answers, then run the cases through Playwright and turn the
 // results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable, 4 incomplete).
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
+import type { Suite } from '../core/suite-format.js';
 import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { readTokensFile } from '../http/tokens-file.js';
@@ -99,6 +100,28 @@ export const command = {
   },
 };
 
+/**
+ * A replay judges recordings, not an implementation: with none of the selected cases
+ * recorded it would only report misses, so it stops before any case (exit 2). Some missing is
+ * a warning naming them: those cases are ERROR, their requests misses.
+ */
+function checkRecordings(dir: string, selected: Suite[]): void {
+  const cases = selected.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
+  const missing = cases.filter((name) => !existsSync(path.join(dir, `${name}${CASSETTE_SUFFIX}`)));
+  const where = (name: string) => path.join(dir, `${name}${CASSETTE_SUFFIX}`);
+  if (missing.length === cases.length)
+    throw new HarnessError(
+      'USAGE',
+      `--replay ${dir} holds no recording of the ${cases.length} selected case${cases.length === 1 ? '' : 's'} (such as ${where(cases[0])}): record them with --record ${dir}`,
+    );
+  if (missing.length > 0) {
+    const named = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` and ${missing.length - 5} more` : '');
+    process.stderr.write(
+      `touchstone: ${missing.length} of ${cases.length} selected cases have no recording in ${dir}, and will be ERROR: ${named}\n`,
+    );
+  }
+}
+
 export async function run(options: RunOptions): Promise<number> {
   const services: RunningService[] = [];
   const proxies: RunningProxy[] = [];
@@ -108,7 +131,8 @@ export async function run(options: RunOptions): Promise<number> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    selectCases(suites, { only: options.only ?? [], grep: options.grep });
+    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep });
+    if (options.replay) checkRecordings(options.replay, selected);
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
     const shard = options.shard === undefined ? undefined : parseShard(options.shard);
@@ -137,7 +161,9 @@ export async function run(options: RunOptions): Promise<number> {
     const embedded = targets.length === 0 && !options.replay;
     // Replay answers from the recordings alone, so one proxy serves every worker.
     const lanes = options.replay ? 1 : workers;
-    if (embedded) for (let i = 0; i < lanes; i++) services.push(await startReferenceService());
+    // The contents suite reads the world's Git data: the reference builds it from the start.
+    const warmGit = selected.some((suite) => suite.name === 'contents');
+    if (embedded) for (let i = 0; i < lanes; i++) services.push(await startReferenceService({ warmGit }));
     const upstreams = embedded ? services.map((s) => s.url) : targets;
     const cassettes = options.record ?? options.replay;
     if (cassettes) {

@@ -7,6 +7,9 @@ import { withCassette } from '../proxy/with-cassette.js';
 import { USER_AGENT } from '../suite/case-runner.js';
 
 export function normaliseTarget(target: string): string {
+  // "localhost:8080" parses as a URL of scheme "localhost:": the scheme is what is missing.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target))
+    throw new HarnessError('USAGE', `--target ${target} has no scheme: give a URL such as http://${target}`);
   let url: URL;
   try {
     url = new URL(target);
@@ -14,7 +17,7 @@ export function normaliseTarget(target: string): string {
     throw new HarnessError('USAGE', `--target ${target} is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new HarnessError('USAGE', `--target must be http(s), got ${url.protocol}`);
+    throw new HarnessError('USAGE', `--target ${target} must be an http:// or https:// URL`);
   return url.toString().replace(/\/+$/, '');
 }
 

@@ -2,7 +2,7 @@
 // replay index (with its own sequence positions) and, when recording, its writer. A
 // cassette folder lets parallel test workers share one proxy: each request names its
 // cassette in CASSETTE_HEADER, and state never leaks from one cassette to another.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { CASSETTE_SUFFIX, type Cassette } from '../cassette/cassette-format.js';
@@ -58,6 +58,7 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
   if (!single && existsSync(location) && !statSync(location).isDirectory()) {
     throw new HarnessError('USAGE', `--cassette ${location} must be a *${CASSETTE_SUFFIX} file or a folder`);
   }
+  if (mode === 'replay') requireRecordings(location, single);
   const sessions = new Map<string, CassetteSession>();
   const matchHeaders = new Set(match.headers); // lower case (MatchConfig)
 
@@ -111,4 +112,23 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
       return written;
     },
   };
+}
+
+/**
+ * Replay answers from recordings alone: with none to answer from, every request would be a
+ * miss, so it refuses to start instead. (A crashed recording's journal counts: it becomes a
+ * cassette when first read.)
+ */
+function requireRecordings(location: string, single: boolean): void {
+  const recording = (file: string) => file.endsWith(CASSETTE_SUFFIX) || file.endsWith(`${CASSETTE_SUFFIX}.journal`);
+  const found = single
+    ? existsSync(location) || existsSync(`${location}.journal`)
+    : existsSync(location) && readdirSync(location, { recursive: true, encoding: 'utf8' }).some(recording);
+  if (!found)
+    throw new HarnessError(
+      'USAGE',
+      single
+        ? `replay has nothing to answer from: ${location} does not exist (record it first with --mode record)`
+        : `replay has nothing to answer from: ${location} holds no recordings (*${CASSETTE_SUFFIX})`,
+    );
 }

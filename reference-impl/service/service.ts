@@ -23,6 +23,7 @@ import type { World } from './world-model.js';
 import './request-context.js';
 
 export { WorldError } from './errors.js';
+export { warmWorldGit } from './git/world-git.js';
 export { DEFAULT_WORLD_PATH, loadWorld } from './world-loader.js';
 export type { World } from './world-model.js';
 export { isServiceFault, SERVICE_FAULTS, type ServiceFault } from './faults.js';

@@ -56,6 +56,14 @@ export function processObjectStore(): Promise<ObjectStore> {
   return processStore;
 }
 
+/**
+ * Starts building every repository's Git objects in the background (once per process and
+ * world). A failed build fails again, and is reported, when a request needs that repository.
+ */
+export function warmWorldGit(world: World): void {
+  for (const repository of world.repositories) void worldRepository(world, repository)?.catch(() => undefined);
+}
+
 /** The repository's Git objects and declared refs, built once per process and world. */
 export function worldRepository(world: World, repository: WorldRepository): Promise<BuiltRepository> | undefined {
   const declared = repository.git;

@@ -8,11 +8,12 @@
 // files of the size boundaries (3 × 100 MiB) take seconds to generate, hash and compress, and
 // on a loaded machine more than a request's time bound (15 s): built while the first
 // requests are served, they are ready before a request needs them. A service that is never
-// asked for Git data (another area's tests) builds nothing.
+// asked for Git data (another area's tests) builds nothing. A run that will ask for it starts
+// the build as the reference starts (embedded-reference.ts, warmGit).
 import type { Directory } from '../../directory.js';
 import { fullName } from '../../directory.js';
 import type { ObjectStore } from '../../git/object-store.js';
-import { processObjectStore, worldRepository, type GitRefs } from '../../git/world-git.js';
+import { processObjectStore, warmWorldGit, worldRepository, type GitRefs } from '../../git/world-git.js';
 import type { WorldRepository } from '../../world-model.js';
 
 export interface RepositoryGit {
@@ -47,8 +48,7 @@ export function createGitState(directory: Directory): GitState {
   const warm = () => {
     if (warming) return;
     warming = true;
-    // A failed build fails again, and is reported, when a request needs that repository.
-    for (const repository of directory.world.repositories) void worldRepository(directory.world, repository)?.catch(() => undefined);
+    warmWorldGit(directory.world);
   };
   const load = async (repository: WorldRepository): Promise<RepositoryGit> => {
     const built = await worldRepository(directory.world, repository);
