@@ -107,8 +107,8 @@ export const command = {
  */
 function checkRecordings(dir: string, selected: Suite[]): void {
   const cases = selected.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
-  const missing = cases.filter((name) => !existsSync(path.join(dir, `${name}${CASSETTE_SUFFIX}`)));
   const where = (name: string) => path.join(dir, `${name}${CASSETTE_SUFFIX}`);
+  const missing = cases.filter((name) => !existsSync(where(name)));
   if (missing.length === cases.length)
     throw new HarnessError(
       'USAGE',
