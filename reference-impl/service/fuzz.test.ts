@@ -15,8 +15,8 @@
 // error-handler.test.ts over a real socket.)
 //
 // Seeded and reproducible: TOUCHSTONE_FUZZ_SEED chooses the seed; without it the seed is the
-// date (UTC, YYYYMMDD), so each day's CI explores new inputs and a failure on a given day
-// replays exactly. fast-check prints the seed and the shrunk request on failure;
+// date (UTC, YYYYMMDD, fixed by playwright.config.ts as the run starts), so each day's CI
+// explores new inputs and a failure on a given day replays exactly. fast-check prints the seed and the shrunk request on failure;
 // TOUCHSTONE_FUZZ_RUNS changes the number of requests per part (default 2,500, four parts).
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -24,7 +24,8 @@ import { expect, test } from './service.fixture.js';
 import type { World } from './world-model.js';
 
 const RUNS = Number(process.env.TOUCHSTONE_FUZZ_RUNS ?? 2500);
-const SEED = Number(process.env.TOUCHSTONE_FUZZ_SEED ?? new Date().toISOString().slice(0, 10).replaceAll('-', ''));
+const SEED = Number(process.env.TOUCHSTONE_FUZZ_SEED);
+if (!Number.isSafeInteger(SEED)) throw new Error(`TOUCHSTONE_FUZZ_SEED must be an integer, got ${process.env.TOUCHSTONE_FUZZ_SEED}`);
 const PARTS = 4;
 const MUTATIONS = [
   'none',
