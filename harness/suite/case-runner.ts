@@ -106,7 +106,8 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   const rowRoles = testCase.kind === 'auth-matrix' ? Object.keys(testCase.expect_by_role) : [];
   const missingRoles = caseRoles(testCase).filter((role) => !context.client.hasRole(role));
   const missingRows = missingRoles.filter((role) => rowRoles.includes(role));
-  const neededRoles = missingRoles.filter((role) => caseSupportRoles(testCase).includes(role));
+  const supportRoles = caseSupportRoles(testCase);
+  const neededRoles = missingRoles.filter((role) => supportRoles.includes(role));
   if (neededRoles.length > 0 || (rowRoles.length > 0 && missingRows.length === rowRoles.length)) {
     return {
       outcome: 'SKIP',
@@ -129,10 +130,11 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
     role: lastRole,
   });
   /** Records a broken check; throws one that fails the case unless `goOn` (an auth matrix's row). */
-  const note = (error: ConformanceFailure, goOn = false) => {
+  const note = (error: ConformanceFailure, goOn = false): Found => {
     const broken = record(error);
     if (broken.hard && !goOn) throw error;
     found.push(broken);
+    return broken;
   };
   const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
     const target = `${spec.method} ${spec.path ?? spec.url}`;
@@ -216,7 +218,7 @@ interface Runner {
   runRequestStep(step: RequestStep, bindings: Bindings, as?: string): Promise<void>;
   bindings: Bindings;
   role: string;
-  note(error: ConformanceFailure, goOn?: boolean): void;
+  note(error: ConformanceFailure, goOn?: boolean): Found;
   /** An auth matrix's rows, as they run. */
   rows: MatrixRow[];
 }
@@ -256,8 +258,7 @@ async function runBody(testCase: Case, context: CaseContext, runner: Runner): Pr
           expectStatus(exchange.response, status, testCase.requirements[0]);
         } catch (error) {
           if (!(error instanceof ConformanceFailure)) throw error;
-          runner.note(error, true);
-          row.outcome = isSoft(error, { registry: context.registry, strict: context.strict }) ? 'WARN' : 'FAIL';
+          row.outcome = runner.note(error, true).hard ? 'FAIL' : 'WARN';
         }
       }
       return;
@@ -356,8 +357,7 @@ function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Fail
   };
   if (found.role) detail.role = found.role;
   if (found.endpoint) detail.endpoint = found.endpoint;
-  const exchange =
-    found.error.exchange ?? (found.exchange && toExchangeRecord(found.exchange.request, found.exchange.response, context.redact));
+  const exchange = found.error.exchange ?? (found.exchange && toExchangeRecord(found.exchange.request, found.exchange.response, redact));
   if (exchange) {
     detail.exchange = exchange;
     detail.reproduce = toCurl(exchange.request);
