@@ -5,8 +5,9 @@
 // repository writes fail (503), `{"internal": 1}` the next assistant request (500),
 // `{"maintenance": 1}` the next source-import request (503), then they work again. A reset
 // clears them.
-export const FAILURE_KINDS = ['storage', 'internal', 'maintenance'] as const;
-export type FailureKind = (typeof FAILURE_KINDS)[number];
+import { FAILURE_KINDS, type FailureKind } from '../../lib/control-contract.js';
+
+export { FAILURE_KINDS, type FailureKind };
 
 export interface InjectedFailures {
   /** Replaces the pending count of each kind named. */

@@ -1,4 +1,5 @@
-// The control API the harness uses for deterministic runs (not part of the spec):
+// The control API the harness uses for deterministic runs (not part of the spec; its routes,
+// bodies and capabilities are lib/control-contract.ts):
 // reset to the world, read and move the clock, switch built-in faults, inject failures
 // (injected-failures.ts), rotate a repository's secret key (secret-keys.ts), digest the
 // state requests can change (to show a refused request changed nothing), list capabilities,
@@ -7,51 +8,22 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { packageVersion } from '../../../lib/project-files.js';
 import { openApiDocument } from '../openapi.js';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
 import { CLOCK_MAX_MS, formatTimestamp } from '../clock.js';
 import { validationFailed } from '../errors.js';
 import { isServiceFault, SERVICE_FAULTS } from '../faults.js';
 import type { Switches } from '../switches.js';
 import { isServiceVariant, SERVICE_VARIANTS } from '../variants.js';
-import { FAILURE_KINDS } from '../injected-failures.js';
+import {
+  CAPABILITIES,
+  CLOCK_BODY,
+  FAILURES_BODY,
+  FAULTS_BODY,
+  RESET_BODY,
+  ROTATE_BODY,
+  VARIANTS_BODY,
+} from '../../../lib/control-contract.js';
 import type { Store } from '../store.js';
-
-export const CAPABILITIES = [
-  'control.reset',
-  'control.clock',
-  'control.faults',
-  'control.variants',
-  'control.failures',
-  'control.key-rotation',
-  'control.state',
-] as const;
-
-const RESET_BODY = Type.Object({}, { title: 'Reset', additionalProperties: false });
-
-const CLOCK_BODY = Type.Object(
-  { set: Type.Optional(Type.String({ format: 'date-time' })), advance_seconds: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { title: 'Clock', minProperties: 1, maxProperties: 1, additionalProperties: false },
-);
-
-const FAULTS_BODY = Type.Object(
-  { faults: Type.Array(Type.String(), { uniqueItems: true }) },
-  { title: 'Faults', additionalProperties: false },
-);
-
-const VARIANTS_BODY = Type.Object(
-  { variants: Type.Array(Type.String(), { uniqueItems: true }) },
-  { title: 'Variants', additionalProperties: false },
-);
-
-const ROTATE_BODY = Type.Object(
-  { repository: Type.String({ pattern: '^[^/]+/[^/]+$', description: 'owner/name' }) },
-  { title: 'SecretKeys', additionalProperties: false },
-);
-
-const FAILURES_BODY = Type.Object(
-  Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 }))])),
-  { title: 'Failures', minProperties: 1, additionalProperties: false },
-);
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
