@@ -26,6 +26,7 @@ export type LoadCommandFile = <T extends CommandFile | ProtocFile>(file: string)
 const COMMANDS: [command: string, describe: string][] = [
   ['run', 'Run the service conformance suites against a target (default: the embedded reference)'],
   ['serve', 'Serve the reference implementation of the service'],
+  ['target <command>', 'Check an implementation before a run: it answers like the service, and its capabilities, tokens and world'],
   ['proxy', 'Record or replay traffic to a target through a local proxy'],
   ['cassette', 'Check, compare, export and import recordings'],
   ['plugin', 'Run the plugin conformance suites against a code-generator plugin'],

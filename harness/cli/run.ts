@@ -25,7 +25,7 @@ import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from './conformance-process.js';
 import { verdictOptions } from './protocol-run.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
-import { normaliseTarget, probeTarget } from './service-target.js';
+import { normaliseTarget, preflight, probeTarget } from './service-target.js';
 
 export interface RunOptions {
   /** One per worker when there are several: each worker's cases change only its own target's state. */
@@ -43,6 +43,8 @@ export interface RunOptions {
   replay?: string;
   'allow-incomplete': boolean;
   'min-coverage': string[];
+  /** --no-preflight: judge the target even when it does not answer like the service. */
+  preflight?: boolean;
 }
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
@@ -83,7 +85,12 @@ export const command = {
         })
         .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
-        .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' }),
+        .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
+        .option('preflight', {
+          type: 'boolean',
+          default: true,
+          describe: 'before any case, check the target answers like the service (--no-preflight: judge it anyway)',
+        }),
     )
       .conflicts('record', 'replay')
       .example('$0 run', 'every suite against the embedded reference')
@@ -180,8 +187,11 @@ export async function run(options: RunOptions): Promise<number> {
     }
     const targetUrls = cassettes ? proxies.map((p) => p.url) : upstreams;
     const targetUrl = targetUrls[0];
-    // The targets are copies of one implementation: the first speaks for what they can do.
-    const capabilities = await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
+    // The targets are copies of one implementation: the first speaks for them. The preflight
+    // goes to it directly, never into a recording; a replay has no target to check.
+    const checked = options.replay || options.preflight === false ? undefined : await preflight(upstreams[0]);
+    for (const warning of checked?.warnings ?? []) process.stderr.write(`touchstone: warning: ${warning}\n`);
+    const capabilities = checked && !cassettes ? checked.capabilities : await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 
     const startedAt = new Date();
     const outDir = reportDirectory(options.out, startedAt);

@@ -1,8 +1,10 @@
-// What the commands that judge a service (run, mutate) do with --target: check it is an
-// http(s) URL, and ask it what it can do (which also proves something answers there).
+// What the commands that judge a service (run, mutate, target check) do with --target: check
+// it is an http(s) URL, and the preflight: ask it what it can do (which also proves something
+// answers there), and whether it answers like the service at all.
+import { CAPABILITIES } from '../../lib/control-contract.js';
 import { HarnessError } from '../core/errors.js';
 import { createTargetControl } from '../http/target-control.js';
-import { createHttpTransport } from '../http/transport.js';
+import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
 import { withCassette } from '../proxy/with-cassette.js';
 import { USER_AGENT } from '../suite/case-runner.js';
 
@@ -26,10 +28,89 @@ export async function probeTarget(targetUrl: string, cassette?: string): Promise
   const transport = createHttpTransport({ timeoutMs: 10_000 });
   try {
     const send = withCassette(transport.send, () => cassette);
-    return await createTargetControl(targetUrl, send, USER_AGENT).capabilities();
-  } catch (error) {
-    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
+    return await readCapabilities(targetUrl, send);
   } finally {
     transport.close();
   }
 }
+
+async function readCapabilities(targetUrl: string, send: Transport): Promise<Set<string>> {
+  try {
+    return await createTargetControl(targetUrl, send, USER_AGENT).capabilities();
+  } catch (error) {
+    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
+  }
+}
+
+/** A request as the service's clients send it (harness/http/target-client.ts sends the same by default). */
+export function serviceRequest(targetUrl: string, method: string, path: string, token?: string, body?: unknown) {
+  const headers: [string, string][] = [
+    ['User-Agent', USER_AGENT],
+    ['Accept', 'application/vnd.service+json'],
+    ['X-Service-Api-Version', '2022-11-28'],
+  ];
+  if (token !== undefined) headers.push(['Authorization', `Bearer ${token}`]);
+  if (body !== undefined) headers.push(['Content-Type', 'application/json']);
+  return { method, url: targetUrl + path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) };
+}
+
+/** The request that shows a target speaks the service: open to anyone, its user is in every world. */
+export const SERVICE_PROBE = '/users/octocat/social_accounts';
+
+export interface Preflight {
+  capabilities: Set<string>;
+  /** Said before the run: the target serves reset without declaring it, or declares names nobody knows. */
+  warnings: string[];
+}
+
+/**
+ * The checks `touchstone run` makes before any case (and `target check` begins with): the
+ * target answers; it answers a request of the service like a JSON API (an HTML or plain-text
+ * page is a web server, a wrong port or a wrong path prefix: exit 3, not a verdict of
+ * NON-CONFORMING over hundreds of cases); and a reset it serves is declared.
+ *
+ * Decisions: only the media type decides "not the service". The spec leaves the error body's
+ * shape unsaid, so an empty 404 from a target that has not built social accounts passes;
+ * a body of another type does not. Serving reset undeclared is found by sending it: the run
+ * resets before every case anyway, so one more reset before the first changes nothing the run
+ * relies on.
+ */
+export async function preflight(targetUrl: string, send?: Transport): Promise<Preflight> {
+  if (send === undefined) {
+    const transport = createHttpTransport({ timeoutMs: 10_000 });
+    try {
+      return await preflight(targetUrl, transport.send);
+    } finally {
+      transport.close();
+    }
+  }
+  const capabilities = await readCapabilities(targetUrl, send);
+  let answer: Awaited<ReturnType<Transport>>;
+  try {
+    answer = await send(serviceRequest(targetUrl, 'GET', SERVICE_PROBE));
+  } catch (error) {
+    throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
+  }
+  const type = headerValue(answer.headers, 'content-type');
+  if (answer.body.length > 0 && !isJsonType(type))
+    throw new HarnessError(
+      'TARGET_UNREACHABLE',
+      `target ${targetUrl} does not answer like the service: GET ${SERVICE_PROBE} answered ${answer.status} ${type ?? 'without a Content-Type'}, not JSON. Is ${targetUrl} the base URL every path of the spec goes under? (--no-preflight runs anyway)`,
+    );
+  const warnings: string[] = [];
+  if (!capabilities.has('control.reset')) {
+    const reset = await send({ method: 'POST', url: `${targetUrl}/_conformance/reset`, headers: [['User-Agent', USER_AGENT]] }).catch(
+      () => undefined,
+    );
+    if (reset && reset.status < 300)
+      warnings.push(
+        `the target serves POST /_conformance/reset (${reset.status}) but does not list control.reset in GET /_conformance/capabilities: it will not be reset between cases, which run on shared state. Add "control.reset" to its capabilities (docs/target-contract.md).`,
+      );
+  }
+  const known = new Set<string>(CAPABILITIES);
+  const unknown = [...capabilities].filter((c) => !known.has(c));
+  if (unknown.length > 0) warnings.push(`the target lists capabilities touchstone does not know, and ignores: ${unknown.join(', ')}`);
+  return { capabilities, warnings };
+}
+
+export const isJsonType = (type: string | undefined) => type !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(type.trim());
