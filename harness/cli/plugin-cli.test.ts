@@ -66,6 +66,9 @@ test('--record saves every run; --replay judges the recording alone, without --p
   const recorded = await runCli(['plugin', '--plugin', wrapper, '--record', session, '--out', path.join(dir, 'recorded')]);
   expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
   expect(results(path.join(dir, 'recorded')).summary).toMatchObject({ total: 14, PASS: 14 });
+  // A recording run says where it records, on the console and in results.json.
+  expect(recorded.stdout).toContain(`running 14 cases against the plugin \`${wrapper}\`, recording into ${session}\n`);
+  expect(results(path.join(dir, 'recorded')).target.recordings).toEqual({ mode: 'record', folder: session });
   expect(JSON.parse(readFileSync(path.join(session, 'session.json'), 'utf8'))).toMatchObject({
     format: 'touchstone-plugin-session',
     version: 1,
@@ -87,6 +90,11 @@ test('--record saves every run; --replay judges the recording alone, without --p
   const report = results(replayOut);
   expect(report.summary).toMatchObject({ total: 14, PASS: 14 });
   expect(report.target.url).toBe(wrapper);
+  // A replay says it is one, naming the session it judged, before any case and in every report.
+  expect(replayed.stdout).toContain(`running 14 cases against the recordings in ${session} of the plugin \`${wrapper}\`\n`);
+  expect(replayed.stdout).toContain(`touchstone: CONFORMING (the recordings in ${session} of the plugin \`${wrapper}\`)\n`);
+  expect(report.target.recordings).toEqual({ mode: 'replay', folder: session });
+  expect(readFileSync(path.join(replayOut, 'junit.xml'), 'utf8')).toContain(`<property name="replay" value="${session}"/>`);
   expect(existsSync(wrapper)).toBe(false);
 
   // Garbage in place of one recorded answer (with its sha256 updated, as a deliberate edit

@@ -69,6 +69,9 @@ export function runPluginSuites(options: PluginOptions): Promise<number> {
     return {
       targetUrl: options.plugin ?? command.map(shellWord).join(' '),
       plugin: { command, ...limits, ...(record !== undefined && { record }), ...(replay !== undefined && { replay }) },
+      // Reports name the folder as the user gave it; the plugin spec reads the absolute paths above.
+      ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
+      ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
     };
   });
 }

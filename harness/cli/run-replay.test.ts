@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { loadSuites } from '../suite/suite-loader.js';
-import { runCli } from './cli-process.js';
+import { REPORT_FILES, REPRO_FILE } from '../report/write-reports.js';
+import { readWorldTokens } from '../suite/world-tokens.js';
+import { runCli, startServe, tokensFile } from './cli-process.js';
 
 const REFERENCE_CASSETTES = path.join(PROJECT_ROOT, 'cassettes/reference');
 
@@ -33,6 +35,13 @@ test('run --replay cassettes/reference passes offline and the sentinel target se
     expect(result.stdout).toMatch(/proxy \(replay\): \d+ cassette\(s\), \d+ answer\(s\) replayed, 0 recorded\n/);
     expect(result.stdout).not.toContain('never asked for');
     expect(connections).toBe(0);
+    // The --target named stands for the recordings; the proxy's passing port is named nowhere.
+    expect(result.stdout).toContain(`against the recordings in ${REFERENCE_CASSETTES} of http://127.0.0.1:${port}\n`);
+    expect(results.target).toEqual({
+      url: `http://127.0.0.1:${port}`,
+      embedded: false,
+      recordings: { mode: 'replay', folder: REFERENCE_CASSETTES },
+    });
   } finally {
     sentinel.close();
     rmSync(out, { recursive: true, force: true });
@@ -51,6 +60,55 @@ test('run --record reproduces the committed recordings byte for byte', async () 
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(`${dir}-report`, { recursive: true, force: true });
+  }
+});
+
+test('record, then replay, say so and name the folder; curl lines name the real target recording, the recorded origin replaying, never the proxy', async () => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-named-'));
+  const server = await startServe(['--fault', 'pagination.no-link-header']);
+  const only = ['--only', 'assignees/list-pages-of-a-large-repository', '--only', 'assignees/list-returns-users'];
+  const cassettes = path.join(dir, 'cassettes');
+  // Every local origin a file names (the target's, or a proxy's).
+  const origins = (file: string) => [...new Set(readFileSync(file, 'utf8').match(/http:\/\/127\.0\.0\.1:\d+/g))];
+  const reportFiles = (out: string) => [...Object.values(REPORT_FILES), REPRO_FILE].map((name) => path.join(out, name));
+  try {
+    const recordOut = path.join(dir, 'recorded');
+    const recorded = await runCli(
+      ['run', '--record', cassettes, '--target', server.url, '--tokens', tokensFile(dir), ...only, '--out', recordOut],
+      { ADMIN_TOKEN: readWorldTokens()['repo-admin'] },
+    );
+    expect(recorded.code, recorded.stdout + recorded.stderr).toBe(1);
+    expect(recorded.stdout).toContain(`touchstone: running 2 cases against ${server.url}, recording into ${cassettes}\n`);
+    const recordResults: Results = JSON.parse(readFileSync(path.join(recordOut, 'results.json'), 'utf8'));
+    expect(recordResults.target).toEqual({ url: server.url, embedded: false, recordings: { mode: 'record', folder: cassettes } });
+    const recordFailure = recordResults.cases.find((c) => c.outcome === 'FAIL')!.failure!;
+    expect(recordFailure.reproduce).toContain(` '${server.url}/repos/`);
+    // The target is live: every local origin a report names is its own.
+    for (const file of reportFiles(recordOut)) expect(origins(file), file).toEqual([server.url]);
+
+    const replayOut = path.join(dir, 'replayed');
+    const replayed = await runCli(['run', '--replay', cassettes, ...only, '--out', replayOut]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(1);
+    expect(replayed.stdout).toContain(`touchstone: running 2 cases against the recordings in ${cassettes}\n`);
+    expect(replayed.stdout).toContain(`touchstone: NON-CONFORMING (the recordings in ${cassettes})\n`);
+    const results: Results = JSON.parse(readFileSync(path.join(replayOut, 'results.json'), 'utf8'));
+    expect(results.target).toEqual({ url: 'http://target.invalid', embedded: false, recordings: { mode: 'replay', folder: cassettes } });
+    const failing = results.cases.find((c) => c.outcome === 'FAIL')!;
+    expect(failing.id).toBe('assignees/list-pages-of-a-large-repository');
+    expect(failing.failure!.reproduce).toContain(" 'http://target.invalid/repos/");
+    expect(failing.rerun).toBe(`npx touchstone run --replay ${cassettes} --only ${failing.id}`);
+    // The proxy's port, gone with the run, is in no report; the recordings are named in each.
+    for (const file of reportFiles(replayOut)) expect(origins(file), file).toEqual([]);
+    const read = (name: string) => readFileSync(path.join(replayOut, name), 'utf8');
+    expect(read(REPORT_FILES.html)).toContain(`the recordings in ${cassettes}`);
+    expect(read(REPORT_FILES.summary)).toContain(`the recordings in ${cassettes}`);
+    expect(read(REPORT_FILES.junit)).toContain(`<property name="replay" value="${cassettes}"/>`);
+    expect(JSON.parse(read(REPORT_FILES.ctrf)).results.environment.extra.recordings).toEqual({ mode: 'replay', folder: cassettes });
+    expect(read(REPRO_FILE)).toContain('#   http://target.invalid: the recordings keep no origin;');
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import type { Suite } from '../core/suite-format.js';
-import { CASSETTE_SUFFIX, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
+import { CASSETTE_SUFFIX, RECORDED_ORIGIN, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { readTokensFile } from '../http/tokens-file.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
@@ -186,6 +186,14 @@ export async function run(options: RunOptions): Promise<number> {
         );
     }
     const targetUrls = cassettes ? proxies.map((p) => p.url) : upstreams;
+    // Reports never show the proxy's passing port: a curl against it reaches nothing once the run
+    // ends. Recording, they show the real target, which is live (and gets the same requests).
+    // A replay's recordings keep no origin (cassette-format.ts stores RECORDED_ORIGIN), so they
+    // show the --target the user named for them, or RECORDED_ORIGIN itself: a curl to it
+    // can never reach a wrong host, and the user puts their target's origin there (or replays
+    // with --target). A `touchstone run --replay … --only <case>` line is already each case's
+    // rerun; a curl of the one request stays useful against a live implementation.
+    const reportedUrls = !cassettes ? undefined : options.replay ? [targets[0] ?? RECORDED_ORIGIN] : upstreams;
     const targetUrl = targetUrls[0];
     // The targets are copies of one implementation: the first speaks for them. The preflight
     // goes to it directly, never into a recording; a replay has no target to check.
@@ -205,6 +213,10 @@ export async function run(options: RunOptions): Promise<number> {
       embedded,
       tokens,
       cassettes: !!cassettes,
+      ...(cassettes && {
+        recordings: { mode: options.record ? ('record' as const) : ('replay' as const), folder: cassettes },
+        reportedUrls,
+      }),
       suites: options.suite,
       only: options.only ?? [],
       grep: options.grep,

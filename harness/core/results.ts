@@ -176,7 +176,13 @@ export interface Results {
   /** What the run was judged by (harness/core/fingerprint.ts): two runs compare cleanly when these agree. */
   fingerprint: Fingerprint;
   kind: 'service' | 'plugin' | 'compiler';
-  target: { url: string; embedded: boolean };
+  /**
+   * `url`: the service's base URL, or the plugin or compiler command. Behind the record proxy
+   * it is the real target, never the proxy's passing port; in a replay, which contacts no
+   * target, it is the --target the recordings were named for, else RECORDED_ORIGIN
+   * (cassette-format.ts), the origin recordings are stored with.
+   */
+  target: { url: string; embedded: boolean; recordings?: Recordings };
   started_at: string;
   finished_at: string;
   duration_ms: number;
@@ -194,6 +200,16 @@ export interface Results {
   summary: Record<Outcome, number> & { total: number };
   requirements: RequirementResult[];
   cases: CaseResult[];
+}
+
+/**
+ * A run through recordings (--record or --replay): `record` judged the target and saved its
+ * answers into `folder`; `replay` judged what `folder` holds and contacted nothing. `folder`
+ * is as the user gave it, so reports name it the way they know it.
+ */
+export interface Recordings {
+  mode: 'record' | 'replay';
+  folder: string;
 }
 
 export interface Fingerprint {

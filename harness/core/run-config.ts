@@ -2,7 +2,7 @@
 // temp file (it holds tokens) whose path travels in TOUCHSTONE_RUN_CONFIG.
 import { readFileSync } from 'node:fs';
 import { HarnessError } from './errors.js';
-import type { RunKind } from './results.js';
+import type { Recordings, RunKind } from './results.js';
 
 export const RUN_CONFIG_ENV = 'TOUCHSTONE_RUN_CONFIG';
 /** Attachment through which each test hands its CaseOutcome to the reporter. */
@@ -28,6 +28,14 @@ export interface RunConfig {
   tokens: Record<string, string>;
   /** Requests go through the record/replay proxy: each names its case's cassette. */
   cassettes: boolean;
+  /** --record or --replay (service runs: through the proxy; plugin runs: a session folder), as reports name it. */
+  recordings?: Recordings;
+  /**
+   * What reports show for each of targetUrls when those are the record/replay proxy's passing
+   * ports (see Results' target.url): the real target when recording, the target the
+   * recordings stand for when replaying. Absent: targetUrls themselves.
+   */
+  reportedUrls?: string[];
   suites: string[];
   /** `suite/case` keys to run (--only), and a pattern over keys and titles (--grep); none: every case of `suites`. */
   only?: string[];

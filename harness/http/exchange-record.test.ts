@@ -2,7 +2,7 @@
 // exactly as recorded (checked by handing it to bash with curl replaced by printf).
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { createRedactor, toCurl, toExchangeRecord } from './exchange-record.js';
+import { createRedactor, showingTarget, toCurl, toExchangeRecord } from './exchange-record.js';
 
 const SECRET = 'ts_classic_secret_0001';
 const redact = createRedactor([SECRET, 'ts_classic_secret', '']);
@@ -94,4 +94,23 @@ test('the curl command reproduces the request: headers, body and URL reach curl 
     '--data-binary',
     `{"a":"it's $HOME"}`,
   ]);
+});
+
+test('behind a record/replay proxy the exchange and its curl name the target it stands for, never the passing port', () => {
+  const shown = showingTarget(redact, 'http://127.0.0.1:4321', 'http://target.invalid');
+  const record = toExchangeRecord(
+    {
+      method: 'GET',
+      url: `http://127.0.0.1:4321/repos/o/r?token=${SECRET}`,
+      headers: [['Authorization', `Bearer ${SECRET}`]],
+    },
+    // A longer port that starts with the proxy's is another server: it stays as it is.
+    { status: 302, headers: [['Location', 'http://127.0.0.1:4321/next']], body: Buffer.from('see http://127.0.0.1:43210/x') },
+    shown,
+  );
+  expect(record.request.url).toBe('http://target.invalid/repos/o/r?token=$TOKEN');
+  expect(record.response?.headers).toEqual([['Location', 'http://target.invalid/next']]);
+  expect(record.response?.body).toBe('see http://127.0.0.1:43210/x');
+  expect(toCurl(record.request)).toContain(" 'http://target.invalid/repos/o/r?token=$TOKEN'");
+  expect(showingTarget(redact, 'http://127.0.0.1:4321', 'http://127.0.0.1:4321')).toBe(redact);
 });

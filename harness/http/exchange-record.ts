@@ -10,10 +10,12 @@ const MAX_RECORDED_BODY = 256 * 1024;
 
 export type Redactor = (text: string) => string;
 
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export function createRedactor(secrets: Iterable<string>): Redactor {
   const list = [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
   if (list.length === 0) return (text) => text;
-  const pattern = new RegExp(list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const pattern = new RegExp(list.map(literally).join('|'), 'g');
   return (text) => text.replace(pattern, '$$TOKEN');
 }
 
@@ -25,6 +27,17 @@ export function withSecrets(redact: Redactor, secrets: ReadonlySet<string>): Red
       result = result.split(secret).join('<redacted>');
     return result;
   };
+}
+
+/**
+ * `redact`, then the base URL `sent` (a record/replay proxy's passing port) shown as `shown`
+ * (the target it stands for) wherever it appears, so no report names a port that dies with
+ * the run. A longer port that starts with the same digits is left alone.
+ */
+export function showingTarget(redact: Redactor, sent: string, shown: string): Redactor {
+  if (sent === shown) return redact;
+  const pattern = new RegExp(`${literally(sent)}(?![0-9])`, 'g');
+  return (text) => redact(text).replace(pattern, () => shown);
 }
 
 function bodyText(body: Buffer | undefined): string | undefined {

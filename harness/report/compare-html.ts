@@ -8,6 +8,7 @@ import { html, type Markup } from './markup.js';
 import { comparisonHeadline, regressed, type CaseRow, type Change, type Comparison, type RequirementRow } from './compare-runs.js';
 import { formatDuration } from './duration-format.js';
 import type { RequirementStatus } from '../core/results.js';
+import { describeTarget } from './target-description.js';
 
 const STYLE = `${REPORT_STYLE}
 .compare-banner { padding: 24px max(24px, calc((100% - 1232px) / 2)); color: #fff; background: linear-gradient(120deg, #116329, #1a7f37); }
@@ -73,7 +74,7 @@ function runsTable(comparison: Comparison): Markup {
   return html`<div class="table-scroll"><table data-testid="runs">
 <thead><tr><th>run</th><th>target</th><th>verdict</th><th class="num">PASS</th><th class="num">FAIL</th><th class="num">WARN</th><th class="num">SKIP</th><th class="num">ERROR</th><th class="num">XFAIL</th><th>started</th><th class="num">took</th><th>touchstone</th></tr></thead>
 <tbody>${comparison.runs.map(({ label, results: r }, i) => {
-    const target = r.target.embedded ? `embedded reference (${r.target.url})` : r.target.url;
+    const target = describeTarget(r);
     return html`<tr><td><strong>${label}</strong>${i === 0 && html`<div class="note">compared against</div>`}</td><td><code>${target}</code></td>
 <td><span class="verdict" data-verdict="${r.verdict}">${r.verdict}</span></td>
 ${(['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const).map((o) => html`<td class="num">${r.summary[o]}</td>`)}

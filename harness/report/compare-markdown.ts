@@ -2,6 +2,7 @@
 // regressed and what was fixed against the first run. The full tables are in compare.html.
 import { comparisonHeadline, regressed, type CaseRow, type Comparison, type RequirementRow } from './compare-runs.js';
 import { cellText, codeSpan, truncatedMessage } from './markdown-summary.js';
+import { describeTarget } from './target-description.js';
 
 const MAX_ROWS = 50;
 
@@ -30,7 +31,7 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     ['run', 'target', 'verdict', 'PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'],
     comparison.runs.map(({ label, results: r }) => [
       cellText(label),
-      codeSpan(r.target.embedded ? `embedded reference (${r.target.url})` : r.target.url),
+      codeSpan(describeTarget(r)),
       `**${r.verdict}**`,
       ...(['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const).map((o) => String(r.summary[o])),
     ]),

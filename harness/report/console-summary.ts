@@ -3,12 +3,13 @@ import { OUTCOMES, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
 import { REPORT_FILES } from './write-reports.js';
 import { paint } from './console-colour.js';
+import { describeTarget } from './target-description.js';
 
 const MAX_LISTED = 15;
 
 export function formatSummary(results: Results, outDir: string, colour = false): string {
   const verdict = paint(colour, results.verdict, results.verdict.toUpperCase());
-  const lines = ['', `touchstone: ${verdict} (${results.target.url})`, `  ${verdictHeadline(results)}`];
+  const lines = ['', `touchstone: ${verdict} (${describeTarget(results)})`, `  ${verdictHeadline(results)}`];
   lines.push(`  ${OUTCOMES.map((o) => `${o} ${results.summary[o]}`).join('  ')}  of ${results.summary.total}`);
   const notPassing = results.cases.filter((c) => c.outcome !== 'PASS' && c.outcome !== 'SKIP');
   for (const c of notPassing.slice(0, MAX_LISTED)) {

@@ -106,7 +106,14 @@ export function renderCtrf(results: Results): string {
         duration: stop - start,
       },
       tests,
-      environment: { extra: { kind: results.kind, target: results.target.url, embedded: results.target.embedded } },
+      environment: {
+        extra: {
+          kind: results.kind,
+          target: results.target.url,
+          embedded: results.target.embedded,
+          ...(results.target.recordings && { recordings: results.target.recordings }),
+        },
+      },
       extra: {
         verdict: results.verdict,
         fingerprint: results.fingerprint,

@@ -66,7 +66,7 @@ test('the verdict, target and counts lead the page', () => {
   });
   expect(conforming).not.toContain('data-testid="gaps"');
   expect(conforming).toContain('>Conforming</h1>');
-  expect(conforming).toContain('embedded reference · http://127.0.0.1:4010');
+  expect(conforming).toContain('embedded reference (http://127.0.0.1:4010)');
 });
 
 test('the matrix has a cell per endpoint and aspect holding the worst outcome and the case count', () => {

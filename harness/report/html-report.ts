@@ -14,6 +14,7 @@ import { html, Markup } from './markup.js';
 import { compareWorstFirst, OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
 import type { Results, Verdict } from '../core/results.js';
 import { verdictHeadline } from './verdict-reasons.js';
+import { describeTarget } from './target-description.js';
 
 const VERDICT_FACE: Readonly<Record<Verdict, { mark: string; title: string }>> = {
   conforming: { mark: '✓', title: 'Conforming' },
@@ -62,7 +63,7 @@ export function formatTimestamp(iso: string): string {
 
 function renderBanner(results: Results): Markup {
   const face = VERDICT_FACE[results.verdict];
-  const target = results.target.embedded ? `embedded reference · ${results.target.url}` : results.target.url;
+  const target = describeTarget(results);
   const fact = (label: string, value: string, testId: string) =>
     html`<div><dt>${label}</dt><dd data-testid="${testId}">${value}</dd></div>`;
   return html`<header class="verdict-banner" data-verdict="${results.verdict}">
@@ -132,7 +133,7 @@ export function renderHtmlReport(results: Results): string {
   const hasMatrix = results.cases.some((c) => c.endpoints.length > 0);
   const page = html`<!DOCTYPE html>
 <html lang="en">
-${pageHead(`touchstone: ${results.verdict} · ${results.target.url}`, REPORT_STYLE, REPORT_SCRIPT)}
+${pageHead(`touchstone: ${results.verdict} · ${describeTarget(results)}`, REPORT_STYLE, REPORT_SCRIPT)}
 <body>
 ${renderBanner(results)}
 <nav class="sections" aria-label="Sections"><ul>

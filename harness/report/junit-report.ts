@@ -5,6 +5,7 @@
 import { escapeXmlText, xml, type Markup } from './markup.js';
 import { requestIdOf, type CaseResult, type Outcome, type RequirementResult, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
+import { describeTarget } from './target-description.js';
 
 type JunitStatus = 'passed' | 'failure' | 'error' | 'skipped';
 
@@ -126,7 +127,7 @@ function renderVerdict(results: Results): Markup {
     <testcase name="verdict" classname="touchstone" time="0.000">
       <properties>
         <property name="verdict" value="${results.verdict}"/>
-${results.gaps.untested.map((id) => xml`        <property name="untested" value="${id}"/>\n`)}${results.gaps.roles.map((role) => xml`        <property name="missing-role" value="${role}"/>\n`)}${results.gaps.capabilities.map((c) => xml`        <property name="missing-capability" value="${c}"/>\n`)}      </properties>
+${results.target.recordings && xml`        <property name="${results.target.recordings.mode}" value="${results.target.recordings.folder}"/>\n`}${results.gaps.untested.map((id) => xml`        <property name="untested" value="${id}"/>\n`)}${results.gaps.roles.map((role) => xml`        <property name="missing-role" value="${role}"/>\n`)}${results.gaps.capabilities.map((c) => xml`        <property name="missing-capability" value="${c}"/>\n`)}      </properties>
 ${result}    </testcase>
   </testsuite>
 `;
@@ -149,7 +150,7 @@ ${cases.map((c) => renderCase(c, requirements))}  </testsuite>
   const totals = tally(results.cases);
   totals.tests += 1;
   if (results.verdict !== 'conforming') totals.failures += 1;
-  const root = xml`<testsuites name="touchstone ${results.target.url}" ${tallyAttributes(totals)} time="${seconds(results.duration_ms)}" timestamp="${results.started_at}">
+  const root = xml`<testsuites name="touchstone ${describeTarget(results)}" ${tallyAttributes(totals)} time="${seconds(results.duration_ms)}" timestamp="${results.started_at}">
 ${renderVerdict(results)}${suites}</testsuites>
 `;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root}`;

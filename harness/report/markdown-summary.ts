@@ -9,6 +9,7 @@ import { formatDuration } from './duration-format.js';
 import { compareWorstFirst } from '../core/outcome-order.js';
 import { OUTCOMES, type CaseResult, type RequirementResult, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
+import { describeTarget } from './target-description.js';
 
 const MAX_CASE_ROWS = 50;
 const MAX_UNTESTED_IDS = 200;
@@ -69,7 +70,7 @@ const MARKS = { conforming: '✅', incomplete: '⚠️', 'non-conforming': '❌'
 
 function verdictLine(results: Results): string {
   const mark = MARKS[results.verdict];
-  const target = results.target.embedded ? `embedded reference (${results.target.url})` : results.target.url;
+  const target = describeTarget(results);
   const facts = [
     `${results.kind} target ${codeSpan(target)}`,
     `${results.summary.total} cases in ${formatDuration(results.duration_ms)}`,

@@ -11,6 +11,7 @@ import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
 import type { Results } from '../core/results.js';
+import { RECORDED_ORIGIN } from '../cassette/cassette-format.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const REPORT_FILES = {
@@ -36,6 +37,8 @@ export function renderReproScript(results: Results): string | undefined {
       if (!failure.reproduce) continue;
       lines.push(`#   ${failure.role ? `as ${failure.role}: ` : ''}expected ${failure.expected}, got ${failure.actual}`);
       if (failure.role && failure.reproduce.includes('$TOKEN')) lines.push(`#   TOKEN: the \`${failure.role}\` token ${tokensFrom}`);
+      if (failure.reproduce.includes(RECORDED_ORIGIN))
+        lines.push(`#   ${RECORDED_ORIGIN}: the recordings keep no origin; put the base URL of the implementation they recorded there`);
       lines.push(...failure.reproduce.split('\n').map((line) => `#   ${line}`));
     }
   }

@@ -17,7 +17,7 @@
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
-import { createRedactor, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
+import { createRedactor, showingTarget, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus, statusRuleText } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
 import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry.js';
@@ -40,6 +40,8 @@ export interface CaseHooks {
 /** What a service run knows of its target, from which every case's context is made. */
 export interface ServiceTarget {
   url: string;
+  /** What reports show for `url` when it is the record/replay proxy's (RunConfig reportedUrls). */
+  reportedUrl?: string;
   tokens: Record<string, string>;
   send: Transport;
   capabilities: ReadonlySet<string>;
@@ -61,7 +63,7 @@ export function createCaseContext(target: ServiceTarget, hooks: CaseHooks): Case
     capabilities: target.capabilities,
     schemas: target.schemas ?? loadSchemaRegistry(suitePaths.schemas),
     registry: target.registry,
-    redact: createRedactor(Object.values(target.tokens)),
+    redact: showingTarget(createRedactor(Object.values(target.tokens)), target.url, target.reportedUrl ?? target.url),
     strict: target.strict,
     roles: target.roles ?? new Map(),
     hooks,

@@ -12,7 +12,8 @@ import { buildResults, caseResult, requirementsInScope } from '../report/build-r
 import { formatSummary } from '../report/console-summary.js';
 import { paint } from '../report/console-colour.js';
 import { formatDuration } from '../report/duration-format.js';
-import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level } from '../core/results.js';
+import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level, Results } from '../core/results.js';
+import { describeTarget } from '../report/target-description.js';
 import { writeReports } from '../report/write-reports.js';
 
 const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
@@ -34,6 +35,12 @@ export default class ConformanceReporter implements Reporter {
   /** Every requirement the planned cases cite, whether or not they get to run. */
   private readonly cited = new Set<string>();
 
+  /** What results.json says was judged: the proxy's passing port is never named (run.ts, reportedUrls). */
+  private readonly target: Results['target'] = {
+    url: this.config.reportedUrls?.[0] ?? this.config.targetUrl,
+    embedded: this.config.embedded,
+    ...(this.config.recordings && { recordings: this.config.recordings }),
+  };
   private readonly colour = this.config.colour === true;
   private readonly begun = Date.now();
 
@@ -55,8 +62,9 @@ export default class ConformanceReporter implements Reporter {
     planned.forEach((test, i) => this.order.set(annotations(test, 'case')[0], i));
     for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
     const { config } = this;
-    const urls = config.targetUrls ?? [config.targetUrl];
-    const target = config.kind === 'service' ? urls.join(', ') : `the ${config.kind} \`${config.targetUrl}\``;
+    const urls = config.reportedUrls ?? config.targetUrls ?? [config.targetUrl];
+    // Every worker's URL; that it is the embedded reference is said among the how, not twice.
+    const target = describeTarget({ kind: config.kind, target: { ...this.target, url: urls.join(', '), embedded: false } });
     const how = [
       config.embedded && (urls.length > 1 ? `${urls.length} embedded references` : 'embedded reference'),
       (config.workers ?? 1) > 1 && `${config.workers} workers`,
@@ -103,7 +111,7 @@ export default class ConformanceReporter implements Reporter {
       grep: this.config.grep,
       shard: config.shard && `${config.shard.current}/${config.shard.total}`,
       rerun: this.config.rerun,
-      target: { url: this.config.targetUrl, embedded: this.config.embedded },
+      target: this.target,
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
       strict: this.config.strict,

@@ -21,9 +21,11 @@ const transport = createHttpTransport();
 // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
 let currentCase: string | undefined;
 const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
+// Each worker (its parallel index, stable across a restart) judges a target state of its own.
+const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const target = {
-  // Each worker (its parallel index, stable across a restart) judges a target state of its own.
-  url: config.targetUrls?.[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? config.targetUrl,
+  url: config.targetUrls?.[lane] ?? config.targetUrl,
+  reportedUrl: config.reportedUrls?.[lane] ?? config.reportedUrls?.[0],
   tokens: config.tokens,
   send,
   capabilities: new Set(config.capabilities),
