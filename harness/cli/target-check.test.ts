@@ -1,7 +1,7 @@
 // `touchstone target check` and the preflight of `touchstone run`: a target that is right
 // passes; a web server that is not the service is told at once (exit 3), by both; a target
 // with a refused token and an undeclared reset is told what to fix.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -112,6 +112,17 @@ test('a refused token and a reset served but not declared are named, each with i
       'world: users and their ids (the assignees of octo-org/widgets): not checked (the repo-admin token is refused)',
     );
     expect(result.stdout).toMatch(/\[warn\] social-accounts: \d+ of 10 cases will SKIP/);
+
+    // A run warns before its cases, and its gaps say they shared one state.
+    const out = path.join(dir, 'run');
+    const run = await runCli(['run', '--target', front.url, '--tokens', tokensFile(dir), '--suite', 'social-accounts', '--out', out], {
+      ADMIN_TOKEN: readWorldTokens()['repo-admin'],
+    });
+    expect(run.stderr).toContain('warning: the target serves POST /_conformance/reset (204) but does not list control.reset');
+    const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8'));
+    expect(results.gaps.shared_state).toBe(true);
+    expect(run.stdout).toContain('cases ran on shared state');
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('data-testid="gap-shared-state"');
   } finally {
     await front.close();
     await reference.stop();

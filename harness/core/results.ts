@@ -152,6 +152,12 @@ export interface Gaps {
   roles: string[];
   capabilities: string[];
   errors: string[];
+  /**
+   * The target has no control.reset: each case ran on the state the cases before it left (their
+   * cleanup steps undo what they change, but a case that stops half way may not). Not a reason
+   * for "incomplete": said so that a failure it may explain is read with it. Present only when true.
+   */
+  shared_state?: true;
 }
 
 /** How much of something a run covered. */

@@ -46,6 +46,8 @@ export interface RunFacts {
   shard?: string;
   /** The command that runs the same target again; `--only <case>` makes each case's rerun. */
   rerun?: string;
+  /** The target could not be reset between cases (no control.reset): gaps.shared_state. */
+  sharedState?: boolean;
 }
 
 /** A case's record in results.json: its facts and what its run found (empty lists left out). */
@@ -149,6 +151,7 @@ export function buildResults(given: CaseResult[], requirements: Iterable<Require
     roles: missing?.roles ?? [],
     capabilities: missing?.capabilities ?? [],
     errors: cases.filter((c) => c.outcome === 'ERROR').map((c) => c.id),
+    ...(facts.sharedState && { shared_state: true }),
   };
   const levels = new Map(inScope.map((r) => [r.id, r.level]));
   return {

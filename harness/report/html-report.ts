@@ -85,7 +85,7 @@ function renderBanner(results: Results): Markup {
 
 /** Right under the banner when the run did not check everything: what it lacked, and what went unchecked. */
 function renderGaps(results: Results): Markup | undefined {
-  const { roles, capabilities, errors, untested } = results.gaps;
+  const { roles, capabilities, errors, untested, shared_state } = results.gaps;
   const codes = (ids: string[]) => ids.map((id, i) => html`${i > 0 ? ', ' : ''}<code>${id}</code>`);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const items = [
@@ -97,6 +97,8 @@ function renderGaps(results: Results): Markup | undefined {
       html`<li data-testid="gap-errors">${count(errors.length, 'case')} in ERROR: the harness or the environment failed, so their checks did not run: ${codes(errors)}.</li>`,
     untested.length > 0 &&
       html`<li data-testid="gap-untested">${count(untested.length, 'MUST requirement')} unchecked: ${untested.map((id, i) => html`${i > 0 ? ', ' : ''}<a href="#requirement-${id}"><code>${id}</code></a>`)}.</li>`,
+    shared_state === true &&
+      html`<li data-testid="gap-shared-state">The target has no <code>control.reset</code>: cases ran on shared state, each on what the cases before it left, so a failure may come from an earlier case.</li>`,
   ].filter((item) => item !== false);
   if (items.length === 0) return undefined;
   return html`<section class="gaps" data-testid="gaps" aria-labelledby="gaps-heading">

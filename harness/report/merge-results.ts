@@ -58,6 +58,7 @@ export function mergeResults(parts: Results[], catalogue: Catalogue): Results {
     suites: scope.suites,
     only: scope.only,
     grep: scope.grep,
+    sharedState: parts.some((p) => p.gaps.shared_state),
   });
 }
 

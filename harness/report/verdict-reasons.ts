@@ -47,5 +47,9 @@ export function gapReasons(results: Results, maxIds = 12): string[] {
   if (gaps.errors.length > 0)
     reasons.push(`${plural(gaps.errors.length, 'case')} in ERROR (the harness or the environment failed): ${listed(gaps.errors, maxIds)}`);
   if (gaps.untested.length > 0) reasons.push(`unchecked MUST requirements: ${listed(gaps.untested, maxIds)}`);
+  if (gaps.shared_state)
+    reasons.push(
+      'the target has no control.reset: cases ran on shared state, each on what the cases before it left (a failure may come from an earlier case)',
+    );
   return reasons;
 }

@@ -111,6 +111,8 @@ export default class ConformanceReporter implements Reporter {
       grep: this.config.grep,
       shard: config.shard && `${config.shard.current}/${config.shard.total}`,
       rerun: this.config.rerun,
+      // A service target without reset: every case ran on what the ones before it left.
+      sharedState: config.kind === 'service' && !config.capabilities.includes('control.reset'),
       target: this.target,
       startedAt: new Date(this.config.startedAt),
       finishedAt: new Date(),
