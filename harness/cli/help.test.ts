@@ -16,6 +16,8 @@ const COMMANDS = [
   ['report', 'open'],
   ['baseline'],
   ['baseline', 'update'],
+  ['world'],
+  ['world', 'export'],
   ['openapi'],
   ['protoc'],
 ];
