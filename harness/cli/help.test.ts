@@ -18,6 +18,8 @@ const COMMANDS = [
   ['baseline', 'update'],
   ['world'],
   ['world', 'export'],
+  ['tokens'],
+  ['tokens', 'template'],
   ['openapi'],
   ['protoc'],
 ];
