@@ -16,6 +16,10 @@ const COMMANDS = [
   ['report', 'open'],
   ['baseline'],
   ['baseline', 'update'],
+  ['world'],
+  ['world', 'export'],
+  ['tokens'],
+  ['tokens', 'template'],
   ['openapi'],
   ['protoc'],
 ];

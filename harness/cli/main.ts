@@ -34,6 +34,8 @@ const COMMANDS: [command: string, describe: string][] = [
   ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it'],
   ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
   ['baseline <command>', 'Maintain a baseline of known failures'],
+  ['world <command>', 'Export the fixture world as data (JSON, Git repositories, artifact zips) for an implementation to load'],
+  ['tokens <command>', 'Write a tokens file (role: token) listing every role of the world, for run --tokens'],
   ['openapi', 'Print the OpenAPI 3.1 document of the reference service (also served at /_conformance/openapi.json)'],
   // Listed for --help only: main() hands `protoc …` to protoc.ts before yargs parses anything.
   ['protoc', 'Run code-generator plugins the way protoc 3.21 does (touchstone protoc --help lists its flags)'],

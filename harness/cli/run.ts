@@ -147,7 +147,11 @@ export async function run(options: RunOptions): Promise<number> {
     if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
-    const tokens = options.tokens ? readTokensFile(options.tokens) : targets.length > 0 && !options.replay ? {} : worldTokens;
+    const tokens = options.tokens
+      ? readTokensFile(options.tokens, Object.keys(worldTokens))
+      : targets.length > 0 && !options.replay
+        ? {}
+        : worldTokens;
     const problems = lintSuites(suites, {
       registry,
       schemas: loadSchemaRegistry(suitePaths.schemas),

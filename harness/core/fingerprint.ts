@@ -24,10 +24,16 @@ export function hashTree(dir: string, except: string[] = []): string {
   return `sha256:${hash.digest('hex')}`;
 }
 
-/** JSON with object keys sorted, so equal values hash alike whatever order they were built in. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+/**
+ * JSON with object keys sorted, so equal values hash alike whatever order they were built in
+ * (`indent` for files people read: `touchstone world export`).
+ */
+export function canonicalJson(value: unknown, indent?: number): string {
+  return JSON.stringify(
+    value,
+    (_key, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+    indent,
   );
 }
 

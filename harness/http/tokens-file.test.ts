@@ -12,18 +12,20 @@ function file(text: string, name = 'tokens.yaml'): string {
   return full;
 }
 
+const ROLES = ['repo-admin', 'reader'];
+
 test('roles map to tokens; ${NAME} reads the environment; JSON works too', () => {
-  expect(readTokensFile(file('repo-admin: ${ADMIN}\nreader: tok_reader_1\n'), { ADMIN: 'tok_admin_1' })).toEqual({
+  expect(readTokensFile(file('repo-admin: ${ADMIN}\nreader: tok_reader_1\n'), ROLES, { ADMIN: 'tok_admin_1' })).toEqual({
     'repo-admin': 'tok_admin_1',
     reader: 'tok_reader_1',
   });
-  expect(readTokensFile(file('{"reader": "tok"}', 'tokens.json'), {})).toEqual({ reader: 'tok' });
+  expect(readTokensFile(file('{"reader": "tok"}', 'tokens.json'), ROLES, {})).toEqual({ reader: 'tok' });
 });
 
 test('every bad file is a configuration error naming the file and the problem', () => {
   const refused = (text: string, env: NodeJS.ProcessEnv = {}) => {
     try {
-      readTokensFile(file(text), env);
+      readTokensFile(file(text), ROLES, env);
     } catch (error) {
       expect(error).toBeInstanceOf(HarnessError);
       return (error as Error).message;
@@ -37,9 +39,13 @@ test('every bad file is a configuration error naming the file and the problem', 
   expect(refused('reader: ${MISSING}\n')).toMatch(/reader reads \$\{MISSING\}, which is not set/);
   expect(refused('anonymous: x\n')).toMatch(/anonymous is not a role name/);
   expect(refused('reader: [unclosed\n')).toMatch(/tokens\.yaml:\d+:\d+: not valid YAML/);
+  expect(refused('repo-admn: x\n')).toMatch(/^unknown role repo-admn in .*tokens\.yaml: did you mean repo-admin\?$/);
+  expect(refused('reader: x\ndeploy-key: y\n')).toMatch(
+    /unknown role deploy-key in .*tokens\.yaml: the world has no such role \(touchstone tokens template lists them\)/,
+  );
   expect(refused('reader: a\nreader: b\n')).toMatch(/tokens\.yaml:2:1: not valid YAML: Map keys must be unique/);
 });
 
 test('a missing file is a usage error naming the flag', () => {
-  expect(() => readTokensFile('/nonexistent/tokens.yaml')).toThrow(/--tokens \/nonexistent\/tokens\.yaml: ENOENT/);
+  expect(() => readTokensFile('/nonexistent/tokens.yaml', ROLES)).toThrow(/--tokens \/nonexistent\/tokens\.yaml: ENOENT/);
 });

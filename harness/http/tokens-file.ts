@@ -2,6 +2,7 @@
 // --secrets file of the proxy (name -> value). A YAML (or JSON) map; a value of the form
 // ${NAME} is read from the environment, so CI can keep secrets in its secret store
 // instead of a file.
+import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { readDataFile } from '../core/validated-file.js';
 
@@ -21,8 +22,21 @@ export function readSecretsFile(file: string, flag: string, env: NodeJS.ProcessE
   return secrets;
 }
 
-export function readTokensFile(file: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/**
+ * The roles of a --tokens file, each one of `roles` (the world's: world-tokens.ts
+ * readWorldTokens); a name that is not is a typo until shown otherwise, so it is an error
+ * naming the closest role, never a role silently left without its token.
+ */
+export function readTokensFile(file: string, roles: readonly string[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const tokens = readSecretsFile(file, '--tokens', env);
   if ('anonymous' in tokens) throw new HarnessError('CONFIG', `${file}: anonymous is not a role name: it is the absence of a token`);
+  for (const role of Object.keys(tokens)) {
+    if (roles.includes(role)) continue;
+    const near = closestName(role, roles);
+    throw new HarnessError(
+      'CONFIG',
+      `unknown role ${role} in ${file}: ${near ? `did you mean ${near}?` : 'the world has no such role (touchstone tokens template lists them)'}`,
+    );
+  }
   return tokens;
 }

@@ -50,3 +50,19 @@ export function readWorldRoles(worldFile = suitePaths.world): ReadonlyMap<string
     ...readTokens(worldFile).map((t): [string, string] => [t.role, describeToken(t)]),
   ]);
 }
+
+/**
+ * A --tokens file to fill in: every role of the world as a key with no value yet, under a
+ * comment saying what its token is (describeToken). A value left empty is refused by
+ * readTokensFile, naming the role, so a forgotten role is never a silent gap.
+ */
+export function tokensTemplate(worldFile = suitePaths.world): string {
+  const header = [
+    '# Tokens for `touchstone run --target URL --tokens FILE`: each role a case acts as,',
+    '# mapped to a token of your implementation with what the comment above it says.',
+    '# Write each value after its colon, or ${NAME} to read it from the environment.',
+    '# Values are secrets: keep this file out of version control.',
+  ];
+  const roles = readTokens(worldFile).flatMap((t) => ['', `# ${describeToken(t)}`, `${t.role}:`]);
+  return `${[...header, ...roles].join('\n')}\n`;
+}

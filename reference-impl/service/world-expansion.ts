@@ -10,6 +10,7 @@ import type {
   WorldOrganization,
   WorldRepository,
   WorldUser,
+  WorldVariable,
 } from './world-model.js';
 
 export function worldProblem(source: string, pointer: (string | number)[], message: string): WorldError {
@@ -99,4 +100,21 @@ function globMatcher(pattern: string): RegExp {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
   return new RegExp(`^${body}$`, 'i');
+}
+
+/**
+ * An organization's variables, series expanded: NAME with its {n} counting from 1, zero-padded
+ * to 3 digits, visible to every repository. Names are upper case, as the service stores them.
+ */
+export function expandVariables(organization: WorldOrganization): WorldVariable[] {
+  return (organization.variables ?? []).flatMap((entry): WorldVariable[] => {
+    if (!('series' in entry)) return [{ ...entry, name: entry.name.toUpperCase() }];
+    const { count, name, value, created_at } = entry.series;
+    return Array.from({ length: count }, (_, i) => ({
+      name: name.replace('{n}', String(i + 1).padStart(3, '0')).toUpperCase(),
+      value,
+      visibility: 'all',
+      created_at,
+    }));
+  });
 }

@@ -25,7 +25,6 @@
 // - node_id is Base64 of `Artifact_<id>`; updated_at is created_at.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Zippable, zipSync } from 'fflate';
 import type { AreaModule } from '../../area.js';
 import { actionsRead, onRepository, read, write } from '../../auth/endpoint-access.js';
 import { fullName } from '../../directory.js';
@@ -36,6 +35,7 @@ import { pathId, queryValue } from '../../query.js';
 import { representerFor } from '../../representations.js';
 import { DAY_MS, formatTimestamp } from '../../clock.js';
 import type { WorldArtifact, WorldRepository, WorldWorkflowRun } from '../../world-model.js';
+import { artifactZip, expandArtifacts } from './artifact-files.js';
 
 const ARTIFACTS_READ = actionsRead('artifacts.public-read-without-actions');
 const ARTIFACTS_DELETE = onRepository({
@@ -84,21 +84,7 @@ interface Artifact extends WorldArtifact {
 
 /** A run's artifacts, series expanded, each with its zip. */
 function artifactsOf(run: WorldWorkflowRun): Artifact[] {
-  return run.artifacts.flatMap((entry) => {
-    const declared: WorldArtifact[] =
-      'series' in entry
-        ? Array.from({ length: entry.series.count }, (_, i) => {
-            const name = entry.series.name.replaceAll('{n}', String(i + 1).padStart(3, '0'));
-            const { created_at, retention_days } = entry.series;
-            return { id: entry.series.first_id + i, name, created_at, retention_days, files: { [`${name}.txt`]: `${name}\n` } };
-          })
-        : [entry];
-    return declared.map((artifact) => {
-      const mtime = new Date(artifact.created_at);
-      const files: Zippable = Object.fromEntries(Object.entries(artifact.files).map(([p, text]) => [p, [Buffer.from(text), { mtime }]]));
-      return { ...artifact, run, zip: Buffer.from(zipSync(files)) };
-    });
-  });
+  return expandArtifacts(run).map((artifact) => ({ ...artifact, run, zip: artifactZip(artifact) }));
 }
 
 /** The bytes of each file as uploaded, in path order: what a digest of the upload (not of the zip) covers. */

@@ -45,6 +45,7 @@ import type { Directory } from '../../directory.js';
 import type { WorldOrganization } from '../../world-model.js';
 import { VARIABLE_VISIBILITIES } from '../../world-schema.js';
 import { repositorySummary } from './repository-summary.js';
+import { expandVariables } from '../../world-expansion.js';
 
 const ADMIN_ORG = { public: ['admin:org'], private: ['admin:org'] } as const;
 /** Owners; with variables.collaborators-manage, whoever collaborates on one of the organization's repositories. */
@@ -415,30 +416,16 @@ function privateRepository(directory: Directory, org: string | undefined, idText
 function worldVariables(directory: Directory, organization: WorldOrganization): Map<string, Variable> {
   const repositories = directory.repositoriesOwnedBy(organization.login);
   const idOf = (name: string) => repositories.find((repository) => repository.name.toLowerCase() === name.toLowerCase())!.id;
-  const variables = (organization.variables ?? []).flatMap((entry): Variable[] => {
-    if ('series' in entry) {
-      const { count, name, value, created_at } = entry.series;
-      return Array.from({ length: count }, (_, i) => ({
-        name: name.replace('{n}', String(i + 1).padStart(3, '0')).toUpperCase(),
-        value,
-        visibility: 'all',
-        selected: new Set(),
-        createdAt: Date.parse(created_at),
-        updatedAt: Date.parse(created_at),
-      }));
-    }
+  const variables = expandVariables(organization).map((entry): Variable => {
     const created = Date.parse(entry.created_at);
-    const selected = new Set((entry.selected_repositories ?? []).map(idOf));
-    return [
-      {
-        name: entry.name.toUpperCase(),
-        value: entry.value,
-        visibility: entry.visibility,
-        selected,
-        createdAt: created,
-        updatedAt: created,
-      },
-    ];
+    return {
+      name: entry.name,
+      value: entry.value,
+      visibility: entry.visibility,
+      selected: new Set((entry.selected_repositories ?? []).map(idOf)),
+      createdAt: created,
+      updatedAt: created,
+    };
   });
   return new Map(variables.map((variable) => [variable.name, variable]));
 }

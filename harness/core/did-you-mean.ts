@@ -1,0 +1,28 @@
+// "did you mean …?" for a mistyped name: the closest of the names known, by edit distance.
+
+/** Levenshtein distance: the fewest insertions, deletions and substitutions turning `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/**
+ * The known name closest to `name`, when it is close enough to be a typo of it: at most a
+ * third of its letters changed (at least one). Of equally close names, the first known.
+ */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
