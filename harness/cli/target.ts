@@ -40,7 +40,7 @@ const checkCommand = {
     let service: RunningService | undefined;
     try {
       const target = normaliseTarget(argv.target);
-      const tokens = argv.tokens ? readTokensFile(argv.tokens) : {};
+      const tokens = argv.tokens ? readTokensFile(argv.tokens, Object.keys(readWorldTokens())) : {};
       const colour = colourWanted(process.stdout);
       process.stdout.write(`touchstone: checking ${target}\n`);
       const print = (line: CheckLine) => {
