@@ -2,6 +2,7 @@
 // it is an http(s) URL, and the preflight: ask it what it can do (which also proves something
 // answers there), and whether it answers like the service at all.
 import { CAPABILITIES } from '../../lib/control-contract.js';
+import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { createTargetControl } from '../http/target-control.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
@@ -109,7 +110,10 @@ export async function preflight(targetUrl: string, send?: Transport): Promise<Pr
   }
   const known = new Set<string>(CAPABILITIES);
   const unknown = [...capabilities].filter((c) => !known.has(c));
-  if (unknown.length > 0) warnings.push(`the target lists capabilities touchstone does not know, and ignores: ${unknown.join(', ')}`);
+  for (const name of unknown) {
+    const close = closestName(name, known);
+    warnings.push(`the target lists capability ${name}, which touchstone does not know and ignores${close ? `: did you mean ${close}?` : ''}`);
+  }
   return { capabilities, warnings };
 }
 
