@@ -63,6 +63,20 @@ module.exports = {
       to: { path: '^harness/' },
     },
     {
+      name: 'examples-apart',
+      comment: 'examples/ are packages of their own, written from the spec: nothing imports them, and they import nothing of touchstone',
+      severity: 'error',
+      from: { pathNot: '^examples/' },
+      to: { path: '^examples/' },
+    },
+    {
+      name: 'examples-import-nothing-of-touchstone',
+      comment: 'an example target uses Node.js alone',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { pathNot: '^examples/', dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'no-test-support-in-product',
       comment: 'product code never imports test support',
       severity: 'error',

@@ -35,11 +35,19 @@ function violations(cwd: string, config: string, dirs: string[]): Violation[] {
 
 test('no module breaks a layer rule: folders import only below them, the reference never imports the harness, product code no test support', () => {
   test.slow(); // depcruise reads every module with the TypeScript compiler
-  const found = violations(ROOT, '.dependency-cruiser.cjs', ['harness', 'reference-impl', 'lib', 'bench', 'bin', 'test-support']);
+  const found = violations(ROOT, '.dependency-cruiser.cjs', [
+    'harness',
+    'reference-impl',
+    'lib',
+    'bench',
+    'bin',
+    'test-support',
+    'examples',
+  ]);
   expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
 });
 
-test('the rules catch an upward import, a cycle, the reference importing the harness, and product code importing a fixture', () => {
+test('the rules catch an upward import, a cycle, the reference importing the harness, product code importing a fixture, and an example tied to touchstone', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-layers-'));
   const write = (file: string, text: string) => {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -53,13 +61,17 @@ test('the rules catch an upward import, a cycle, the reference importing the har
   write('reference-impl/service/s.js', "import '../../harness/core/b.js';\n");
   write('harness/suite/run.js', "import './helper.fixture.js';\n");
   write('harness/suite/helper.fixture.js', 'export {};\n');
-  const rules = violations(dir, 'rules.cjs', ['harness', 'reference-impl']).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+  write('harness/suite/uses-example.js', "import '../../examples/target/server.js';\n");
+  write('examples/target/server.js', "import 'node:http';\nimport '../../harness/core/b.js';\n");
+  const rules = violations(dir, 'rules.cjs', ['harness', 'reference-impl', 'examples']).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
   expect(rules).toEqual(
     expect.arrayContaining([
       'harness-core-layer: harness/core/a.js -> harness/report/r.js',
       'no-circular: harness/core/a.js -> harness/core/b.js',
       'reference-independent: reference-impl/service/s.js -> harness/core/b.js',
       'no-test-support-in-product: harness/suite/run.js -> harness/suite/helper.fixture.js',
+      'examples-apart: harness/suite/uses-example.js -> examples/target/server.js',
+      'examples-import-nothing-of-touchstone: examples/target/server.js -> harness/core/b.js',
     ]),
   );
 });

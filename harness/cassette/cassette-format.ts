@@ -9,13 +9,12 @@
 // - The request's `host` header is stored as RECORDED_HOST for the same reason.
 // - A cassette has one `recordedAt`; re-recording identical traffic keeps the old one
 //   (the store compares content), so the same traffic gives a byte-identical file.
-import type { HeaderPairs } from '../core/results.js';
+import { RECORDED_ORIGIN, type HeaderPairs } from '../core/results.js';
 
+export { RECORDED_ORIGIN };
 export const CASSETTE_VERSION = 1;
 export const CASSETTE_SUFFIX = '.cassette.json';
-/** `.invalid` never resolves (RFC 2606), so an exported URL can never reach a real host. */
-export const RECORDED_ORIGIN = 'http://target.invalid';
-export const RECORDED_HOST = 'target.invalid';
+export const RECORDED_HOST = new URL(RECORDED_ORIGIN).host;
 
 /**
  * The sidecars of `name.cassette.json` live in `name.blobs/` beside it: owned by that one

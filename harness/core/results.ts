@@ -176,6 +176,13 @@ export interface Coverage {
   endpoint_aspects: Ratio;
 }
 
+/**
+ * The origin recordings store the target's URLs under (cassette-format.ts), and what a replay
+ * reports as its target when no --target names the real one. `.invalid` never resolves
+ * (RFC 2606), so an exported URL or a curl line can never reach a real host.
+ */
+export const RECORDED_ORIGIN = 'http://target.invalid';
+
 export interface Results {
   format: 'touchstone-results/2';
   tool: { name: 'touchstone'; version: string };
@@ -186,7 +193,7 @@ export interface Results {
    * `url`: the service's base URL, or the plugin or compiler command. Behind the record proxy
    * it is the real target, never the proxy's passing port; in a replay, which contacts no
    * target, it is the --target the recordings were named for, else RECORDED_ORIGIN
-   * (cassette-format.ts), the origin recordings are stored with.
+   * the origin recordings are stored with.
    */
   target: { url: string; embedded: boolean; recordings?: Recordings };
   started_at: string;

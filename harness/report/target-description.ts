@@ -1,7 +1,6 @@
 // How the console and every report name what a run judged: a URL, the embedded reference, a
 // plugin or compiler command, and whether it was recorded or replayed (and from where).
-import { RECORDED_ORIGIN } from '../cassette/cassette-format.js';
-import type { Results } from '../core/results.js';
+import { RECORDED_ORIGIN, type Results } from '../core/results.js';
 
 export function describeTarget(results: Pick<Results, 'kind' | 'target'>): string {
   const { url, embedded, recordings } = results.target;

@@ -10,8 +10,7 @@ import { renderCtrf } from './ctrf-report.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
-import type { Results } from '../core/results.js';
-import { RECORDED_ORIGIN } from '../cassette/cassette-format.js';
+import { RECORDED_ORIGIN, type Results } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const REPORT_FILES = {
