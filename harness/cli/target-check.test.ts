@@ -103,7 +103,18 @@ test('a refused token and a reset served but not declared are named, each with i
     const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-check-'));
     const file = path.join(dir, 'tokens.yaml');
     writeFileSync(file, `repo-admin: not-a-token-of-the-target\nuser-owner: ${readWorldTokens()['user-owner']}\n`);
-    const result = await runCli(['target', 'check', '--target', front.url, '--tokens', file, '--suite', 'social-accounts']);
+    const result = await runCli([
+      'target',
+      'check',
+      '--target',
+      front.url,
+      '--tokens',
+      file,
+      '--suite',
+      'social-accounts',
+      '--suite',
+      'assignees',
+    ]);
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stdout).toContain('[warn] the target serves POST /_conformance/reset (204) but does not list control.reset');
     expect(result.stdout).toContain('[FAIL] tokens refused (401 on GET /user/social_accounts): repo-admin');

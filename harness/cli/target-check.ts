@@ -114,7 +114,7 @@ export interface CheckInput {
   target: string;
   /** role -> token of the target (the tokens file); empty without --tokens. */
   tokens: Record<string, string>;
-  /** The suites whose missing roles and capabilities are listed; loaded once the target answers (a wrong target is told at once). */
+  /** The suites in question: their world data is spot-checked, their missing roles and capabilities listed. Loaded once the target answers (a wrong target is told at once). */
   suites: () => Suite[];
   /** Starts the reference (its base URL and the world's tokens): the oracle of the world checks, started once the target answers. */
   reference: () => Promise<{ url: string; tokens: Record<string, string> }>;
@@ -144,9 +144,12 @@ export async function checkTarget(input: CheckInput, print: (line: CheckLine) =>
     await checkCapabilities(found.capabilities, target, say);
     const oracle = await input.reference();
     const reference = asker(transport.send, oracle.url);
+    const suites = input.suites();
     await checkTokens(input.tokens, oracle.tokens, target, reference, say);
-    await checkWorld(input.tokens, oracle.tokens, target, reference, say);
-    listMissing(input.suites(), input.tokens, found.capabilities, say);
+    // Only the world data of the suites in question: a target of two areas has no Git objects to show.
+    const spots = SPOT_CHECKS.filter((spot) => suites.some((suite) => suite.name === spot.suite));
+    await checkWorld(spots, input.tokens, oracle.tokens, target, reference, say);
+    listMissing(suites, input.tokens, found.capabilities, say);
     return lines;
   } finally {
     transport.close();
@@ -249,8 +252,8 @@ async function checkTokens(tokens: Tokens, worldTokens: Tokens, target: Ask, ref
     });
 }
 
-async function checkWorld(tokens: Tokens, worldTokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
-  for (const spot of SPOT_CHECKS) {
+async function checkWorld(spots: SpotCheck[], tokens: Tokens, worldTokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
+  for (const spot of spots) {
     const own = spot.role === ANONYMOUS ? undefined : tokens[spot.role];
     if (spot.role !== ANONYMOUS && own === undefined) {
       say({ mark: 'skip', text: `world: ${spot.what}: not checked (no token for role ${spot.role})` });

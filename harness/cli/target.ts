@@ -33,7 +33,7 @@ const checkCommand = {
         type: 'array',
         string: true,
         default: [] as string[],
-        describe: 'list what these suites still miss (default: every suite)',
+        describe: 'check only what these suites need: their world data, roles and capabilities (default: every suite)',
       })
       .example('$0 target check --target http://127.0.0.1:8080 --tokens tokens.yaml', 'before `touchstone run` with the same options'),
   handler: async (argv: CheckOptions) => {
