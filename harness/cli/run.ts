@@ -36,6 +36,7 @@ export interface RunOptions {
   suite: string[];
   only: string[];
   grep?: string;
+  'grep-invert'?: string;
   out?: string;
   strict: boolean;
   baseline?: string;
@@ -82,6 +83,10 @@ export const command = {
           describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
         })
         .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
+        .option('grep-invert', {
+          type: 'string',
+          describe: 'leave out the cases whose <suite>/<case id> or title matches this regular expression',
+        })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
         .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' }),
     )
@@ -131,7 +136,7 @@ export async function run(options: RunOptions): Promise<number> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep });
+    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep, grepInvert: options['grep-invert'] });
     if (options.replay) checkRecordings(options.replay, selected);
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
@@ -198,6 +203,7 @@ export async function run(options: RunOptions): Promise<number> {
       suites: options.suite,
       only: options.only ?? [],
       grep: options.grep,
+      grepInvert: options['grep-invert'],
       rerun: rerunCommand(options),
       outDir,
       strict: options.strict,
@@ -210,7 +216,12 @@ export async function run(options: RunOptions): Promise<number> {
       const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
       // A full re-recording leaves no cassette of a case that no longer exists.
-      const everything = options.suite.length === 0 && (options.only ?? []).length === 0 && options.grep === undefined && !shard;
+      const everything =
+        options.suite.length === 0 &&
+        (options.only ?? []).length === 0 &&
+        options.grep === undefined &&
+        options['grep-invert'] === undefined &&
+        !shard;
       if (options.record && everything)
         removeStaleCassettes(
           path.resolve(options.record),

@@ -29,9 +29,13 @@ export interface RunConfig {
   /** Requests go through the record/replay proxy: each names its case's cassette. */
   cassettes: boolean;
   suites: string[];
-  /** `suite/case` keys to run (--only), and a pattern over keys and titles (--grep); none: every case of `suites`. */
+  /**
+   * `suite/case` keys to run (--only), a pattern over keys and titles (--grep), and one whose
+   * matches are left out (--grep-invert); none: every case of `suites`.
+   */
   only?: string[];
   grep?: string;
+  grepInvert?: string;
   /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
   rerun?: string;
   outDir: string;

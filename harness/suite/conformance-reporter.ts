@@ -101,6 +101,7 @@ export default class ConformanceReporter implements Reporter {
       suites: this.config.suites,
       only: this.config.only,
       grep: this.config.grep,
+      grepInvert: this.config.grepInvert,
       shard: config.shard && `${config.shard.current}/${config.shard.total}`,
       rerun: this.config.rerun,
       target: { url: this.config.targetUrl, embedded: this.config.embedded },

@@ -35,7 +35,11 @@ const target = {
 
 test.afterAll(() => transport.close());
 
-for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), { only: config.only ?? [], grep: config.grep })) {
+for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
+  only: config.only ?? [],
+  grep: config.grep,
+  grepInvert: config.grepInvert,
+})) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
       test(testCase.title, caseTestDetails(serviceCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
