@@ -14,15 +14,16 @@ export interface CannedTarget {
 
 export const CANNED_BODY = JSON.stringify({ id: 1, name: 'canned', message: 'the same answer to everything' });
 
-export async function startCannedTarget(kind: 'canned' | 'hanging' = 'canned'): Promise<CannedTarget> {
+/** `body`: the canned answer's JSON text. */
+export async function startCannedTarget(kind: 'canned' | 'hanging' = 'canned', body = CANNED_BODY): Promise<CannedTarget> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     requests++;
     req.resume();
     if (kind === 'hanging' && req.url !== '/_conformance/capabilities') return;
     if (kind === 'hanging') return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(CANNED_BODY) });
-    res.end(CANNED_BODY);
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

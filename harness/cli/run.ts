@@ -14,7 +14,13 @@ import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { parseShard, type RunConfig } from '../core/run-config.js';
+import {
+  DEFAULT_CASE_TIMEOUT_S,
+  DEFAULT_REQUEST_TIMEOUT_S,
+  parseSeconds,
+  parseShard,
+  type RunConfig,
+} from '../core/run-config.js';
 import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
@@ -37,6 +43,8 @@ export interface RunOptions {
   only: string[];
   grep?: string;
   'grep-invert'?: string;
+  'request-timeout'?: string;
+  'case-timeout'?: string;
   out?: string;
   strict: boolean;
   baseline?: string;
@@ -87,6 +95,14 @@ export const command = {
           type: 'string',
           describe: 'leave out the cases whose <suite>/<case id> or title matches this regular expression',
         })
+        .option('request-timeout', {
+          type: 'string',
+          describe: `seconds a request may take before it counts as unanswered, a FAIL (default ${DEFAULT_REQUEST_TIMEOUT_S})`,
+        })
+        .option('case-timeout', {
+          type: 'string',
+          describe: `seconds a case may take; a request still waiting then is a FAIL (default ${DEFAULT_CASE_TIMEOUT_S})`,
+        })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
         .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' }),
     )
@@ -97,6 +113,10 @@ export const command = {
       .example(
         '$0 run --target http://127.0.0.1:8001 --target http://127.0.0.1:8002 --workers 2',
         'two workers, each with its own copy of the target',
+      )
+      .example(
+        '$0 run --target http://127.0.0.1:8080 --request-timeout 5 --case-timeout 20',
+        'a first look at a new implementation',
       )
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
@@ -142,6 +162,11 @@ export async function run(options: RunOptions): Promise<number> {
     const workers = workerCount(options, targets);
     const shard = options.shard === undefined ? undefined : parseShard(options.shard);
     const minCoverage = parseMinCoverage(options['min-coverage']);
+    const seconds = (option: 'request-timeout' | 'case-timeout', fallback: number) =>
+      options[option] === undefined ? fallback : parseSeconds(`--${option}`, options[option]);
+    // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
+    const requestTimeoutS = seconds('request-timeout', DEFAULT_REQUEST_TIMEOUT_S);
+    const caseTimeoutS = seconds('case-timeout', DEFAULT_CASE_TIMEOUT_S);
     if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
@@ -208,6 +233,8 @@ export async function run(options: RunOptions): Promise<number> {
       outDir,
       strict: options.strict,
       capabilities: [...capabilities],
+      requestTimeoutMs: requestTimeoutS * 1000,
+      caseTimeoutMs: caseTimeoutS * 1000,
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
     };

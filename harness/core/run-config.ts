@@ -43,6 +43,9 @@ export interface RunConfig {
   playwrightOutput?: string;
   strict: boolean;
   capabilities: string[];
+  /** Service runs: each request's bound (--request-timeout) and each case's (--case-timeout); absent, the defaults below. */
+  requestTimeoutMs?: number;
+  caseTimeoutMs?: number;
   baselineFile?: string;
   startedAt: string;
   /**
@@ -65,6 +68,18 @@ export function parseShard(text: string): Shard {
   if (!shard || shard.current < 1 || shard.current > shard.total)
     throw new HarnessError('USAGE', `--shard ${text} is not i/n with 1 <= i <= n (e.g. --shard 2/3)`);
   return shard;
+}
+
+/** The bounds of a service run unless --request-timeout and --case-timeout say otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_S = 15;
+export const DEFAULT_CASE_TIMEOUT_S = 60;
+
+/** Reads an option of seconds (--request-timeout 2.5): a positive, finite number. */
+export function parseSeconds(option: string, text: string | number): number {
+  const seconds = typeof text === 'number' ? text : /^\s*$/.test(text) ? Number.NaN : Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new HarnessError('USAGE', `${option} ${text} is not a positive number of seconds (e.g. ${option} 10)`);
+  return seconds;
 }
 
 /** The program a plugin or compiler run starts for each case, and the bounds of each start. */

@@ -10,14 +10,17 @@ import { serviceCaseFacts } from './case-facts.js';
 import { createCaseContext, runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from './case-test.js';
-import { readRunConfig } from '../core/run-config.js';
+import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, readRunConfig } from '../core/run-config.js';
 import { loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldRoles } from './world-tokens.js';
 
 const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);
-const transport = createHttpTransport();
+const transport = createHttpTransport({
+  timeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000,
+  timeoutOption: '--request-timeout',
+});
 // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
 let currentCase: string | undefined;
 const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
@@ -31,6 +34,7 @@ const target = {
   strict: config.strict,
   roles: readWorldRoles(),
   schemas: loadSchemaRegistry(suitePaths.schemas),
+  caseTimeoutMs: config.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_S * 1000,
 };
 
 test.afterAll(() => transport.close());
