@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { validateResults } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
+import { maxFailuresMessage } from '../suite/max-failures.js';
 import { startCannedTarget } from '../../test-support/canned-target.js';
 import { runCli, tokensFile } from './cli-process.js';
 
@@ -102,6 +103,31 @@ test('a download URL the target hands out that refuses connections is FAIL citin
   }
 });
 
+test('--max-failures N: after N FAIL cases the rest are SKIP, saying why; the run is NON-CONFORMING and says it stopped early', async () => {
+  const target = await startCannedTarget();
+  const dir = scratch();
+  try {
+    const result = await runCli(['run', '--target', target.url, '--suite', 'contents', '--max-failures', '2', '--out', dir]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    const results = readResults(dir);
+    validateResults(results);
+    expect(results.verdict).toBe('non-conforming');
+    // One worker: exactly two FAILs, then nothing more runs.
+    expect(results.summary.FAIL).toBe(2);
+    const stopped = results.cases.filter((c) => c.message === maxFailuresMessage(2));
+    expect(stopped.length).toBeGreaterThan(10);
+    for (const c of stopped) expect(c.outcome).toBe('SKIP');
+    const lastFail = Math.max(...results.cases.flatMap((c, i) => (c.outcome === 'FAIL' ? [i] : [])));
+    expect(results.cases.slice(lastFail + 1).every((c) => c.message === maxFailuresMessage(2))).toBe(true);
+    expect(result.stdout).toContain(
+      `touchstone: stopped early: --max-failures 2 reached, ${stopped.length} of ${results.cases.length} cases not run`,
+    );
+    expect(result.stdout).toContain('NON-CONFORMING');
+  } finally {
+    await target.close();
+  }
+});
+
 test('--grep-invert leaves out what it matches, and the scope says so; leaving nothing, or a bad bound, is a usage error (exit 2)', async () => {
   const dir = scratch();
   const result = await runCli(['run', '--suite', 'devenv-secrets', '--grep-invert', 'stale|public', '--out', dir]);
@@ -115,6 +141,8 @@ test('--grep-invert leaves out what it matches, and the scope says so; leaving n
     [['--grep-invert', '('], '--grep-invert is not a regular expression'],
     [['--request-timeout', '0'], '--request-timeout 0 is not a positive number of seconds'],
     [['--case-timeout', 'soon'], '--case-timeout soon is not a positive number of seconds'],
+    [['--max-failures', '0'], '--max-failures 0 is not a positive whole number'],
+    [['--max-failures', '1.5'], '--max-failures 1.5 is not a positive whole number'],
   ];
   const runs = await Promise.all(usage.map(([args]) => runCli(['run', '--suite', 'devenv-secrets', ...args, '--out', scratch()])));
   runs.forEach((run, i) => {

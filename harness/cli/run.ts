@@ -17,6 +17,7 @@ import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import {
   DEFAULT_CASE_TIMEOUT_S,
   DEFAULT_REQUEST_TIMEOUT_S,
+  parseCount,
   parseSeconds,
   parseShard,
   type RunConfig,
@@ -45,6 +46,7 @@ export interface RunOptions {
   'grep-invert'?: string;
   'request-timeout'?: string;
   'case-timeout'?: string;
+  'max-failures'?: string;
   out?: string;
   strict: boolean;
   baseline?: string;
@@ -103,6 +105,7 @@ export const command = {
           type: 'string',
           describe: `seconds a case may take; a request still waiting then is a FAIL (default ${DEFAULT_CASE_TIMEOUT_S})`,
         })
+        .option('max-failures', { type: 'string', describe: 'stop after N FAIL cases: the cases not yet run are SKIP, saying so' })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
         .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' }),
     )
@@ -115,7 +118,7 @@ export const command = {
         'two workers, each with its own copy of the target',
       )
       .example(
-        '$0 run --target http://127.0.0.1:8080 --request-timeout 5 --case-timeout 20',
+        '$0 run --target http://127.0.0.1:8080 --request-timeout 5 --case-timeout 20 --max-failures 10',
         'a first look at a new implementation',
       )
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
@@ -167,6 +170,7 @@ export async function run(options: RunOptions): Promise<number> {
     // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
     const requestTimeoutS = seconds('request-timeout', DEFAULT_REQUEST_TIMEOUT_S);
     const caseTimeoutS = seconds('case-timeout', DEFAULT_CASE_TIMEOUT_S);
+    const maxFailures = options['max-failures'] === undefined ? undefined : parseCount('--max-failures', options['max-failures']);
     if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
@@ -235,6 +239,7 @@ export async function run(options: RunOptions): Promise<number> {
       capabilities: [...capabilities],
       requestTimeoutMs: requestTimeoutS * 1000,
       caseTimeoutMs: caseTimeoutS * 1000,
+      ...(maxFailures !== undefined && { maxFailures, failureCounter: path.join(scratch, 'failures') }),
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
     };

@@ -46,6 +46,9 @@ export interface RunConfig {
   /** Service runs: each request's bound (--request-timeout) and each case's (--case-timeout); absent, the defaults below. */
   requestTimeoutMs?: number;
   caseTimeoutMs?: number;
+  /** --max-failures: after this many FAIL cases the rest are not run; the workers count them in `failureCounter`, a file. */
+  maxFailures?: number;
+  failureCounter?: string;
   baselineFile?: string;
   startedAt: string;
   /**
@@ -80,6 +83,14 @@ export function parseSeconds(option: string, text: string | number): number {
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new HarnessError('USAGE', `${option} ${text} is not a positive number of seconds (e.g. ${option} 10)`);
   return seconds;
+}
+
+/** Reads an option of a count (--max-failures 10): a positive whole number. */
+export function parseCount(option: string, text: string): number {
+  const count = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new HarnessError('USAGE', `${option} ${text} is not a positive whole number (e.g. ${option} 10)`);
+  return count;
 }
 
 /** The program a plugin or compiler run starts for each case, and the bounds of each start. */

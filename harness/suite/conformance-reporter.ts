@@ -14,6 +14,7 @@ import { paint } from '../report/console-colour.js';
 import { formatDuration } from '../report/duration-format.js';
 import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level } from '../core/results.js';
 import { writeReports } from '../report/write-reports.js';
+import { maxFailuresMessage } from './max-failures.js';
 
 const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
 
@@ -93,6 +94,13 @@ export default class ConformanceReporter implements Reporter {
       cases = applyBaseline(cases, readBaseline(config.baselineFile), config.baselineFile, config.startedAt.slice(0, 10));
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
+    }
+    if (config.maxFailures !== undefined) {
+      const stopped = cases.filter((c) => c.message === maxFailuresMessage(config.maxFailures!)).length;
+      if (stopped > 0)
+        process.stdout.write(
+          `touchstone: stopped early: --max-failures ${config.maxFailures} reached, ${stopped} of ${this.total} cases not run (SKIP)\n`,
+        );
     }
     // A shard's scope is what its cases cite; `report merge` judges the shards together against the whole.
     const inScope = requirementsInScope(requirementsFor(registry, config.kind), config, this.cited);

@@ -14,6 +14,7 @@ import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, readRunConfig } from
 import { loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldRoles } from './world-tokens.js';
+import { failureBudget } from './max-failures.js';
 
 const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);
@@ -37,6 +38,8 @@ const target = {
   caseTimeoutMs: config.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_S * 1000,
 };
 
+const budget = failureBudget(config);
+
 test.afterAll(() => transport.close());
 
 for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
@@ -48,6 +51,8 @@ for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
     for (const testCase of suite.cases) {
       test(testCase.title, caseTestDetails(serviceCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
         currentCase = `${suite.name}/${testCase.id}`;
+        const stopped = budget.spent();
+        if (stopped) return handOverOutcome(testInfo, stopped);
         const result = await runCase(
           testCase,
           createCaseContext(target, {
@@ -55,6 +60,7 @@ for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
             attach: (name, record) => testInfo.attach(name, { body: JSON.stringify(record, null, 2), contentType: 'application/json' }),
           }),
         );
+        budget.count(result);
         await handOverOutcome(testInfo, result);
       });
     }
