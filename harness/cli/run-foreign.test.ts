@@ -47,7 +47,7 @@ async function startPrism(doc: string): Promise<{ url: string; child: ChildProce
 }
 
 test('prism mocking the reference document, judged on the whole catalogue: NON-CONFORMING, every FAIL citing a requirement, no ERROR', async () => {
-  // Generous: the run took about a minute here alone (README, touchstone run).
+  // Generous: the run took about 86 s here beside other tests (README, touchstone run).
   test.setTimeout(600_000);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-prism-test-'));
   const openapi = await runCli(['openapi']);
