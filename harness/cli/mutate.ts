@@ -12,6 +12,7 @@ import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { createHttpTransport } from '../http/transport.js';
+import { DEFAULT_CASE_TIMEOUT_S } from '../core/run-config.js';
 import { allCases, lintSwitchCoverage } from '../mutate/switch-coverage.js';
 import { loadFaultRegistry, loadVariantRegistry, sharedNames, type Fault, type Variant } from '../mutate/switch-registry.js';
 import { formatKillMatrix, formatFaultLine, formatVariantLine } from '../mutate/kill-matrix-text.js';
@@ -151,6 +152,8 @@ async function serviceRunner(registry: RequirementRegistry, options: MutateOptio
     strict: false,
     roles: readWorldRoles(),
     schemas: loadSchemaRegistry(suitePaths.schemas),
+    // The bound `touchstone run` gives a case by default: a fault that hangs costs a case no more.
+    caseTimeoutMs: DEFAULT_CASE_TIMEOUT_S * 1000,
   });
 }
 

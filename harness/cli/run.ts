@@ -14,7 +14,14 @@ import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
-import { parseShard, type RunConfig } from '../core/run-config.js';
+import {
+  DEFAULT_CASE_TIMEOUT_S,
+  DEFAULT_REQUEST_TIMEOUT_S,
+  parseCount,
+  parseSeconds,
+  parseShard,
+  type RunConfig,
+} from '../core/run-config.js';
 import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
@@ -36,6 +43,10 @@ export interface RunOptions {
   suite: string[];
   only: string[];
   grep?: string;
+  'grep-invert'?: string;
+  'request-timeout'?: string;
+  'case-timeout'?: string;
+  'max-failures'?: string;
   out?: string;
   strict: boolean;
   baseline?: string;
@@ -84,6 +95,19 @@ export const command = {
           describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
         })
         .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
+        .option('grep-invert', {
+          type: 'string',
+          describe: 'leave out the cases whose <suite>/<case id> or title matches this regular expression',
+        })
+        .option('request-timeout', {
+          type: 'string',
+          describe: `seconds a request may take before it counts as unanswered, a FAIL (default ${DEFAULT_REQUEST_TIMEOUT_S})`,
+        })
+        .option('case-timeout', {
+          type: 'string',
+          describe: `seconds a case may take; a request still waiting then is a FAIL (default ${DEFAULT_CASE_TIMEOUT_S})`,
+        })
+        .option('max-failures', { type: 'string', describe: 'stop after N FAIL cases: the cases not yet run are SKIP, saying so' })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
         .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
         .option('preflight', {
@@ -99,6 +123,10 @@ export const command = {
       .example(
         '$0 run --target http://127.0.0.1:8001 --target http://127.0.0.1:8002 --workers 2',
         'two workers, each with its own copy of the target',
+      )
+      .example(
+        '$0 run --target http://127.0.0.1:8080 --request-timeout 5 --case-timeout 20 --max-failures 10',
+        'a first look at a new implementation',
       )
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
@@ -138,12 +166,18 @@ export async function run(options: RunOptions): Promise<number> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep });
+    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep, grepInvert: options['grep-invert'] });
     if (options.replay) checkRecordings(options.replay, selected);
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
     const shard = options.shard === undefined ? undefined : parseShard(options.shard);
     const minCoverage = parseMinCoverage(options['min-coverage']);
+    const seconds = (option: 'request-timeout' | 'case-timeout', fallback: number) =>
+      options[option] === undefined ? fallback : parseSeconds(`--${option}`, options[option]);
+    // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
+    const requestTimeoutS = seconds('request-timeout', DEFAULT_REQUEST_TIMEOUT_S);
+    const caseTimeoutS = seconds('case-timeout', DEFAULT_CASE_TIMEOUT_S);
+    const maxFailures = options['max-failures'] === undefined ? undefined : parseCount('--max-failures', options['max-failures']);
     if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
@@ -224,10 +258,14 @@ export async function run(options: RunOptions): Promise<number> {
       suites: options.suite,
       only: options.only ?? [],
       grep: options.grep,
+      grepInvert: options['grep-invert'],
       rerun: rerunCommand(options),
       outDir,
       strict: options.strict,
       capabilities: [...capabilities],
+      requestTimeoutMs: requestTimeoutS * 1000,
+      caseTimeoutMs: caseTimeoutS * 1000,
+      ...(maxFailures !== undefined && { maxFailures, failureCounter: path.join(scratch, 'failures') }),
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
     };
@@ -236,7 +274,12 @@ export async function run(options: RunOptions): Promise<number> {
       const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
       // A full re-recording leaves no cassette of a case that no longer exists.
-      const everything = options.suite.length === 0 && (options.only ?? []).length === 0 && options.grep === undefined && !shard;
+      const everything =
+        options.suite.length === 0 &&
+        (options.only ?? []).length === 0 &&
+        options.grep === undefined &&
+        options['grep-invert'] === undefined &&
+        !shard;
       if (options.record && everything)
         removeStaleCassettes(
           path.resolve(options.record),

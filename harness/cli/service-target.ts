@@ -112,7 +112,9 @@ export async function preflight(targetUrl: string, send?: Transport): Promise<Pr
   const unknown = [...capabilities].filter((c) => !known.has(c));
   for (const name of unknown) {
     const close = closestName(name, known);
-    warnings.push(`the target lists capability ${name}, which touchstone does not know and ignores${close ? `: did you mean ${close}?` : ''}`);
+    warnings.push(
+      `the target lists capability ${name}, which touchstone does not know and ignores${close ? `: did you mean ${close}?` : ''}`,
+    );
   }
   return { capabilities, warnings };
 }

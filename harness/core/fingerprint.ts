@@ -44,6 +44,7 @@ export interface JudgedBy {
   suites: string[];
   only?: string[];
   grep?: string;
+  grepInvert?: string;
   /** The roles the run had tokens for (never the tokens). */
   roles: string[];
   baselineFile?: string;
@@ -58,7 +59,13 @@ export function fingerprintOf(run: JudgedBy): Fingerprint {
   const config = {
     kind: run.kind,
     strict: run.strict,
-    scope: { suites: [...run.suites].sort(), only: [...(run.only ?? [])].sort(), grep: run.grep ?? null },
+    scope: {
+      suites: [...run.suites].sort(),
+      only: [...(run.only ?? [])].sort(),
+      grep: run.grep ?? null,
+      // Only when given, so the fingerprints of runs without it stay what they were.
+      ...(run.grepInvert !== undefined && { grep_invert: run.grepInvert }),
+    },
     roles: [...run.roles].sort(),
     baseline: run.baselineFile === undefined ? null : sha256(readFileSync(run.baselineFile)),
   };

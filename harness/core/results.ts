@@ -207,7 +207,7 @@ export interface Results {
    */
   verdict: Verdict;
   /** Suites the run was narrowed to with --suite; empty for every suite of its kind. */
-  scope: { suites: string[]; only?: string[]; grep?: string; shard?: string };
+  scope: { suites: string[]; only?: string[]; grep?: string; grep_invert?: string; shard?: string };
   gaps: Gaps;
   coverage: Coverage;
   summary: Record<Outcome, number> & { total: number };

@@ -37,9 +37,13 @@ export interface RunConfig {
    */
   reportedUrls?: string[];
   suites: string[];
-  /** `suite/case` keys to run (--only), and a pattern over keys and titles (--grep); none: every case of `suites`. */
+  /**
+   * `suite/case` keys to run (--only), a pattern over keys and titles (--grep), and one whose
+   * matches are left out (--grep-invert); none: every case of `suites`.
+   */
   only?: string[];
   grep?: string;
+  grepInvert?: string;
   /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
   rerun?: string;
   outDir: string;
@@ -47,6 +51,12 @@ export interface RunConfig {
   playwrightOutput?: string;
   strict: boolean;
   capabilities: string[];
+  /** Service runs: each request's bound (--request-timeout) and each case's (--case-timeout); absent, the defaults below. */
+  requestTimeoutMs?: number;
+  caseTimeoutMs?: number;
+  /** --max-failures: after this many FAIL cases the rest are not run; the workers count them in `failureCounter`, a file. */
+  maxFailures?: number;
+  failureCounter?: string;
   baselineFile?: string;
   startedAt: string;
   /**
@@ -69,6 +79,26 @@ export function parseShard(text: string): Shard {
   if (!shard || shard.current < 1 || shard.current > shard.total)
     throw new HarnessError('USAGE', `--shard ${text} is not i/n with 1 <= i <= n (e.g. --shard 2/3)`);
   return shard;
+}
+
+/** The bounds of a service run unless --request-timeout and --case-timeout say otherwise. */
+export const DEFAULT_REQUEST_TIMEOUT_S = 15;
+export const DEFAULT_CASE_TIMEOUT_S = 60;
+
+/** Reads an option of seconds (--request-timeout 2.5): a positive, finite number. */
+export function parseSeconds(option: string, text: string | number): number {
+  const seconds = typeof text === 'number' ? text : /^\s*$/.test(text) ? Number.NaN : Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new HarnessError('USAGE', `${option} ${text} is not a positive number of seconds (e.g. ${option} 10)`);
+  return seconds;
+}
+
+/** Reads an option of a count (--max-failures 10): a positive whole number. */
+export function parseCount(option: string, text: string): number {
+  const count = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new HarnessError('USAGE', `${option} ${text} is not a positive whole number (e.g. ${option} 10)`);
+  return count;
 }
 
 /** The program a plugin or compiler run starts for each case, and the bounds of each start. */

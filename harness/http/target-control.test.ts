@@ -128,3 +128,15 @@ test('any 2xx answer is success, whatever its body', async () => {
   await expect(control(201, { error: 'ignored on success' }).target.faults(['a'])).resolves.toBeUndefined();
   await expect(control(299).target.clock({ advance_seconds: 1 })).resolves.toBeUndefined();
 });
+
+test('a control call that gets no answer stays a harness error (TARGET_IO) that names the control API', async () => {
+  const transport = async (request: WireRequest): Promise<WireResponse> => {
+    throw new HarnessError('TARGET_IO', `${request.method} ${request.url}: connect ECONNREFUSED 127.0.0.1:9`);
+  };
+  const target = createTargetControl('http://127.0.0.1:9', transport, 'touchstone-test/1');
+  const error = await refusal(target.reset());
+  expect(error.code).toBe('TARGET_IO');
+  expect(error.message).toBe(
+    'the control API (POST /_conformance/reset) gave no answer: POST http://127.0.0.1:9/_conformance/reset: connect ECONNREFUSED 127.0.0.1:9',
+  );
+});

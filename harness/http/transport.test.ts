@@ -20,7 +20,7 @@ interface Seen {
 async function withServer(
   handler: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void,
   use: (base: string, seen: Seen[], transport: HttpTransport) => Promise<void>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; timeoutOption?: string } = {},
 ): Promise<void> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
@@ -205,6 +205,15 @@ const stalls: [title: string, handler: http.RequestListener][] = [
       res.write('half');
     },
   ],
+  [
+    // The bound is the request's whole time, not the silence between two bytes.
+    'a body trickling a byte at a time, never silent for long',
+    (_req, res) => {
+      res.writeHead(200, { 'Content-Length': '1000' });
+      const drip = setInterval(() => (res.writableEnded || res.destroyed ? clearInterval(drip) : res.write('x')), 50);
+      res.on('close', () => clearInterval(drip));
+    },
+  ],
 ];
 
 for (const [title, handler] of stalls) {
@@ -214,9 +223,9 @@ for (const [title, handler] of stalls) {
       async (base, _seen, transport) => {
         const error = await failure(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
         expect(error.code).toBe('TARGET_IO');
-        expect(error.message).toBe('no answer within 200 ms');
+        expect(error.message).toBe(`GET ${base}/slow: no answer within 0.3 s (--request-timeout)`);
       },
-      { timeoutMs: 200 },
+      { timeoutMs: 300, timeoutOption: '--request-timeout' },
     );
   });
 }

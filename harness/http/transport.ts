@@ -34,7 +34,18 @@ export interface HttpTransport {
  */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport {
+/**
+ * `timeoutMs` bounds each request from its start to the last byte of its answer (not only the
+ * silence between bytes: a target trickling an answer slowly is bounded too); `timeoutOption`
+ * names the option that set it, for the message.
+ */
+export function createHttpTransport({
+  timeoutMs = 15_000,
+  timeoutOption,
+}: {
+  timeoutMs?: number;
+  timeoutOption?: string;
+} = {}): HttpTransport {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   const send: Transport = (request) =>
     new Promise((resolve, reject) => {
@@ -51,18 +62,24 @@ export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport 
         method: request.method,
         headers: headers.flat(),
         agent: secure ? agents.https : agents.http,
-        timeout: timeoutMs,
       });
-      req.on('timeout', () => req.destroy(new HarnessError('TARGET_IO', `no answer within ${timeoutMs} ms`)));
-      req.on('error', (error) =>
-        reject(error instanceof HarnessError ? error : new HarnessError('TARGET_IO', `${request.method} ${request.url}: ${error.message}`)),
-      );
+      const fail = (error: HarnessError) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      const bound = `${timeoutMs / 1000} s${timeoutOption ? ` (${timeoutOption})` : ''}`;
+      const timer = setTimeout(() => {
+        fail(new HarnessError('TARGET_IO', `${request.method} ${request.url}: no answer within ${bound}`));
+        req.destroy();
+      }, timeoutMs);
+      req.on('error', (error) => fail(new HarnessError('TARGET_IO', `${request.method} ${request.url}: ${error.message}`)));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const answer = (truncated: boolean) => {
           const pairs: HeaderPairs = [];
           for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+          clearTimeout(timer);
           resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks), ...(truncated && { truncated }) });
         };
         res.on('data', (chunk: Buffer) => {
@@ -78,7 +95,7 @@ export function createHttpTransport({ timeoutMs = 15_000 } = {}): HttpTransport 
           size += chunk.length;
           chunks.push(chunk);
         });
-        res.on('error', reject);
+        res.on('error', (error) => fail(new HarnessError('TARGET_IO', `${request.method} ${request.url}: ${error.message}`)));
         res.on('end', () => answer(false));
       });
       req.end(request.body);

@@ -39,9 +39,10 @@ export interface RunFacts {
   fingerprint: Fingerprint;
   /** --suite, when the run was narrowed to some suites. */
   suites: string[];
-  /** --only and --grep, when the run was narrowed to some cases. */
+  /** --only, --grep and --grep-invert, when the run was narrowed to some cases. */
   only?: string[];
   grep?: string;
+  grepInvert?: string;
   /** --shard's i/n, when the run was one part of a sharded run. */
   shard?: string;
   /** The command that runs the same target again; `--only <case>` makes each case's rerun. */
@@ -112,16 +113,21 @@ function decideVerdict(cases: CaseResult[], gaps: Gaps, levelOf: (id: string) =>
 }
 
 /**
- * --suite, --only, --grep and --shard narrow a run's scope to the requirements its cases cite:
+ * --suite, --only, --grep, --grep-invert and --shard narrow a run's scope to the requirements its cases cite:
  * a run of one suite (or case, or shard) can conform for what it checks. Otherwise every
  * requirement of its kind is in scope.
  */
 export function requirementsInScope(
   requirements: Requirement[],
-  scope: { suites: string[]; only?: string[]; grep?: string; shard?: unknown },
+  scope: { suites: string[]; only?: string[]; grep?: string; grepInvert?: string; shard?: unknown },
   cited: ReadonlySet<string>,
 ): Requirement[] {
-  const narrowed = scope.suites.length > 0 || (scope.only ?? []).length > 0 || scope.grep !== undefined || scope.shard !== undefined;
+  const narrowed =
+    scope.suites.length > 0 ||
+    (scope.only ?? []).length > 0 ||
+    scope.grep !== undefined ||
+    scope.grepInvert !== undefined ||
+    scope.shard !== undefined;
   return requirements.filter((r) => !narrowed || cited.has(r.id));
 }
 
@@ -169,6 +175,7 @@ export function buildResults(given: CaseResult[], requirements: Iterable<Require
       suites: facts.suites,
       ...(facts.only && facts.only.length > 0 && { only: facts.only }),
       ...(facts.grep !== undefined && { grep: facts.grep }),
+      ...(facts.grepInvert !== undefined && { grep_invert: facts.grepInvert }),
       ...(facts.shard !== undefined && { shard: facts.shard }),
     },
     gaps,

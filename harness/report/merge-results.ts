@@ -47,19 +47,24 @@ export function mergeResults(parts: Results[], catalogue: Catalogue): Results {
   const cited = new Set(cases.flatMap((c) => c.requirements));
   const started = Math.min(...parts.map((p) => Date.parse(p.started_at)));
   const finished = Math.max(...parts.map((p) => Date.parse(p.finished_at)));
-  return buildResults(cases, requirementsInScope(catalogue.requirements, { ...scope, shard: undefined }, cited), {
-    kind: first.kind,
-    target: first.target,
-    startedAt: new Date(started),
-    finishedAt: new Date(finished),
-    strict: first.strict,
-    version: first.tool.version,
-    fingerprint: first.fingerprint,
-    suites: scope.suites,
-    only: scope.only,
-    grep: scope.grep,
-    sharedState: parts.some((p) => p.gaps.shared_state),
-  });
+  return buildResults(
+    cases,
+    requirementsInScope(catalogue.requirements, { ...scope, grepInvert: scope.grep_invert, shard: undefined }, cited),
+    {
+      kind: first.kind,
+      target: first.target,
+      startedAt: new Date(started),
+      finishedAt: new Date(finished),
+      strict: first.strict,
+      version: first.tool.version,
+      fingerprint: first.fingerprint,
+      suites: scope.suites,
+      only: scope.only,
+      grep: scope.grep,
+      grepInvert: scope.grep_invert,
+      sharedState: parts.some((p) => p.gaps.shared_state),
+    },
+  );
 }
 
 /** Every part is a shard i/n of the same n, each i from 1 to n exactly once. */

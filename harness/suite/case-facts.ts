@@ -4,7 +4,7 @@
 import { ANONYMOUS } from '../http/target-client.js';
 import type { Aspect, CaseFacts, Level } from '../core/results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
+import type { BytesExpectation, Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
 export const isParallelStep = (step: Step): step is ParallelStep => 'parallel' in step;
@@ -120,4 +120,20 @@ export function protocolCaseFacts(
     endpoints: [],
     aspects: [],
   };
+}
+
+/** Every text a `bytes.excludes` of the case names. */
+export function excludedTexts(testCase: Case): string[] {
+  const texts: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'bytes' && child && typeof child === 'object' && Array.isArray((child as BytesExpectation).excludes))
+          texts.push(...(child as BytesExpectation).excludes!);
+        walk(child);
+      }
+  };
+  walk(testCase);
+  return texts;
 }

@@ -131,13 +131,15 @@ test('the outcome follows the level of the requirement that failed; --strict har
   expect((await runCase(stepLevel, context(fail).ctx)).failure?.requirement).toBe('test.may');
 });
 
-test('a transport failure is ERROR, not a conformance failure, and checks nothing', async () => {
+test("a request with no answer is the target's failure: FAIL citing the step's requirement, the rest unverified (case-bounds.test.ts has more)", async () => {
   const broken = () => {
-    throw new HarnessError('TARGET_IO', 'connection reset');
+    throw new HarnessError('TARGET_IO', 'GET http://target.test/thing: connection reset');
   };
-  expect(await runCase(oneStep({ status: 200 }), context(broken).ctx)).toEqual({
-    outcome: 'ERROR',
-    message: 'HarnessError: connection reset',
+  expect(await runCase({ ...oneStep({ status: 200 }), requirements: ['test.must', 'test.other'] }, context(broken).ctx)).toMatchObject({
+    outcome: 'FAIL',
+    message: 'MUST test.must, as admin: expected an answer, got no answer: GET http://target.test/thing: connection reset',
+    broken: ['test.must'],
+    unverified: ['test.other'],
   });
 });
 

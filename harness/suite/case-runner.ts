@@ -14,6 +14,8 @@
 //   matrix that ran only some rows passes, but does not count as checking its requirements
 //   (unverified): the rows left out may be the very ones that would have failed.
 // - Every broken check is listed (`failures`, one message line each), never summed up.
+// - A request that gets no answer (refused, reset, DNS, a timeout) FAILs the case citing its
+//   step's requirement; a control API call that gets none is ERROR (case-bounds.ts).
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
@@ -25,11 +27,12 @@ import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from 
 import { createTargetControl, type TargetControl } from '../http/target-control.js';
 import type { Transport } from '../http/transport.js';
 import type { ExchangeRecord, FailureDetail, MatrixRow } from '../core/results.js';
-import { caseRequirements, caseRoles, caseSupportRoles, isParallelStep, isRequestStep } from './case-facts.js';
+import { caseRequirements, caseRoles, caseSupportRoles, excludedTexts, isParallelStep, isRequestStep } from './case-facts.js';
 import { failureMessage, isSoft, levelOf, type CaseOutcome, type Grading } from './case-outcome.js';
+import { answerOrFail, caseDeadline, NoAnswer } from './case-bounds.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from './requirement-registry.js';
-import type { BytesExpectation, Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
+import type { Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 
 export interface CaseHooks {
@@ -51,6 +54,8 @@ export interface ServiceTarget {
   roles?: ReadonlyMap<string, string>;
   /** The compiled schemas of suites/schemas, built once for all the target's cases (a build takes ~100 ms). */
   schemas?: SchemaRegistry;
+  /** Each case's bound (--case-timeout): its requests still waiting then fail (case-bounds.ts). None: no bound. */
+  caseTimeoutMs?: number;
 }
 
 export const USER_AGENT = 'touchstone-conformance/0.1';
@@ -67,6 +72,7 @@ export function createCaseContext(target: ServiceTarget, hooks: CaseHooks): Case
     strict: target.strict,
     roles: target.roles ?? new Map(),
     hooks,
+    caseTimeoutMs: target.caseTimeoutMs,
   };
 }
 
@@ -80,6 +86,7 @@ export interface CaseContext {
   strict: boolean;
   roles: ReadonlyMap<string, string>;
   hooks: CaseHooks;
+  caseTimeoutMs?: number;
 }
 
 /** A broken check, the exchange that showed it and the role that sent it; `hard` when it fails the case (a MUST). */
@@ -95,7 +102,16 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   // The case's own secrets (texts its expectations exclude, messages it seals, the boxes
   // sealed) never reach a report: attachments, failures and errors show <redacted>.
   const secrets = new Set(excludedTexts(testCase));
-  const context: CaseContext = { ...shared, redact: withSecrets(shared.redact, secrets) };
+  const deadline = caseDeadline(shared.client, shared.control, shared.caseTimeoutMs);
+  try {
+    const redact = withSecrets(shared.redact, secrets);
+    return await runBounded(testCase, { ...shared, client: deadline.client, control: deadline.control, redact }, secrets);
+  } finally {
+    deadline.end();
+  }
+}
+
+async function runBounded(testCase: Case, context: CaseContext, secrets: Set<string>): Promise<CaseOutcome> {
   const requirements = caseRequirements(testCase);
   const missingCapabilities = (testCase.requires ?? []).filter((c) => !context.capabilities.has(c));
   if (missingCapabilities.length > 0) {
@@ -126,7 +142,7 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   const found: Found[] = [];
   const record = (error: ConformanceFailure): Found => ({
     error,
-    hard: !isSoft(error, grading),
+    hard: error instanceof NoAnswer || !isSoft(error, grading),
     exchange: last,
     endpoint: lastEndpoint,
     role: lastRole,
@@ -138,14 +154,14 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
     found.push(broken);
     return broken;
   };
-  const send = async (spec: RequestSpec, as = role): Promise<Exchange> => {
+  const send = async (spec: RequestSpec, as = role, requirement = testCase.requirements[0]): Promise<Exchange> => {
     const target = `${spec.method} ${spec.path ?? spec.url}`;
     const title = `${target} as ${spec.as ?? as}`;
     return context.hooks.step(title, async () => {
       last = undefined;
       lastEndpoint = target;
       lastRole = spec.as ?? as;
-      const exchange = await context.client.send(spec, as);
+      const exchange = await answerOrFail(context.client.send(spec, as), requirement);
       last = exchange;
       await context.hooks.attach(
         `${title} → ${exchange.response.status}`,
@@ -154,12 +170,13 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
       return exchange;
     });
   };
-  const sendAll = (specs: RequestSpec[]) =>
+  const sendAll = (specs: RequestSpec[], requirement: string) =>
     context.hooks.step(`${specs.length} requests at once: ${specs[0].method} ${specs[0].path ?? specs[0].url}`, async () => {
-      const exchanges = await Promise.all(specs.map((spec) => context.client.send(spec, role)));
-      last = exchanges.at(-1);
+      last = undefined;
       lastEndpoint = `${specs[0].method} ${specs[0].path ?? specs[0].url}`;
       lastRole = role;
+      const exchanges = await answerOrFail(Promise.all(specs.map((spec) => context.client.send(spec, role))), requirement);
+      last = exchanges.at(-1);
       for (const [n, exchange] of exchanges.entries())
         await context.hooks.attach(
           `#${n + 1} → ${exchange.response.status}`,
@@ -169,12 +186,13 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
     });
   const bindings: Bindings = { values: {}, secrets };
   const runRequestStep = async (step: RequestStep, b: Bindings, as = role) => {
-    const exchange = await send(await interpolate(step.request, b), as);
+    const requirement = step.requirement ?? testCase.requirements[0];
+    const exchange = await send(await interpolate(step.request, b), as, requirement);
     try {
       Object.assign(
         b.values,
         await checkExpectation(exchange.response, await interpolate(step.expect, b), {
-          requirement: step.requirement ?? testCase.requirements[0],
+          requirement,
           schemas: context.schemas,
         }),
       );
@@ -199,8 +217,11 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
   }
   if (rows.length > 0) result = { ...result, matrix: rows };
   const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
-  if (cleanupError && result.outcome === 'PASS')
-    result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError}` };
+  // A cleanup request with no answer is the target's failure too; any other broken cleanup is ours to report.
+  if (cleanupError instanceof NoAnswer && result.outcome === 'PASS')
+    result = brokenOutcome([record(cleanupError)], requirements, context, false);
+  else if (cleanupError && result.outcome === 'PASS')
+    result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError.message}` };
   if (missingRows.length > 0) {
     const rows = `${missingRows.length} of ${rowRoles.length} rows did not run: no token for role ${missingRows.join(', ')}`;
     result = {
@@ -215,8 +236,8 @@ export async function runCase(testCase: Case, shared: CaseContext): Promise<Case
 
 interface Runner {
   send(spec: RequestSpec, as?: string): Promise<Exchange>;
-  /** Sends the requests at once, as one step of the report; their statuses in order. */
-  sendAll(specs: RequestSpec[]): Promise<number[]>;
+  /** Sends the requests at once, as one step of the report; their statuses in order. No answer to one fails `requirement`. */
+  sendAll(specs: RequestSpec[], requirement: string): Promise<number[]>;
   runRequestStep(step: RequestStep, bindings: Bindings, as?: string): Promise<void>;
   bindings: Bindings;
   role: string;
@@ -308,7 +329,7 @@ async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): 
       }),
     ),
   );
-  const statuses = await runner.sendAll(specs);
+  const statuses = await runner.sendAll(specs, requirement);
   const rest = Array.isArray(expect.rest) ? expect.rest : [expect.rest];
   const winners = statuses.flatMap((status, n) => (status === expect.one ? [n + 1] : []));
   const others = statuses.filter((status) => status !== expect.one && !rest.includes(status));
@@ -324,30 +345,14 @@ async function runParallel(step: ParallelStep, testCase: Case, runner: Runner): 
   if (capture && winners.length === 1) runner.bindings.values[capture] = winners[0];
 }
 
-async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRequestStep'], role: string): Promise<string | undefined> {
+async function runCleanup(testCase: Case, bindings: Bindings, run: Runner['runRequestStep'], role: string): Promise<Error | undefined> {
   try {
     // Limits cases clean up after each variant already.
     if (testCase.kind !== 'limits') for (const step of testCase.cleanup ?? []) await run(step, bindings, role);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    return error as Error;
   }
-}
-
-/** Every text a `bytes.excludes` of the case names. */
-function excludedTexts(testCase: Case): string[] {
-  const texts: string[] = [];
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object')
-      for (const [key, child] of Object.entries(value)) {
-        if (key === 'bytes' && child && typeof child === 'object' && Array.isArray((child as BytesExpectation).excludes))
-          texts.push(...(child as BytesExpectation).excludes!);
-        walk(child);
-      }
-  };
-  walk(testCase);
-  return texts;
 }
 
 function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): FailureDetail {

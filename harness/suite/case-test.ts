@@ -20,9 +20,14 @@ export function caseTestDetails(facts: CaseFacts): TestDetails {
   };
 }
 
-/** Attaches the outcome for the reporter; a FAIL or ERROR also fails the Playwright test. */
-export async function handOverOutcome(testInfo: TestInfo, result: CaseOutcome): Promise<void> {
+/**
+ * Attaches the outcome for the reporter, which decides the verdict from it alone. A FAIL or
+ * ERROR does not fail the Playwright test: Playwright replaces its worker after a failed test
+ * (about 3 s each on a 2-core machine), so a FAIL would cost some thirty times what a PASS
+ * costs. A test that never gets here (a crash, Playwright's timeout) has no outcome
+ * attached, and the reporter makes it ERROR.
+ */
+export async function handOverOutcome(testInfo: Pick<TestInfo, 'attach' | 'skip'>, result: CaseOutcome): Promise<void> {
   await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(result), contentType: 'application/json' });
   if (result.outcome === 'SKIP') testInfo.skip(true, result.message);
-  if (result.outcome === 'FAIL' || result.outcome === 'ERROR') throw new Error(result.message);
 }

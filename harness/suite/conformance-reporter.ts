@@ -15,6 +15,7 @@ import { formatDuration } from '../report/duration-format.js';
 import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level, Results } from '../core/results.js';
 import { describeTarget } from '../report/target-description.js';
 import { writeReports } from '../report/write-reports.js';
+import { maxFailuresMessage } from './max-failures.js';
 
 const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
 
@@ -102,6 +103,13 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') {
       process.stdout.write(`touchstone: the run was ${result.status}; reports cover ${cases.length} of ${this.total} cases\n`);
     }
+    if (config.maxFailures !== undefined) {
+      const stopped = cases.filter((c) => c.message === maxFailuresMessage(config.maxFailures!)).length;
+      if (stopped > 0)
+        process.stdout.write(
+          `touchstone: stopped early: --max-failures ${config.maxFailures} reached, ${stopped} of ${this.total} cases not run (SKIP)\n`,
+        );
+    }
     // A shard's scope is what its cases cite; `report merge` judges the shards together against the whole.
     const inScope = requirementsInScope(requirementsFor(registry, config.kind), config, this.cited);
     const results = buildResults(cases, inScope, {
@@ -109,6 +117,7 @@ export default class ConformanceReporter implements Reporter {
       suites: this.config.suites,
       only: this.config.only,
       grep: this.config.grep,
+      grepInvert: this.config.grepInvert,
       shard: config.shard && `${config.shard.current}/${config.shard.total}`,
       rerun: this.config.rerun,
       // A service target without reset: every case ran on what the ones before it left.

@@ -2,7 +2,7 @@
 // playwright.config.ts). Cases change their target's state, so each worker has a target
 // of its own (RunConfig.targetUrls); one worker unless the run asks for more.
 import { defineConfig } from '@playwright/test';
-import { readRunConfig } from '../core/run-config.js';
+import { DEFAULT_CASE_TIMEOUT_S, readRunConfig } from '../core/run-config.js';
 
 const run = readRunConfig();
 
@@ -14,7 +14,9 @@ export default defineConfig({
   fullyParallel: true,
   shard: run.shard ?? null,
   retries: 0,
-  timeout: 60_000,
+  // A backstop only: each case ends itself at its bound (--case-timeout, case-bounds.ts). The
+  // margin covers what comes after the bound (the outcome's attachments, a cleanup refused at once).
+  timeout: (run.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_S * 1000) + 30_000,
   reporter: [['./conformance-reporter.ts']],
   // Concurrent runs (shards, CI jobs on one machine) once shared one folder and cleared it under each other.
   outputDir: run.playwrightOutput ?? '../../.touchstone-tmp/test-output',

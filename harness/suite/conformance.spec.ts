@@ -10,14 +10,18 @@ import { serviceCaseFacts } from './case-facts.js';
 import { createCaseContext, runCase } from './case-runner.js';
 import { loadRequirementRegistry } from './requirement-registry.js';
 import { caseTestDetails, handOverOutcome } from './case-test.js';
-import { readRunConfig } from '../core/run-config.js';
+import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, readRunConfig } from '../core/run-config.js';
 import { loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldRoles } from './world-tokens.js';
+import { failureBudget } from './max-failures.js';
 
 const config = readRunConfig();
 const registry = loadRequirementRegistry(suitePaths.requirements);
-const transport = createHttpTransport();
+const transport = createHttpTransport({
+  timeoutMs: config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000,
+  timeoutOption: '--request-timeout',
+});
 // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
 let currentCase: string | undefined;
 const send = config.cassettes ? withCassette(transport.send, () => currentCase) : transport.send;
@@ -33,15 +37,24 @@ const target = {
   strict: config.strict,
   roles: readWorldRoles(),
   schemas: loadSchemaRegistry(suitePaths.schemas),
+  caseTimeoutMs: config.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_S * 1000,
 };
+
+const budget = failureBudget(config);
 
 test.afterAll(() => transport.close());
 
-for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), { only: config.only ?? [], grep: config.grep })) {
+for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
+  only: config.only ?? [],
+  grep: config.grep,
+  grepInvert: config.grepInvert,
+})) {
   test.describe(suite.name, () => {
     for (const testCase of suite.cases) {
       test(testCase.title, caseTestDetails(serviceCaseFacts(suite.name, testCase, registry)), async ({}, testInfo) => {
         currentCase = `${suite.name}/${testCase.id}`;
+        const stopped = budget.spent();
+        if (stopped) return handOverOutcome(testInfo, stopped);
         const result = await runCase(
           testCase,
           createCaseContext(target, {
@@ -49,6 +62,7 @@ for (const suite of selectCases(loadSuites(suitePaths.service, config.suites), {
             attach: (name, record) => testInfo.attach(name, { body: JSON.stringify(record, null, 2), contentType: 'application/json' }),
           }),
         );
+        budget.count(result);
         await handOverOutcome(testInfo, result);
       });
     }

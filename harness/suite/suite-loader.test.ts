@@ -147,3 +147,26 @@ test('--only and --grep select cases by <suite>/<case id> (grep also by title); 
   expect(() => selectCases(suites, { only: [], grep: '(' })).toThrow(/--grep is not a regular expression/);
   expect(() => selectCases(suites, { only: [], grep: 'zzzz' })).toThrow(/--grep zzzz matches no case/);
 });
+
+test('--grep-invert leaves out the cases whose <suite>/<case id> or title matches, after --only and --grep; leaving none is a usage error', () => {
+  const suites = loadSuites(suitePaths.service);
+  const keys = (selected: ReturnType<typeof selectCases>) => selected.flatMap((s) => s.cases.map((c) => `${s.name}/${c.id}`));
+  const all = keys(suites);
+  const inverted = keys(selectCases(suites, { only: [], grepInvert: '^devenv-secrets/' }));
+  expect(inverted).toEqual(all.filter((key) => !key.startsWith('devenv-secrets/')));
+  expect(keys(selectCases(suites, { only: [], grep: '^devenv-secrets/', grepInvert: 'stale' }))).not.toContain('devenv-secrets/stale-key');
+  expect(keys(selectCases(suites, { only: [], grep: '^devenv-secrets/.*key', grepInvert: 'stale' }))).toEqual([
+    'devenv-secrets/public-key',
+  ]);
+  // By title too.
+  const title = suites[0].cases[0].title;
+  expect(keys(selectCases(suites, { only: [], grepInvert: `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` }))).toEqual(
+    all.filter((key) => key !== `${suites[0].name}/${suites[0].cases[0].id}`),
+  );
+  expect(keys(selectCases(suites, { only: ['assistant/billing', 'variables/get'], grepInvert: 'billing' }))).toEqual(['variables/get']);
+  expect(() => selectCases(suites, { only: [], grepInvert: '[' })).toThrow(/--grep-invert is not a regular expression/);
+  expect(() => selectCases(suites, { only: [], grepInvert: '.' })).toThrow(/--grep-invert \. leaves no case to run/);
+  expect(() => selectCases(suites, { only: [], grep: '^variables/', grepInvert: '^variables/' })).toThrow(
+    /--grep \^variables\/ with --grep-invert \^variables\/ leaves no case to run/,
+  );
+});

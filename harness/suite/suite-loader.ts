@@ -54,37 +54,56 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
   return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
 }
 
-/** Which cases of the loaded suites run: `only` names `suite/case` keys, `grep` matches a key or a title. */
+/**
+ * Which cases of the loaded suites run: `only` names `suite/case` keys, `grep` matches a key or
+ * a title, and `grepInvert` (Playwright's --grep-invert) leaves out what it matches of the rest.
+ */
 export interface CaseSelection {
   only: readonly string[];
   grep?: string;
+  grepInvert?: string;
+}
+
+function pattern(option: string, text: string | undefined): RegExp | undefined {
+  try {
+    return text === undefined ? undefined : new RegExp(text);
+  } catch (error) {
+    throw new HarnessError('USAGE', `${option} is not a regular expression: ${(error as Error).message}`);
+  }
 }
 
 /**
  * The suites with only the selected cases (suites left empty are dropped). An `only` key
- * naming no case, a `grep` that is not a regular expression or that matches nothing, is a
- * usage error: a re-run of nothing must not pass for a re-run that passed.
+ * naming no case, a `grep` or `grepInvert` that is not a regular expression, or a selection
+ * that leaves nothing, is a usage error: a re-run of nothing must not pass for a re-run that passed.
  */
-export function selectCases(suites: Suite[], { only, grep }: CaseSelection): Suite[] {
-  if (only.length === 0 && grep === undefined) return suites;
+export function selectCases(suites: Suite[], { only, grep, grepInvert }: CaseSelection): Suite[] {
+  if (only.length === 0 && grep === undefined && grepInvert === undefined) return suites;
   const keys = suites.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
   const unknown = only.filter((key) => !keys.includes(key));
   if (unknown.length)
     throw new HarnessError('USAGE', `--only names no case: ${unknown.join(', ')} (a case is <suite>/<case id>, as reports show it)`);
-  let pattern: RegExp | undefined;
-  try {
-    pattern = grep === undefined ? undefined : new RegExp(grep);
-  } catch (error) {
-    throw new HarnessError('USAGE', `--grep is not a regular expression: ${(error as Error).message}`);
-  }
+  const wanted = pattern('--grep', grep);
+  const unwanted = pattern('--grep-invert', grepInvert);
+  const matches = (re: RegExp, key: string, c: Case) => re.test(key) || re.test(c.title);
   const chosen = (suite: Suite, c: Case) => {
     const key = `${suite.name}/${c.id}`;
-    return only.includes(key) || (pattern !== undefined && (pattern.test(key) || pattern.test(c.title)));
+    // Without --only or --grep every case is a candidate; --grep-invert then leaves some out.
+    const candidate = (only.length === 0 && !wanted) || only.includes(key) || (wanted !== undefined && matches(wanted, key, c));
+    return candidate && !(unwanted && matches(unwanted, key, c));
   };
   const selected = suites
     .map((suite) => ({ ...suite, cases: suite.cases.filter((c) => chosen(suite, c)) }))
     .filter((s) => s.cases.length > 0);
-  if (selected.length === 0) throw new HarnessError('USAGE', `--grep ${grep} matches no case`);
+  if (selected.length === 0) {
+    const given = [grep !== undefined && `--grep ${grep}`, grepInvert !== undefined && `--grep-invert ${grepInvert}`].filter(Boolean);
+    throw new HarnessError(
+      'USAGE',
+      grepInvert === undefined
+        ? `${given[0]} matches no case`
+        : `${[...(only.length ? ['--only'] : []), ...given].join(' with ')} leaves no case to run`,
+    );
+  }
   return selected;
 }
 
