@@ -22,25 +22,29 @@ test('a hanging target is judged within bounded time: its cases FAIL (never ERRO
   const target = await startCannedTarget('hanging');
   const dir = scratch();
   try {
+    const args = [
+      'run',
+      '--target',
+      target.url,
+      '--tokens',
+      tokensFile(dir),
+      '--suite',
+      'devenv-secrets',
+      '--request-timeout',
+      '1',
+      '--case-timeout',
+      '2',
+      '--out',
+      dir,
+    ];
+    const env = { ADMIN_TOKEN: readWorldTokens()['repo-admin'] };
+    // The preflight stops it first, within one request's bound, before any case.
+    const stopped = await runCli(args, env);
+    expect(stopped.code, stopped.stdout + stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(/is unreachable: .*no answer within 1 s/);
+    // Judged anyway, its cases FAIL within their bounds.
     const started = Date.now();
-    const result = await runCli(
-      [
-        'run',
-        '--target',
-        target.url,
-        '--tokens',
-        tokensFile(dir),
-        '--suite',
-        'devenv-secrets',
-        '--request-timeout',
-        '1',
-        '--case-timeout',
-        '2',
-        '--out',
-        dir,
-      ],
-      { ADMIN_TOKEN: readWorldTokens()['repo-admin'] },
-    );
+    const result = await runCli([...args, '--no-preflight'], env);
     // Generous: 8 cases of at most 2 s each, plus start-up on a loaded machine; without bounds it took 8 × 15 s and more.
     expect(Date.now() - started).toBeLessThan(100_000);
     expect(result.code, result.stdout + result.stderr).toBe(1);
@@ -73,6 +77,7 @@ test("--case-timeout bounds the whole case: a request still waiting at it FAILs,
       '30',
       '--case-timeout',
       '1',
+      '--no-preflight',
       '--out',
       dir,
     ]);

@@ -235,7 +235,8 @@ export async function run(options: RunOptions): Promise<number> {
     const targetUrl = targetUrls[0];
     // The targets are copies of one implementation: the first speaks for them. The preflight
     // goes to it directly, never into a recording; a replay has no target to check.
-    const checked = options.replay || options.preflight === false ? undefined : await preflight(upstreams[0]);
+    const checked =
+      options.replay || options.preflight === false ? undefined : await preflight(upstreams[0], { timeoutMs: requestTimeoutS * 1000 });
     for (const warning of checked?.warnings ?? []) process.stderr.write(`touchstone: warning: ${warning}\n`);
     const capabilities = checked && !cassettes ? checked.capabilities : await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 

@@ -76,11 +76,13 @@ export interface Preflight {
  * resets before every case anyway, so one more reset before the first changes nothing the run
  * relies on.
  */
-export async function preflight(targetUrl: string, send?: Transport): Promise<Preflight> {
+export async function preflight(targetUrl: string, how: { send?: Transport; timeoutMs?: number } = {}): Promise<Preflight> {
+  const { send } = how;
   if (send === undefined) {
-    const transport = createHttpTransport({ timeoutMs: 10_000 });
+    // A target that hangs is told within one request's bound (the run's --request-timeout).
+    const transport = createHttpTransport({ timeoutMs: how.timeoutMs ?? 10_000 });
     try {
-      return await preflight(targetUrl, transport.send);
+      return await preflight(targetUrl, { send: transport.send });
     } finally {
       transport.close();
     }

@@ -128,7 +128,7 @@ export async function checkTarget(input: CheckInput, print: (line: CheckLine) =>
   };
   const transport = createHttpTransport({ timeoutMs: 10_000 });
   try {
-    const found = await preflight(input.target, transport.send).catch((error: unknown) => {
+    const found = await preflight(input.target, { send: transport.send }).catch((error: unknown) => {
       if (!(error instanceof HarnessError)) throw error;
       say({
         mark: 'fail',
