@@ -289,8 +289,11 @@ async function startProxiedReference(change: (status: number, headers: http.Inco
         answer.pipe(res);
       },
     );
-    // The reference may answer (413) before reading a whole oversized body.
-    forward.on('error', () => res.destroy());
+    // The reference may answer (413) before reading a whole oversized body, and close: the
+    // upload then fails, but the answer it already gave is passed on whole.
+    forward.on('error', () => {
+      if (!res.headersSent) res.destroy();
+    });
     req.pipe(forward);
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
