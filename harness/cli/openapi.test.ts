@@ -3,6 +3,8 @@
 // every answer a case expects from an endpoint, with the schema it checks, is in the document.
 import { expect, test } from '@playwright/test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { controlOpenApiDocument } from '../../lib/control-contract.js';
+import { packageVersion } from '../../lib/project-files.js';
 import { createAjv } from '../core/validated-file.js';
 import type { Expectation, RequestSpec } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
@@ -102,4 +104,10 @@ test('the document agrees with the suites: a success a case expects is documente
     }
   }
   expect(problems).toEqual([]);
+});
+
+test('`touchstone openapi --control` prints the control API, not the service', async () => {
+  const result = await runCli(['openapi', '--control']);
+  expect(result.code, result.stderr).toBe(0);
+  expect(JSON.parse(result.stdout)).toEqual(controlOpenApiDocument(packageVersion()));
 });
