@@ -4,6 +4,7 @@
 import { CAPABILITIES } from '../../lib/control-contract.js';
 import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
+import { ANONYMOUS, createTargetClient } from '../http/target-client.js';
 import { createTargetControl } from '../http/target-control.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
 import { withCassette } from '../proxy/with-cassette.js';
@@ -43,17 +44,9 @@ async function readCapabilities(targetUrl: string, send: Transport): Promise<Set
   }
 }
 
-/** A request as the service's clients send it (harness/http/target-client.ts sends the same by default). */
-export function serviceRequest(targetUrl: string, method: string, path: string, token?: string, body?: unknown) {
-  const headers: [string, string][] = [
-    ['User-Agent', USER_AGENT],
-    ['Accept', 'application/vnd.service+json'],
-    ['X-Service-Api-Version', '2022-11-28'],
-  ];
-  if (token !== undefined) headers.push(['Authorization', `Bearer ${token}`]);
-  if (body !== undefined) headers.push(['Content-Type', 'application/json']);
-  return { method, url: targetUrl + path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)) };
-}
+/** A client of the service at `targetUrl` as the cases' (their headers), acting as the roles of `tokens`. */
+export const serviceClient = (targetUrl: string, send: Transport, tokens: Record<string, string> = {}) =>
+  createTargetClient({ baseUrl: targetUrl, tokens, transport: send, userAgent: USER_AGENT });
 
 /** The request that shows a target speaks the service: open to anyone, its user is in every world. */
 export const SERVICE_PROBE = '/users/octocat/social_accounts';
@@ -90,7 +83,7 @@ export async function preflight(targetUrl: string, how: { send?: Transport; time
   const capabilities = await readCapabilities(targetUrl, send);
   let answer: Awaited<ReturnType<Transport>>;
   try {
-    answer = await send(serviceRequest(targetUrl, 'GET', SERVICE_PROBE));
+    answer = (await serviceClient(targetUrl, send).send({ method: 'GET', path: SERVICE_PROBE }, ANONYMOUS)).response;
   } catch (error) {
     throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
   }

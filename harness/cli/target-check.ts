@@ -19,11 +19,11 @@
 import { CONTROL_ROUTES, type Capability, CAPABILITIES } from '../../lib/control-contract.js';
 import { HarnessError } from '../core/errors.js';
 import { createAjv } from '../core/validated-file.js';
-import type { Suite } from '../core/suite-format.js';
+import type { RequestSpec, Suite } from '../core/suite-format.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
 import { caseRoles } from '../suite/case-facts.js';
 import { ANONYMOUS } from '../http/target-client.js';
-import { isJsonType, preflight, serviceRequest, SERVICE_PROBE } from './service-target.js';
+import { isJsonType, preflight, serviceClient, SERVICE_PROBE } from './service-target.js';
 
 export type Mark = 'ok' | 'warn' | 'fail' | 'skip';
 export interface CheckLine {
@@ -38,10 +38,16 @@ interface Answer {
   json?: unknown;
 }
 
-/** One request of the service to a base URL, its JSON read when it is JSON. */
-function asker(send: Transport, base: string) {
-  return async (method: string, path: string, token?: string, body?: unknown): Promise<Answer> => {
-    const response = await send(serviceRequest(base, method, path, token, body));
+/** Requests of the service to a base URL as the roles of `tokens`, each answer's JSON read when it is JSON. */
+function asker(send: Transport, base: string, tokens: Record<string, string>) {
+  const client = serviceClient(base, send, tokens);
+  return async (
+    method: 'GET' | 'POST',
+    path: string,
+    role = ANONYMOUS,
+    more: Pick<RequestSpec, 'body' | 'query'> = {},
+  ): Promise<Answer> => {
+    const { response } = await client.send({ method, path, ...more }, role);
     const type = headerValue(response.headers, 'content-type');
     let json: unknown;
     if (isJsonType(type))
@@ -59,6 +65,7 @@ interface SpotCheck {
   suite: string;
   what: string;
   path: string;
+  query?: Record<string, number>;
   role: string;
   project(json: unknown): string[];
 }
@@ -79,14 +86,16 @@ const SPOT_CHECKS: SpotCheck[] = [
   {
     suite: 'assignees',
     what: 'users and their ids (the assignees of octo-org/widgets)',
-    path: '/repos/octo-org/widgets/assignees?per_page=100',
+    path: '/repos/octo-org/widgets/assignees',
+    query: { per_page: 100 },
     role: 'repo-admin',
     project: (json) => list(json).map((u) => `${u.login} ${u.id}`),
   },
   {
     suite: 'artifacts',
     what: 'artifacts and their repository ids',
-    path: '/repos/octo-org/widgets/actions/artifacts?per_page=5',
+    path: '/repos/octo-org/widgets/actions/artifacts',
+    query: { per_page: 5 },
     role: 'repo-admin',
     project: (json) =>
       list(json, 'artifacts').map((a) => `${a.id} ${a.name} ${(a.workflow_run as Record<string, unknown> | undefined)?.repository_id}`),
@@ -101,7 +110,8 @@ const SPOT_CHECKS: SpotCheck[] = [
   {
     suite: 'variables',
     what: "an organization's variables",
-    path: '/orgs/octo-org/actions/variables?per_page=100',
+    path: '/orgs/octo-org/actions/variables',
+    query: { per_page: 100 },
     role: 'org-owner',
     project: (json) => list(json, 'variables').map((v) => `${v.name}=${v.value}`),
   },
@@ -140,15 +150,15 @@ export async function checkTarget(input: CheckInput, print: (line: CheckLine) =>
     if (!found) return lines;
     say({ mark: 'ok', text: `answers like the service (GET ${SERVICE_PROBE} is JSON)` });
     for (const warning of found.warnings) say({ mark: 'warn', text: warning });
-    const target = asker(transport.send, input.target);
+    const target = asker(transport.send, input.target, input.tokens);
     await checkCapabilities(found.capabilities, target, say);
     const oracle = await input.reference();
-    const reference = asker(transport.send, oracle.url);
+    const reference = asker(transport.send, oracle.url, oracle.tokens);
     const suites = input.suites();
-    await checkTokens(input.tokens, oracle.tokens, target, reference, say);
+    await checkTokens(input.tokens, target, reference, say);
     // Only the world data of the suites in question: a target of two areas has no Git objects to show.
     const spots = SPOT_CHECKS.filter((spot) => suites.some((suite) => suite.name === spot.suite));
-    await checkWorld(spots, input.tokens, oracle.tokens, target, reference, say);
+    await checkWorld(spots, input.tokens, target, reference, say);
     listMissing(suites, input.tokens, found.capabilities, say);
     return lines;
   } finally {
@@ -163,7 +173,7 @@ async function checkCapabilities(capabilities: Set<string>, target: Ask, say: Sa
   const ajv = createAjv({ strict: false });
   const exercise = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<string | undefined> => {
     const route = CONTROL_ROUTES.find((r) => r.method === method && r.path === path)!;
-    const answer = await target(method, path, undefined, body);
+    const answer = await target(method, path, ANONYMOUS, body === undefined ? {} : { body: body as RequestSpec['body'] });
     if (answer.status !== route.status) return `${method} ${path} answered ${answer.status}, not ${route.status}`;
     if (!route.answer) return undefined;
     const validate = ajv.compile(JSON.parse(JSON.stringify(route.answer)));
@@ -201,7 +211,7 @@ async function checkCapabilities(capabilities: Set<string>, target: Ask, say: Sa
 
 type Tokens = Record<string, string>;
 
-async function checkTokens(tokens: Tokens, worldTokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
+async function checkTokens(tokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
   const roles = Object.keys(tokens);
   if (roles.length === 0) {
     say({
@@ -219,8 +229,8 @@ async function checkTokens(tokens: Tokens, worldTokens: Tokens, target: Ask, ref
   const others: string[] = [];
   for (const role of roles) {
     const [got, expected] = await Promise.all([
-      target('GET', '/user/social_accounts', tokens[role]),
-      reference('GET', '/user/social_accounts', worldTokens[role]),
+      target('GET', '/user/social_accounts', role),
+      reference('GET', '/user/social_accounts', role),
     ]);
     if (got.status === 401 && expected.status !== 401) refused.push(role);
     else if (
@@ -252,16 +262,15 @@ async function checkTokens(tokens: Tokens, worldTokens: Tokens, target: Ask, ref
     });
 }
 
-async function checkWorld(spots: SpotCheck[], tokens: Tokens, worldTokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
+async function checkWorld(spots: SpotCheck[], tokens: Tokens, target: Ask, reference: Ask, say: Say): Promise<void> {
   for (const spot of spots) {
-    const own = spot.role === ANONYMOUS ? undefined : tokens[spot.role];
-    if (spot.role !== ANONYMOUS && own === undefined) {
+    if (spot.role !== ANONYMOUS && !(spot.role in tokens)) {
       say({ mark: 'skip', text: `world: ${spot.what}: not checked (no token for role ${spot.role})` });
       continue;
     }
     const [got, expected] = await Promise.all([
-      target('GET', spot.path, own),
-      reference('GET', spot.path, spot.role === ANONYMOUS ? undefined : worldTokens[spot.role]),
+      target('GET', spot.path, spot.role, { query: spot.query }),
+      reference('GET', spot.path, spot.role, { query: spot.query }),
     ]);
     if (got.status === 401 && expected.status !== 401) {
       say({ mark: 'skip', text: `world: ${spot.what}: not checked (the ${spot.role} token is refused)` });
