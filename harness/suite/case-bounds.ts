@@ -1,6 +1,6 @@
 // What a case does when its target does not answer. A request of the case that gets no
 // answer (refused, reset, DNS, the request's bound of --request-timeout, the case's bound of
-// --case-timeout) is the target's failure: the case FAILs citing the step's requirement,
+// --case-timeout) is the target's failure: the case breaks the step's requirement (FAIL at a MUST),
 // naming the request and the network error. The control API (/_conformance/*) is no spec
 // requirement: its calls failing stay harness errors (ERROR), and say it was the control API.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
@@ -8,9 +8,11 @@ import type { TargetClient } from '../http/target-client.js';
 import type { TargetControl } from '../http/target-control.js';
 
 /**
- * A request of the case got no answer. Decision: it fails the case whatever the level of the
- * requirement it cites (a SHOULD step included): nothing after it can be checked, and a target
- * that does not answer is not following a recommendation loosely.
+ * A request of the case got no answer. It is graded at the level of the requirement it cites,
+ * as any broken check is: FAIL at a MUST, WARN at a SHOULD or MAY. Either way the case stops
+ * there (nothing after it can be checked) and what it did not get to is unverified. Decision:
+ * not graded as a MUST always, since closing the connection on some requests is a reading the
+ * spec allows; an oversized upload refused by a reset instead of the 413 a MAY describes is one.
  */
 export class NoAnswer extends ConformanceFailure {
   constructor(requirement: string, why: string) {

@@ -142,7 +142,7 @@ async function runBounded(testCase: Case, context: CaseContext, secrets: Set<str
   const found: Found[] = [];
   const record = (error: ConformanceFailure): Found => ({
     error,
-    hard: error instanceof NoAnswer || !isSoft(error, grading),
+    hard: !isSoft(error, grading),
     exchange: last,
     endpoint: lastEndpoint,
     role: lastRole,
