@@ -12,11 +12,12 @@
 // own times is shown for information.
 //
 // Environment: BENCH_SUITE (contents), BENCH_NO_FAIL=1, BENCH_TIMEOUT_S (600).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CaseResult, Results } from '../harness/core/results.js';
-import { runCli } from '../harness/cli/cli-process.js';
+import { PROJECT_ROOT } from '../harness/core/suite-paths.js';
 import { startCannedTarget } from '../test-support/canned-target.js';
 import { giveUpAfter, reportAndExit, type ResultRow } from './result-table.js';
 
@@ -36,12 +37,28 @@ interface Measured {
   outcomes: Record<string, number>;
 }
 
+/** The command as a user starts it (bench/ may not import the CLI's modules); the mock target runs in this process, so not spawnSync. */
+function touchstone(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'touchstone.js'), ...args], {
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 async function measure(name: string, args: string[]): Promise<Measured> {
   const out = path.join(scratch, name);
   const started = performance.now();
-  const run = await runCli(['run', '--suite', suite, '--out', out, ...args]);
+  const run = await touchstone(['run', '--suite', suite, '--out', out, ...args]);
+  const { code } = run;
   const wallS = (performance.now() - started) / 1000;
-  if (run.code !== 0 && run.code !== 1) throw new Error(`${name}: touchstone run exited ${run.code}\n${run.stdout}${run.stderr}`);
+  if (code !== 0 && code !== 1) throw new Error(`${name}: touchstone run exited ${code}\n${run.stdout}${run.stderr}`);
   const { cases } = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as Results;
   const byStart = [...cases].sort((a, b) => Date.parse(a.started_at!) - Date.parse(b.started_at!));
   const end = (c: CaseResult) => Date.parse(c.started_at!) + c.duration_ms!;
