@@ -234,9 +234,13 @@ export async function run(options: RunOptions): Promise<number> {
     const reportedUrls = !cassettes ? undefined : options.replay ? [targets[0] ?? RECORDED_ORIGIN] : upstreams;
     const targetUrl = targetUrls[0];
     // The targets are copies of one implementation: the first speaks for them. The preflight
-    // goes to it directly, never into a recording; a replay has no target to check.
+    // goes to it directly, never into a recording; a replay has no target to check, and the
+    // embedded reference is the service (its requests would only shift what a recording of it
+    // holds: the request ids it derives count the requests it has had).
     const checked =
-      options.replay || options.preflight === false ? undefined : await preflight(upstreams[0], { timeoutMs: requestTimeoutS * 1000 });
+      options.replay || embedded || options.preflight === false
+        ? undefined
+        : await preflight(upstreams[0], { timeoutMs: requestTimeoutS * 1000 });
     for (const warning of checked?.warnings ?? []) process.stderr.write(`touchstone: warning: ${warning}\n`);
     const capabilities = checked && !cassettes ? checked.capabilities : await probeTarget(targetUrl, cassettes ? RUN_CASSETTE : undefined);
 
