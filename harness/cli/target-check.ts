@@ -171,9 +171,9 @@ type Say = (line: CheckLine) => void;
 
 async function checkCapabilities(capabilities: Set<string>, target: Ask, say: Say): Promise<void> {
   const ajv = createAjv({ strict: false });
-  const exercise = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<string | undefined> => {
+  const exercise = async (method: 'GET' | 'POST', path: string, body?: RequestSpec['body']): Promise<string | undefined> => {
     const route = CONTROL_ROUTES.find((r) => r.method === method && r.path === path)!;
-    const answer = await target(method, path, ANONYMOUS, body === undefined ? {} : { body: body as RequestSpec['body'] });
+    const answer = await target(method, path, ANONYMOUS, { body });
     if (answer.status !== route.status) return `${method} ${path} answered ${answer.status}, not ${route.status}`;
     if (!route.answer) return undefined;
     const validate = ajv.compile(JSON.parse(JSON.stringify(route.answer)));
@@ -181,7 +181,7 @@ async function checkCapabilities(capabilities: Set<string>, target: Ask, say: Sa
   };
   const declared = CAPABILITIES.filter((c) => capabilities.has(c));
   say({ mark: 'ok', text: `capabilities: ${declared.length > 0 ? declared.join(', ') : 'none declared'}` });
-  const trials: Partial<Record<Capability, () => Promise<string | undefined>>> = {
+  const trials: Record<Capability, () => Promise<string | undefined>> = {
     'control.reset': () => exercise('POST', '/_conformance/reset'),
     'control.clock': async () =>
       (await exercise('GET', '/_conformance/clock')) ?? exercise('POST', '/_conformance/clock', { advance_seconds: 0 }),
@@ -196,7 +196,7 @@ async function checkCapabilities(capabilities: Set<string>, target: Ask, say: Sa
         : undefined,
   };
   for (const capability of declared) {
-    const problem = await trials[capability]!();
+    const problem = await trials[capability]();
     if (problem)
       say({
         mark: 'fail',
