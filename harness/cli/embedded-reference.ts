@@ -24,10 +24,11 @@ export interface ReferenceOptions {
   /** Limits on slow and idle clients (touchstone serve --head-timeout …); the service's defaults otherwise. */
   clientTimeouts?: { headersMs?: number; requestMs?: number; idleMs?: number };
   /**
-   * Build the world's Git objects from the start, in the background. They take seconds (the
-   * 3 × 100 MiB files of the size boundaries), more than a request's 15 s bound on a loaded
-   * machine when the first Git request waits for them all. A run whose cases read Git data
-   * asks for it; other uses (most tests) would only pay for it.
+   * Build the world's Git objects before answering anything. They take seconds (the 3 × 100 MiB
+   * files of the size boundaries), more than a request's 15 s bound on a machine loaded by other
+   * jobs (a kill matrix beside the tests once had a false failure so): the run waits for them
+   * once, at the start, never inside a case. A run whose cases read Git data asks for it; other
+   * uses (most tests) would only pay for it.
    */
   warmGit?: boolean;
 }
@@ -67,7 +68,7 @@ export async function startReferenceService(options: ReferenceOptions = {}): Pro
     throw new HarnessError('USAGE', `--port ${port} is not a port number (0-65535; 0 picks a free one)`);
   try {
     const url = await service.listen({ port, host: options.host ?? '127.0.0.1' });
-    if (options.warmGit) reference.warmWorldGit(world);
+    if (options.warmGit) await reference.warmWorldGit(world);
     return { url, close: () => service.close() };
   } catch (error) {
     await service.close();

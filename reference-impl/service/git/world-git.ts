@@ -57,11 +57,12 @@ export function processObjectStore(): Promise<ObjectStore> {
 }
 
 /**
- * Starts building every repository's Git objects in the background (once per process and
- * world). A failed build fails again, and is reported, when a request needs that repository.
+ * Starts building every repository's Git objects (once per process and world); the promise
+ * settles when all are built, for a caller that would rather wait now than in a request. A
+ * failed build fails again, and is reported, when a request needs that repository.
  */
-export function warmWorldGit(world: World): void {
-  for (const repository of world.repositories) void worldRepository(world, repository)?.catch(() => undefined);
+export async function warmWorldGit(world: World): Promise<void> {
+  await Promise.all(world.repositories.map((repository) => worldRepository(world, repository)?.catch(() => undefined)));
 }
 
 /** The repository's Git objects and declared refs, built once per process and world. */

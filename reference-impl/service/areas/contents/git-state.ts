@@ -48,7 +48,7 @@ export function createGitState(directory: Directory): GitState {
   const warm = () => {
     if (warming) return;
     warming = true;
-    warmWorldGit(directory.world);
+    void warmWorldGit(directory.world);
   };
   const load = async (repository: WorldRepository): Promise<RepositoryGit> => {
     const built = await worldRepository(directory.world, repository);
