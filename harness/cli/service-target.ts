@@ -2,6 +2,7 @@
 // it is an http(s) URL, and the preflight: ask it what it can do (which also proves something
 // answers there), and whether it answers like the service at all.
 import { CAPABILITIES } from '../../lib/control-contract.js';
+import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
 import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { ANONYMOUS, createTargetClient } from '../http/target-client.js';
@@ -88,7 +89,7 @@ export async function preflight(targetUrl: string, how: { send?: Transport; time
     throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
   }
   const type = headerValue(answer.headers, 'content-type');
-  if (answer.body.length > 0 && !isJsonType(type))
+  if (answer.body.length > 0 && !(type !== undefined && isJsonMediaType(type)))
     throw new HarnessError(
       'TARGET_UNREACHABLE',
       `target ${targetUrl} does not answer like the service: GET ${SERVICE_PROBE} answered ${answer.status} ${type ?? 'without a Content-Type'}, not JSON. Is ${targetUrl} the base URL every path of the spec goes under? (--no-preflight runs anyway)`,
@@ -113,5 +114,3 @@ export async function preflight(targetUrl: string, how: { send?: Transport; time
   }
   return { capabilities, warnings };
 }
-
-export const isJsonType = (type: string | undefined) => type !== undefined && /^application\/([\w.+-]*\+)?json\b/i.test(type.trim());

@@ -23,7 +23,8 @@ import type { RequestSpec, Suite } from '../core/suite-format.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
 import { caseRoles } from '../suite/case-facts.js';
 import { ANONYMOUS } from '../http/target-client.js';
-import { isJsonType, preflight, serviceClient, SERVICE_PROBE } from './service-target.js';
+import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { preflight, serviceClient, SERVICE_PROBE } from './service-target.js';
 
 export type Mark = 'ok' | 'warn' | 'fail' | 'skip';
 export interface CheckLine {
@@ -50,7 +51,7 @@ function asker(send: Transport, base: string, tokens: Record<string, string>) {
     const { response } = await client.send({ method, path, ...more }, role);
     const type = headerValue(response.headers, 'content-type');
     let json: unknown;
-    if (isJsonType(type))
+    if (type !== undefined && isJsonMediaType(type))
       try {
         json = JSON.parse(response.body.toString('utf8'));
       } catch {
