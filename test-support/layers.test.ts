@@ -47,17 +47,19 @@ test('no module breaks a layer rule: folders import only below them, the referen
   expect(found.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
 });
 
-test('the rules catch an upward import, a cycle, the reference importing the harness, product code importing a fixture, and an example tied to touchstone', () => {
+test('the rules catch an upward import, a cycle (of types only too), the reference importing the harness, product code importing a fixture, and an example tied to touchstone', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-layers-'));
   const write = (file: string, text: string) => {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   };
   const { forbidden } = require(path.join(ROOT, '.dependency-cruiser.cjs')) as { forbidden: unknown[] };
-  write('rules.cjs', `module.exports = ${JSON.stringify({ forbidden })};`);
+  write('rules.cjs', `module.exports = ${JSON.stringify({ forbidden, options: { tsPreCompilationDeps: true } })};`);
   write('harness/core/a.js', "import './b.js';\nimport '../report/r.js';\n");
   write('harness/core/b.js', "import './a.js';\n");
   write('harness/report/r.js', 'export {};\n');
+  write('harness/core/fault.ts', "import type { Area } from './area.js';\nexport type Fault = Area['name'];\n");
+  write('harness/core/area.ts', "import type { Fault } from './fault.js';\nexport interface Area { name: 'a'; faults: Fault[] }\n");
   write('reference-impl/service/s.js', "import '../../harness/core/b.js';\n");
   write('harness/suite/run.js', "import './helper.fixture.js';\n");
   write('harness/suite/helper.fixture.js', 'export {};\n');
@@ -68,6 +70,7 @@ test('the rules catch an upward import, a cycle, the reference importing the har
     expect.arrayContaining([
       'harness-core-layer: harness/core/a.js -> harness/report/r.js',
       'no-circular: harness/core/a.js -> harness/core/b.js',
+      'no-circular: harness/core/area.ts -> harness/core/fault.ts',
       'reference-independent: reference-impl/service/s.js -> harness/core/b.js',
       'no-test-support-in-product: harness/suite/run.js -> harness/suite/helper.fixture.js',
       'examples-apart: harness/suite/uses-example.js -> examples/target/server.js',

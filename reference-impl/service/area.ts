@@ -43,12 +43,9 @@ export interface Area {
 
 export type AreaFactory = (core: ServiceCore) => Area;
 
-/** An area as the service lists it: its name, its built-in faults and variations, and how to build it. */
-export interface AreaModule<Fault extends string = string, Variant extends string = string> {
+/** An area as the service lists it: its name and how to build it (its built-in faults and
+ * variations, switched in its own code, are listed in its switch-names.ts). */
+export interface AreaModule {
   readonly name: string;
-  /** Its built-in faults (faults.ts explains them), switched in its own code. */
-  readonly faults: readonly Fault[];
-  /** Its built-in variations (variants.ts explains them), switched in its own code. */
-  readonly variants: readonly Variant[];
   readonly create: AreaFactory;
 }

@@ -5,9 +5,9 @@
 // cases catch it. What each fault does and which requirements it breaks is written once,
 // in suites/faults/*.yaml; a test holds that registry and this list equal.
 // The faults of the shared code are listed here; each area lists its own beside its
-// endpoints (areas/<area>/endpoints.ts), and SERVICE_FAULTS is all of them.
+// endpoints (areas/<area>/switch-names.ts), and SERVICE_FAULTS is all of them.
 import { isListed } from '../fault-list.js';
-import { AREAS, type AreaFault } from './areas/index.js';
+import { AREA_FAULTS, type AreaFault } from './areas/switch-names.js';
 import { createSwitches, type Switches } from './switches.js';
 
 const CORE_FAULTS = [
@@ -62,7 +62,7 @@ const CORE_FAULTS = [
 
 export type ServiceFault = (typeof CORE_FAULTS)[number] | AreaFault;
 
-export const SERVICE_FAULTS: readonly ServiceFault[] = [...CORE_FAULTS, ...AREAS.flatMap((area) => area.faults)];
+export const SERVICE_FAULTS: readonly ServiceFault[] = [...CORE_FAULTS, ...AREA_FAULTS];
 
 export function isServiceFault(name: string): name is ServiceFault {
   return isListed(SERVICE_FAULTS, name);

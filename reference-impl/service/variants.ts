@@ -7,9 +7,9 @@
 // judge it conforming. What each changes and the spec's words (or silence) that allow it is
 // written once, in suites/variants/*.yaml; a test holds that registry and this list equal.
 // The variations of the shared code are listed here; each area lists its own beside its
-// endpoints (areas/<area>/endpoints.ts), and SERVICE_VARIANTS is all of them.
+// endpoints (areas/<area>/switch-names.ts), and SERVICE_VARIANTS is all of them.
 import { isListed } from '../fault-list.js';
-import { AREAS, type AreaVariant } from './areas/index.js';
+import { AREA_VARIANTS, type AreaVariant } from './areas/switch-names.js';
 import { createSwitches, type Switches } from './switches.js';
 
 const CORE_VARIANTS = [
@@ -49,7 +49,7 @@ const CORE_VARIANTS = [
 
 export type ServiceVariant = (typeof CORE_VARIANTS)[number] | AreaVariant;
 
-export const SERVICE_VARIANTS: readonly ServiceVariant[] = [...CORE_VARIANTS, ...AREAS.flatMap((area) => area.variants)];
+export const SERVICE_VARIANTS: readonly ServiceVariant[] = [...CORE_VARIANTS, ...AREA_VARIANTS];
 
 export function isServiceVariant(name: string): name is ServiceVariant {
   return isListed(SERVICE_VARIANTS, name);

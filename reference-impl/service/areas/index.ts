@@ -1,6 +1,6 @@
 // The service's areas, in the order their routes are registered. Adding an area is a
-// folder under areas/ and its line here; its faults join SERVICE_FAULTS, its variations
-// SERVICE_VARIANTS, from its module.
+// folder under areas/ and its line here, and its switch-names.ts's line in switch-names.ts (its
+// faults join SERVICE_FAULTS, its variations SERVICE_VARIANTS).
 import { artifacts } from './artifacts/endpoints.js';
 import { assistant } from './assistant/endpoints.js';
 import { assignees } from './assignees/endpoints.js';
@@ -26,9 +26,3 @@ export const AREAS = [
   socialAccounts,
   sourceImports,
 ] as const;
-
-/** The built-in faults the areas declare. */
-export type AreaFault = (typeof AREAS)[number]['faults'][number];
-
-/** The built-in variations the areas declare. */
-export type AreaVariant = (typeof AREAS)[number]['variants'][number];

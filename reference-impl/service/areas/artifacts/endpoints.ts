@@ -55,28 +55,6 @@ const ARTIFACTS_DOWNLOAD = onRepository({
 /** The download link of an artifact lives a minute of the service clock (spec 1, Limits). */
 export const ARTIFACT_LINK_TTL_MS = 60 * 1000;
 
-/** Built-in faults of this area (suites/faults/artifacts.yaml says what each does and breaks). */
-const ARTIFACT_FAULTS = [
-  'artifacts.name-filter-ignored',
-  'artifacts.list-bare-array',
-  'artifacts.delete-ignored',
-  'artifacts.expired-downloadable',
-  'artifacts.link-long-lived',
-  'artifacts.download-inline',
-  'artifacts.any-format',
-  'artifacts.run-filter-ignored',
-  'artifacts.never-expired',
-] as const;
-
-/** Built-in variations of this area (suites/variants/artifacts.yaml says what each does and what allows it). */
-const ARTIFACT_VARIANTS = [
-  'artifacts.size-uncompressed',
-  'artifacts.digest-of-uploaded-files',
-  'artifacts.deleted-gone-410',
-  'artifacts.public-read-without-actions',
-  'artifacts.links-reusable',
-] as const;
-
 interface Artifact extends WorldArtifact {
   run: WorldWorkflowRun;
   zip: Buffer;
@@ -93,7 +71,7 @@ function uploadManifest(artifact: WorldArtifact): Buffer {
   return Buffer.concat(paths.flatMap((p) => [Buffer.from(`${p}\0`), Buffer.from(artifact.files[p]!), Buffer.from('\0')]));
 }
 
-const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ directory, clock, faults, variants, downloads }) => {
+const create: AreaModule['create'] = ({ directory, clock, faults, variants, downloads }) => {
   /** Every artifact of each repository, newest first, built once. */
   const world = new Map(
     directory.world.repositories.map((repository) => [
@@ -229,4 +207,4 @@ const create: AreaModule<(typeof ARTIFACT_FAULTS)[number]>['create'] = ({ direct
   return { name: 'artifacts', endpoints, reset: () => void (deleted = new Set()), state: () => deleted };
 };
 
-export const artifacts = { name: 'artifacts', faults: ARTIFACT_FAULTS, variants: ARTIFACT_VARIANTS, create } satisfies AreaModule;
+export const artifacts = { name: 'artifacts', create } satisfies AreaModule;

@@ -52,33 +52,6 @@ const WRITE = onRepository({
   role: 'push-or-ignore',
 });
 
-/** Built-in faults of this area (suites/faults/assignees.yaml says what each does and breaks). */
-const ASSIGNEE_FAULTS = [
-  'representations.issue-without-locked',
-  'representations.pull-request-link-missing',
-  'assignees.list-without-owners',
-  'assignees.check-200',
-  'assignees.check-anyone',
-  'assignees.add-200',
-  'assignees.add-replaces',
-  'assignees.more-than-ten',
-  'assignees.remove-ignored',
-  'assignees.remove-204',
-  'assignees.push-not-required',
-  'assignees.unknown-issue-422',
-] as const;
-
-/** Built-in variations of this area (suites/variants/assignees.yaml says what each does and what allows it). */
-const ASSIGNEE_VARIANTS = [
-  'assignees.assignable-readers',
-  'assignees.assignable-collaborators-only',
-  'assignees.empty-list-refused',
-  'assignees.over-ten-first-ten',
-  'assignees.cap-per-call',
-  'assignees.pull-request-url-web',
-  'assignees.denied-as-404',
-] as const;
-
 const create: AreaModule['create'] = ({ directory, clock, faults, variants }) => {
   const issues = createIssueState(directory, clock);
   const issueOf = (request: FastifyRequest, record: IssueRecord) =>
@@ -208,4 +181,4 @@ const create: AreaModule['create'] = ({ directory, clock, faults, variants }) =>
   return { name: 'assignees', endpoints, reset: () => issues.reset(), state: () => issues.snapshot() };
 };
 
-export const assignees = { name: 'assignees', faults: ASSIGNEE_FAULTS, variants: ASSIGNEE_VARIANTS, create } satisfies AreaModule;
+export const assignees = { name: 'assignees', create } satisfies AreaModule;

@@ -97,68 +97,9 @@ const NAMES = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems:
 const TEAMS_BODY = Type.Object({ selected_teams: NAMES }, { title: 'AssistantSeat', additionalProperties: false });
 const USERS_BODY = Type.Object({ selected_usernames: NAMES }, { title: 'AssistantSeat', additionalProperties: false });
 
-/** Built-in faults of this area (suites/faults/assistant.yaml says what each does and breaks). */
-const ASSISTANT_FAULTS = [
-  'assistant.billing-without-plan',
-  'assistant.payment-problem-ignored',
-  'assistant.seats-bare-array',
-  'assistant.seats-default-30',
-  'assistant.assign-200',
-  'assistant.refresh-not-counted',
-  'assistant.cancel-count-zero',
-  'assistant.cancel-immediate',
-  'assistant.cancellation-date-today',
-  'assistant.cancelled-seat-kept',
-  'assistant.retention-ignored',
-  'assistant.team-seat-cancelled',
-  'assistant.subscription-check-skipped',
-  'assistant.billing-check-skipped',
-  'assistant.policy-check-skipped',
-  'assistant.access-all-allowed',
-  'assistant.access-unconfigured-allowed',
-  'assistant.member-seat-no-team',
-  'assistant.member-seat-invitee-served',
-  'assistant.non-member-422',
-  'assistant.metrics-without-engaged',
-  'assistant.metrics-includes-today',
-  'assistant.metrics-threshold-4',
-  'assistant.metrics-until-ignored',
-  'assistant.metrics-per-page-ignored',
-  'assistant.metrics-org-policy-ignored',
-  'assistant.metrics-enterprise-policy-ignored',
-  'assistant.team-metrics-whole-org',
-  'assistant.internal-error-503',
-] as const;
-
-/** Built-in variations of this area (suites/variants/assistant.yaml says what each does and what allows it). */
-const ASSISTANT_VARIANTS = [
-  'assistant.teams-by-exact-name',
-  'assistant.held-seats-counted',
-  'assistant.refreshed-seat-recreated',
-  'assistant.invitee-seat-unlisted',
-  'assistant.breakdown-total-without-pending-cancellation',
-  'assistant.cancellation-date-first-day-without',
-  'assistant.billing-cycle-per-seat',
-  'assistant.nested-teams-not-seated',
-  'assistant.unknown-names-skipped',
-  'assistant.no-subscription-empty',
-  'assistant.reads-need-listed-scope',
-  'assistant.team-metrics-org-owners-only',
-  'assistant.metrics-newest-first',
-  'assistant.metrics-until-exclusive',
-  'assistant.metrics-bad-dates-ignored',
-  'assistant.internal-error-without-message',
-] as const;
-
 const PREFIX = '/orgs/:org/assistant';
 
-const create: AreaModule<(typeof ASSISTANT_FAULTS)[number], (typeof ASSISTANT_VARIANTS)[number]>['create'] = ({
-  directory,
-  clock,
-  faults,
-  variants,
-  failures,
-}) => {
+const create: AreaModule['create'] = ({ directory, clock, faults, variants, failures }) => {
   /** Seats per organization (lower-case login), every record ever made. */
   let seats = new Map<string, Map<string, Seat>>();
   const load = () => {
@@ -503,4 +444,4 @@ const create: AreaModule<(typeof ASSISTANT_FAULTS)[number], (typeof ASSISTANT_VA
   return { name: 'assistant', endpoints, reset: load, state: () => seats };
 };
 
-export const assistant = { name: 'assistant', faults: ASSISTANT_FAULTS, variants: ASSISTANT_VARIANTS, create } satisfies AreaModule;
+export const assistant = { name: 'assistant', create } satisfies AreaModule;

@@ -63,80 +63,10 @@ const BLOB_BODY = Type.Object(
   { title: 'Blob', additionalProperties: false },
 );
 
-/** Built-in faults of this area (suites/faults/contents.yaml says what each does and breaks). */
-const CONTENTS_FAULTS = [
-  'contents.content-plain',
-  'contents.listing-as-object',
-  'contents.ref-ignored',
-  'contents.raw-ignored',
-  'contents.object-ignored',
-  'contents.symlink-not-followed',
-  'contents.submodule-typed-submodule',
-  'contents.sha-without-header',
-  'contents.html-as-raw',
-  'readme.subdirectory-ignored',
-  'readme.html-as-raw',
-  'readme.case-sensitive',
-  'archive.private-link-never-expires',
-  'archive.served-without-redirect',
-  'archive.ref-ignored',
-  'readme.anonymous-refused',
-  'git.blob-sha-without-header',
-  'git.blob-content-plain',
-  'git.blob-raw-as-json',
-  'git.blob-base64-as-text',
-  'git.blob-create-200',
-  'git.blob-unknown-empty',
-  'git.blob-huge-served',
-  'contents.huge-served',
-  'contents.large-content-inline',
-  'contents.object-large-content',
-  'contents.every-file-large',
-  'contents.listing-unbounded',
-  'contents.write-created-200',
-  'contents.write-updated-201',
-  'contents.write-sha-unchecked',
-  'contents.write-branch-ignored',
-  'contents.write-identity-unchecked',
-  'contents.write-author-is-caller',
-  'contents.write-concurrent-last-wins',
-  'contents.write-parent-dropped',
-  'contents.delete-kept',
-] as const;
-
 /**
  * Built-in variations of this area: other choices where the spec leaves one open
  * (suites/variants/contents.yaml says what each does and the words that allow it).
  */
-const CONTENTS_VARIANTS = [
-  'contents.decimal-megabyte',
-  'contents.size-limit-exclusive',
-  'contents.size-refusal-codes',
-  'contents.listing-order',
-  'contents.object-bare-entries',
-  'contents.symlink-keeps-link-path',
-  'contents.symlink-described-as-link',
-  'contents.raw-symlink-described',
-  'contents.submodule-typed-file',
-  'contents.submodule-url-as-recorded',
-  'contents.submodule-links-to-commit',
-  'contents.download-url-long-lived',
-  'contents.html-vendor-type',
-  'contents.html-heading-anchors',
-  'readme.default-raw',
-  'readme.dir-file-404',
-  'git.blob-default-base64',
-  'git.blob-base64-lenient',
-  'git.blob-empty-repository-writable',
-  'git.blob-malformed-sha-404',
-  'contents.missing-sha-409',
-  'contents.writes-queued',
-  'contents.storage-retried',
-  'contents.public-repo-scope-refused',
-  'contents.public-read-any-token',
-  'contents.denied-as-404',
-] as const;
-
 /** A blob's request body: room for 100 MiB of content in Base64 (4/3 of it) and the JSON around it. */
 const BLOB_BODY_LIMIT_BYTES = 150 * 1024 * 1024;
 
@@ -178,7 +108,7 @@ const LISTING_MAX = 1000;
 
 const isAnonymous = (caller: Caller | null) => caller === null || caller.kind === 'anonymous';
 
-const create: AreaModule<(typeof CONTENTS_FAULTS)[number], (typeof CONTENTS_VARIANTS)[number]>['create'] = (core) => {
+const create: AreaModule['create'] = (core) => {
   const { directory, faults, variants, downloads } = core;
   const git = createGitState(directory);
   /** 409 for a repository with no commits, unless the variation creates and reads blobs there too. */
@@ -401,4 +331,4 @@ const create: AreaModule<(typeof CONTENTS_FAULTS)[number], (typeof CONTENTS_VARI
   return { name: 'contents', endpoints, reset: () => git.reset(), state: () => git.snapshot() };
 };
 
-export const contents = { name: 'contents', faults: CONTENTS_FAULTS, variants: CONTENTS_VARIANTS, create } satisfies AreaModule;
+export const contents = { name: 'contents', create } satisfies AreaModule;

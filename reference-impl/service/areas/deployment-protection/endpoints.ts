@@ -60,27 +60,6 @@ const ENABLE_BODY = Type.Object(
 
 const FIRST_RULE_ID = 3001;
 
-/** Built-in faults of this area (suites/faults/deployment-protection.yaml says what each does and breaks). */
-const PROTECTION_FAULTS = [
-  'protection.list-bare-array',
-  'protection.enable-200',
-  'protection.enable-unavailable-app',
-  'protection.encoded-slash-refused',
-  'protection.apps-flat-list',
-  'protection.delete-ignored',
-  'protection.get-other-environment',
-] as const;
-
-/** Built-in variations of this area (suites/variants/deployment-protection.yaml says what each does and what allows it). */
-const PROTECTION_VARIANTS = [
-  'protection.unavailable-app-404',
-  'protection.duplicate-rules-accepted',
-  'protection.apps-exclude-enabled',
-  'protection.apps-default-per-page-100',
-  'protection.public-read-without-actions',
-  'protection.denied-as-404',
-] as const;
-
 interface Rule {
   id: number;
   app: WorldApp;
@@ -88,7 +67,7 @@ interface Rule {
 
 const PREFIX = '/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules';
 
-const create: AreaModule<(typeof PROTECTION_FAULTS)[number]>['create'] = ({ directory, faults, variants }) => {
+const create: AreaModule['create'] = ({ directory, faults, variants }) => {
   const apps = new Map(directory.world.apps.map((app) => [app.id, app]));
   const available = [...apps.values()].filter((app) => app.protection_rules).sort((a, b) => a.id - b.id);
   /** Rules per environment, keyed `owner/repo\nenvironment` (lower case). */
@@ -234,7 +213,5 @@ const keyOf = (repository: WorldRepository, environment: string) => `${fullName(
 
 export const deploymentProtection = {
   name: 'deployment-protection',
-  faults: PROTECTION_FAULTS,
-  variants: PROTECTION_VARIANTS,
   create,
 } satisfies AreaModule;

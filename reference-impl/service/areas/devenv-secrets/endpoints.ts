@@ -52,25 +52,6 @@ const PUT_BODY = Type.Object(
   { title: 'Secret', additionalProperties: false },
 );
 
-/** Built-in faults of this area (suites/faults/devenv-secrets.yaml says what each does and breaks). */
-const SECRET_FAULTS = [
-  'secrets.list-bare-array',
-  'secrets.key-id-number',
-  'secrets.value-returned',
-  'secrets.update-201',
-  'secrets.value-in-error',
-  'secrets.delete-ignored',
-  'secrets.get-without-updated-at',
-] as const;
-
-/** Built-in variations of this area: other choices the spec allows (suites/variants/devenv-secrets.yaml). */
-const SECRET_VARIANTS = [
-  'secrets.unsealed-stored',
-  'secrets.key-id-advisory',
-  'secrets.reads-any-role',
-  'secrets.value-placeholder',
-] as const;
-
 interface Secret {
   name: string;
   createdAt: number;
@@ -81,13 +62,7 @@ interface Secret {
 
 const PREFIX = '/repos/:owner/:repo/devenv/secrets';
 
-const create: AreaModule<(typeof SECRET_FAULTS)[number], (typeof SECRET_VARIANTS)[number]>['create'] = ({
-  directory,
-  clock,
-  faults,
-  variants,
-  secretKeys,
-}) => {
+const create: AreaModule['create'] = ({ directory, clock, faults, variants, secretKeys }) => {
   /** Secrets per repository (lower-case full name), by upper-case name. */
   let secrets = new Map<string, Map<string, Secret>>();
   const load = () => {
@@ -215,4 +190,4 @@ const create: AreaModule<(typeof SECRET_FAULTS)[number], (typeof SECRET_VARIANTS
   return { name: 'devenv-secrets', endpoints, reset: load, state: () => [...secrets].filter(([, named]) => named.size > 0) };
 };
 
-export const devenvSecrets = { name: 'devenv-secrets', faults: SECRET_FAULTS, variants: SECRET_VARIANTS, create } satisfies AreaModule;
+export const devenvSecrets = { name: 'devenv-secrets', create } satisfies AreaModule;

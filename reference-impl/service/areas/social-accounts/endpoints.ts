@@ -55,30 +55,7 @@ const PROVIDERS: Record<string, string> = {
   'npmjs.com': 'npm',
 };
 
-/** Built-in faults of this area (suites/faults/social-accounts.yaml says what each does and breaks). */
-const SOCIAL_FAULTS = [
-  'social.list-wrapped',
-  'social.add-200',
-  'social.invalid-url-accepted',
-  'social.delete-ignored',
-  'social.user-list-empty',
-] as const;
-
-/** Built-in variations of this area: other choices the spec allows (suites/variants/social-accounts.yaml). */
-const SOCIAL_VARIANTS = [
-  'social.add-answers-all',
-  'social.provider-generic-only',
-  'social.empty-list-noop',
-  'social.duplicate-accepted',
-  'social.absent-delete-accepted',
-  'social.lists-newest-first',
-] as const;
-
-const create: AreaModule<(typeof SOCIAL_FAULTS)[number], (typeof SOCIAL_VARIANTS)[number]>['create'] = ({
-  directory,
-  faults,
-  variants,
-}) => {
+const create: AreaModule['create'] = ({ directory, faults, variants }) => {
   /** Account URLs per user (lower-case login), in the order linked. */
   let accounts = new Map<string, string[]>();
   const load = () => {
@@ -196,4 +173,4 @@ function isProfileUrl(text: string): boolean {
   }
 }
 
-export const socialAccounts = { name: 'social-accounts', faults: SOCIAL_FAULTS, variants: SOCIAL_VARIANTS, create } satisfies AreaModule;
+export const socialAccounts = { name: 'social-accounts', create } satisfies AreaModule;

@@ -109,36 +109,6 @@ const UPDATE_BODY = Type.Object(
   { title: 'Import', additionalProperties: false },
 );
 
-/** Built-in faults of this area (suites/faults/source-imports.yaml says what each does and breaks). */
-const IMPORT_FAULTS = [
-  'imports.start-200',
-  'imports.detection-skipped',
-  'imports.never-complete',
-  'imports.no-progress',
-  'imports.password-returned',
-  'imports.credentials-ignored',
-  'imports.restart-ignored',
-  'imports.delete-ignored',
-  'imports.workflow-automation-allowed',
-  'imports.never-retired',
-  'imports.authors-since-ignored',
-  'imports.failure-hidden',
-  'imports.get-without-authors-url',
-] as const;
-
-/** Built-in variations of this area (suites/variants/source-imports.yaml says what each does and what allows it). */
-const IMPORT_VARIANTS = [
-  'imports.phase-durations-other',
-  'imports.progress-during-phase-only',
-  'imports.failed-step-verbs',
-  'imports.error-message-key-message',
-  'imports.restart-from-error-refused',
-  'imports.unlisted-choice-accepted',
-  'imports.project-choices-reversed',
-  'imports.authors-wrapped',
-  'imports.other-tokens-401',
-] as const;
-
 /** The phases' durations and progress fields as the variations switched on read them (import-progress.ts). */
 const progressReading = (variants: Variants): ProgressReading => ({
   phases: variants.on('imports.phase-durations-other') ? OTHER_PHASES : REFERENCE_PHASES,
@@ -153,14 +123,7 @@ function failureFields(error: NonNullable<Import['error']>, variants: Variants):
   return { failed_step: step, [variants.on('imports.error-message-key-message') ? 'message' : 'error_message']: error.message };
 }
 
-const create: AreaModule<(typeof IMPORT_FAULTS)[number], (typeof IMPORT_VARIANTS)[number]>['create'] = ({
-  directory,
-  clock,
-  faults,
-  variants,
-  failures,
-  webhooks,
-}) => {
+const create: AreaModule['create'] = ({ directory, clock, faults, variants, failures, webhooks }) => {
   /** The import of each repository (lower-case full name). */
   let imports = new Map<string, { repository: WorldRepository; imp: Import }>();
   const load = () => {
@@ -378,4 +341,4 @@ const create: AreaModule<(typeof IMPORT_FAULTS)[number], (typeof IMPORT_VARIANTS
   return { name: 'source-imports', endpoints, reset: load, state: () => imports };
 };
 
-export const sourceImports = { name: 'source-imports', faults: IMPORT_FAULTS, variants: IMPORT_VARIANTS, create } satisfies AreaModule;
+export const sourceImports = { name: 'source-imports', create } satisfies AreaModule;

@@ -47,29 +47,6 @@ const TRAFFIC_READ = onRepository({
   ],
 });
 
-/** Built-in faults of this area (suites/faults/traffic.yaml says what each does and breaks). */
-const TRAFFIC_FAULTS = [
-  'traffic.popular-uncut',
-  'traffic.count-as-string',
-  'traffic.per-ignored',
-  'traffic.window-28-days',
-  'traffic.week-starts-sunday',
-  'traffic.timestamps-at-noon',
-  'traffic.series-key-entries',
-] as const;
-
-/** Built-in variations of this area (suites/variants/traffic.yaml says what each does and what allows it). */
-const TRAFFIC_VARIANTS = [
-  'traffic.popular-by-uniques',
-  'traffic.unknown-per-as-day',
-  'traffic.anonymous-403',
-  'traffic.window-completed-days',
-  'traffic.week-entries-whole-weeks',
-  'traffic.timestamps-offset',
-  'traffic.installation-refused',
-  'traffic.window-rolling-hours',
-] as const;
-
 /** The window and entries as the variations switched on read them (traffic-data.ts). */
 const readingOf = (variants: Variants): TrafficReading => ({
   window: variants.on('traffic.window-completed-days') ? 'completed-days' : 'ending-today',
@@ -156,4 +133,4 @@ const create: AreaModule['create'] = ({ clock, faults, variants }) => {
   return { name: 'traffic', endpoints, reset: () => {}, state: () => null };
 };
 
-export const traffic = { name: 'traffic', faults: TRAFFIC_FAULTS, variants: TRAFFIC_VARIANTS, create } satisfies AreaModule;
+export const traffic = { name: 'traffic', create } satisfies AreaModule;

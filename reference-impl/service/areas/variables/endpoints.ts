@@ -77,35 +77,6 @@ const UPDATE_BODY = Type.Object(
 );
 const SET_REPOSITORIES_BODY = Type.Object({ selected_repository_ids: RepositoryIds }, { title: 'Variable', additionalProperties: false });
 
-/** Built-in faults of this area (suites/faults/variables.yaml says what each does and breaks). */
-const VARIABLE_FAULTS = [
-  'variables.create-200',
-  'variables.list-per-page-100',
-  'variables.selected-ids-any-visibility',
-  'variables.rename-ignored',
-  'variables.delete-ignored',
-  'variables.repositories-any-visibility',
-  'variables.put-repositories-appends',
-  'variables.add-repository-ignored',
-  'variables.remove-repository-ignored',
-  'variables.list-bare-array',
-  'variables.get-without-visibility',
-] as const;
-
-/** Built-in variations of this area: other choices the spec allows (suites/variants/variables.yaml). */
-const VARIABLE_VARIANTS = [
-  'variables.list-default-per-page-30',
-  'variables.selected-ids-400',
-  'variables.update-ids-ignored',
-  'variables.unknown-repositories-accepted',
-  'variables.duplicate-name-overwrites',
-  'variables.names-any-string',
-  'variables.names-as-sent',
-  'variables.repositories-by-name',
-  'variables.collaborators-manage',
-  'variables.private-repository-hidden',
-] as const;
-
 interface Variable {
   name: string;
   value: string;
@@ -118,12 +89,7 @@ interface Variable {
 
 const PREFIX = '/orgs/:org/actions/variables';
 
-const create: AreaModule<(typeof VARIABLE_FAULTS)[number], (typeof VARIABLE_VARIANTS)[number]>['create'] = ({
-  directory,
-  clock,
-  faults,
-  variants,
-}) => {
+const create: AreaModule['create'] = ({ directory, clock, faults, variants }) => {
   /** Variables per organization (lower-case login), by upper-case name. */
   let variables = new Map<string, Map<string, Variable>>();
   const load = () => {
@@ -430,4 +396,4 @@ function worldVariables(directory: Directory, organization: WorldOrganization): 
   return new Map(variables.map((variable) => [variable.name, variable]));
 }
 
-export const variables = { name: 'variables', faults: VARIABLE_FAULTS, variants: VARIABLE_VARIANTS, create } satisfies AreaModule;
+export const variables = { name: 'variables', create } satisfies AreaModule;

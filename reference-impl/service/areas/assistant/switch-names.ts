@@ -1,0 +1,55 @@
+// The built-in faults and variations of the assistant area, apart from its code so that the
+// service's lists of switch names (faults.ts, variants.ts) need none of the areas' modules.
+
+/** Built-in faults of this area (suites/faults/assistant.yaml says what each does and breaks). */
+export const ASSISTANT_FAULTS = [
+  'assistant.billing-without-plan',
+  'assistant.payment-problem-ignored',
+  'assistant.seats-bare-array',
+  'assistant.seats-default-30',
+  'assistant.assign-200',
+  'assistant.refresh-not-counted',
+  'assistant.cancel-count-zero',
+  'assistant.cancel-immediate',
+  'assistant.cancellation-date-today',
+  'assistant.cancelled-seat-kept',
+  'assistant.retention-ignored',
+  'assistant.team-seat-cancelled',
+  'assistant.subscription-check-skipped',
+  'assistant.billing-check-skipped',
+  'assistant.policy-check-skipped',
+  'assistant.access-all-allowed',
+  'assistant.access-unconfigured-allowed',
+  'assistant.member-seat-no-team',
+  'assistant.member-seat-invitee-served',
+  'assistant.non-member-422',
+  'assistant.metrics-without-engaged',
+  'assistant.metrics-includes-today',
+  'assistant.metrics-threshold-4',
+  'assistant.metrics-until-ignored',
+  'assistant.metrics-per-page-ignored',
+  'assistant.metrics-org-policy-ignored',
+  'assistant.metrics-enterprise-policy-ignored',
+  'assistant.team-metrics-whole-org',
+  'assistant.internal-error-503',
+] as const;
+
+/** Built-in variations of this area (suites/variants/assistant.yaml says what each does and what allows it). */
+export const ASSISTANT_VARIANTS = [
+  'assistant.teams-by-exact-name',
+  'assistant.held-seats-counted',
+  'assistant.refreshed-seat-recreated',
+  'assistant.invitee-seat-unlisted',
+  'assistant.breakdown-total-without-pending-cancellation',
+  'assistant.cancellation-date-first-day-without',
+  'assistant.billing-cycle-per-seat',
+  'assistant.nested-teams-not-seated',
+  'assistant.unknown-names-skipped',
+  'assistant.no-subscription-empty',
+  'assistant.reads-need-listed-scope',
+  'assistant.team-metrics-org-owners-only',
+  'assistant.metrics-newest-first',
+  'assistant.metrics-until-exclusive',
+  'assistant.metrics-bad-dates-ignored',
+  'assistant.internal-error-without-message',
+] as const;
