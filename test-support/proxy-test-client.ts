@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from '@playwright/test';
 import type { HeaderPairs } from '../harness/core/results.js';
 import { createHttpTransport, headerValue } from '../harness/http/transport.js';
-import { startFidelityFixture, type FixtureServer } from '../harness/proxy/fidelity-fixture.js';
+import { startFidelityFixture, type FixtureServer } from './fidelity-fixture.js';
 
 export interface SeenResponse {
   status: number;

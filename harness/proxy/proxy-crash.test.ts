@@ -25,7 +25,7 @@ import { expect, test } from '@playwright/test';
 import { isDigestOnly, type Body, type Cassette, type Interaction } from '../cassette/cassette-format.js';
 import { createCassetteLoader, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter, recoverCassette } from '../cassette/cassette-store.js';
-import { RANDOM_MIB, startFidelityFixture } from './fidelity-fixture.js';
+import { RANDOM_MIB, startFidelityFixture } from '../../test-support/fidelity-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
