@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 import type { Results } from '../core/results.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 let dir: string;
 test.beforeAll(() => {

@@ -1,6 +1,6 @@
 // Every command explains itself: `--help` exits 0 and shows examples of its use.
 import { expect, test } from '@playwright/test';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 const COMMANDS = [
   ['run'],

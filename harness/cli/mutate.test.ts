@@ -9,7 +9,7 @@ import { loadFaultRegistry, loadVariantRegistry } from '../mutate/switch-registr
 import type { Results } from '../core/results.js';
 import { loadRequirementRegistry } from '../suite/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 import { checkRegistryAgainstReferences } from './mutate.js';
 
 test('suites/faults and suites/variants describe exactly the faults and variations the reference service, plugin and compiler have', async () => {

@@ -9,7 +9,7 @@ import { createAjv } from '../core/validated-file.js';
 import type { Expectation, RequestSpec } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadSuites } from '../suite/suite-loader.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 import { startReferenceService } from './embedded-reference.js';
 
 type Json = Record<string, any>;

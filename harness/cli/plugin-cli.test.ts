@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 let dir: string;
 test.beforeAll(() => {

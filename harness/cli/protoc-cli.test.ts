@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 test('touchstone protoc drives the reference plugin with protoc flags, and fails like protoc', async () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'touchstone-protoc-cli-'));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { slowHead } from '../../test-support/slow-clients.js';
-import { runCli, startServe, TOUCHSTONE_BIN } from './cli-process.js';
+import { runCli, startServe, TOUCHSTONE_BIN } from '../../test-support/cli-process.js';
 import { listenWarning } from './proxy.js';
 
 const REFERENCE = path.join(PROJECT_ROOT, 'cassettes/reference');

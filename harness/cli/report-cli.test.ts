@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { createResultsFixture, withOutcomes as after } from '../../test-support/results-fixture.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, startServe, tokensFile } from './cli-process.js';
+import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
 
 // Three full runs at once take 30-60 s on a loaded 2-core machine.
 test.describe.configure({ timeout: 180_000 });

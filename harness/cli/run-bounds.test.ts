@@ -11,7 +11,7 @@ import { validateResults } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { maxFailuresMessage } from '../suite/max-failures.js';
 import { startCannedTarget } from '../../test-support/canned-target.js';
-import { runCli, tokensFile } from './cli-process.js';
+import { runCli, tokensFile } from '../../test-support/cli-process.js';
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-bounds-test-'));
 const readResults = (dir: string): Results => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));

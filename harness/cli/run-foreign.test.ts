@@ -14,7 +14,7 @@ import { expect, test } from '@playwright/test';
 import type { Results } from '../core/results.js';
 import { validateResults } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, tokensFile } from './cli-process.js';
+import { runCli, tokensFile } from '../../test-support/cli-process.js';
 
 const PRISM = path.join(path.dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
 

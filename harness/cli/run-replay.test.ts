@@ -10,7 +10,7 @@ import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { loadSuites } from '../suite/suite-loader.js';
 import { REPORT_FILES, REPRO_FILE } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, startServe, tokensFile } from './cli-process.js';
+import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
 
 const REFERENCE_CASSETTES = path.join(PROJECT_ROOT, 'cassettes/reference');
 

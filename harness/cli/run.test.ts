@@ -11,7 +11,7 @@ import { validateResults } from '../report/write-reports.js';
 import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { loadSuites } from '../suite/suite-loader.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, startServe, tokensFile } from './cli-process.js';
+import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
 import { startReferenceService } from './embedded-reference.js';
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-cli-test-'));

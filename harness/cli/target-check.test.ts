@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, startServe, tokensFile } from './cli-process.js';
+import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { readTokensFile } from '../http/tokens-file.js';
 import { readWorldRoles, readWorldTokens } from '../suite/world-tokens.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 const roles = Object.keys(readWorldTokens());
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-tokens-template-'));

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
-import { TOUCHSTONE_BIN } from './cli-process.js';
+import { TOUCHSTONE_BIN } from '../../test-support/cli-process.js';
 
 const TUTORIAL = path.join(PROJECT_ROOT, 'docs', 'validate-your-implementation.md');
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli } from './cli-process.js';
+import { runCli } from '../../test-support/cli-process.js';
 
 type Json = Record<string, any>;
 

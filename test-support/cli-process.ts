@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readWorldTokens } from '../suite/world-tokens.js';
-import { PROJECT_ROOT } from '../core/suite-paths.js';
+import { readWorldTokens } from '../harness/suite/world-tokens.js';
+import { PROJECT_ROOT } from '../harness/core/suite-paths.js';
 
 export interface CliResult {
   code: number | null;
