@@ -167,17 +167,21 @@ test.describe('URLs and headers', () => {
       '{"a":',
     ];
     const queries = ['', '?per_page=1e3', '?page=%00', '?per_page[]=1', '?page=1&page=2'];
+    // The 5xx answers are gathered and compared once: one Playwright expect per request (5,390)
+    // would cost more in the runner's step bookkeeping than the requests do.
+    const failures: string[] = [];
     for (const path of paths) {
       for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) {
         for (const raw of bodies) {
           for (const query of queries) {
             for (const as of ['anonymous', 'org-owner']) {
               const response = await api.call(method, path + query, { as, raw: method === 'GET' || method === 'HEAD' ? undefined : raw });
-              expect(response.statusCode, `${method} ${path}${query} ${String(raw)} as ${as}`).toBeLessThan(500);
+              if (response.statusCode >= 500) failures.push(`${method} ${path}${query} ${String(raw)} as ${as} → ${response.statusCode}`);
             }
           }
         }
       }
     }
+    expect(failures).toEqual([]);
   });
 });
