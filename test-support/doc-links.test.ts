@@ -1,4 +1,4 @@
-// Every relative link of the README and of docs/ resolves, as GitHub renders them: the file or
+// Every relative link of the README, of docs/ and of bench/README.md resolves, as GitHub renders them: the file or
 // folder exists inside the repository (a clone has nothing beside it), and an #anchor names a
 // heading of the Markdown file it points into, by GitHub's heading-slug rules. External links
 // (with a scheme) are not fetched: a test must not depend on the network.
@@ -12,7 +12,7 @@ import MarkdownIt, { type Token } from 'markdown-it';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const markdown = new MarkdownIt({ html: true });
 
-/** The README and every Markdown file under docs/, relative to root. */
+/** The README, bench/README.md (where the docs send readers for figures) and every Markdown file under docs/, relative to root. */
 function documentation(root: string): string[] {
   const under = (dir: string): string[] =>
     readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -20,7 +20,7 @@ function documentation(root: string): string[] {
       if (entry.isDirectory()) return under(relative);
       return entry.name.endsWith('.md') ? [relative] : [];
     });
-  return ['README.md', ...under('docs')];
+  return ['README.md', 'bench/README.md', ...under('docs')].filter((file) => existsSync(path.join(root, file)));
 }
 
 /** A heading's text as GitHub slugs it: what it shows, code spans included, markup left out. */
@@ -89,7 +89,7 @@ function brokenLinks(root: string, files: string[]): string[] {
   );
 }
 
-test('every relative link of the README and of docs/ resolves, anchors included', () => {
+test('every relative link of the README, docs/ and bench/README.md resolves, anchors included', () => {
   const files = documentation(ROOT);
   expect(files).toEqual(expect.arrayContaining(['README.md', path.join('docs', 'commands.md')]));
   // The check has something to check: the README links into docs/ with anchors.
