@@ -1,10 +1,16 @@
-// Every command explains itself: `--help` exits 0 and shows examples of its use.
+// Every command explains itself: `--help` exits 0 and shows examples of its use; and the
+// command reference (docs/commands.md) and the README's table of commands say the same.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCli } from '../../test-support/cli-process.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
 
 const COMMANDS = [
   ['run'],
   ['serve'],
+  ['target'],
+  ['target', 'check'],
   ['proxy'],
   ['cassette'],
   ['plugin'],
@@ -24,8 +30,12 @@ const COMMANDS = [
   ['protoc'],
 ];
 
+// Each command's --help, asked once for both tests (a start of the CLI each).
+let helpTexts: ReturnType<typeof runCli>[] | undefined;
+const helpsOf = () => (helpTexts ??= COMMANDS.map((words) => runCli([...words, '--help'])));
+
 test('every command has --help with examples', async () => {
-  const helps = await Promise.all(COMMANDS.map((words) => runCli([...words, '--help'])));
+  const helps = await Promise.all(helpsOf());
   helps.forEach((help, i) => {
     const name = COMMANDS[i].join(' ');
     expect(help.code, `${name}: ${help.stderr}`).toBe(0);
@@ -34,4 +44,34 @@ test('every command has --help with examples', async () => {
   });
   const top = await runCli(['--help']);
   for (const [command] of COMMANDS) expect(top.stdout).toContain(`touchstone ${command}`);
+});
+
+/** docs/commands.md's section of each command, by its first word: `## \`touchstone run\`` up to the next `## `. */
+function commandSections(): Map<string, string> {
+  const text = readFileSync(path.join(PROJECT_ROOT, 'docs', 'commands.md'), 'utf8');
+  return new Map(
+    [...text.matchAll(/^## `touchstone ([a-z-]+)[^\n]*\n([\s\S]*?)(?=^## |(?![\s\S]))/gm)].map(([, word, body]) => [word, body]),
+  );
+}
+
+test('docs/commands.md has a section for every command, naming every option its --help lists; the README lists every command', async () => {
+  const sections = commandSections();
+  const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+  const helps = await Promise.all(helpsOf());
+  const undocumented = helps.flatMap((help, i) => {
+    const name = COMMANDS[i].join(' ');
+    const section = sections.get(COMMANDS[i][0]);
+    if (section === undefined) return [`${name}: no section in docs/commands.md`];
+    // protoc's flags are protoc's own (touchstone protoc --help), not yargs options: the docs name the command.
+    if (name === 'protoc') return [];
+    const options = [...help.stdout.matchAll(/^ {2}--([a-z][a-z-]*)/gm)]
+      .map(([, option]) => option)
+      .filter((o) => o !== 'help' && o !== 'version');
+    // A boolean that defaults to true is documented as its negation (--no-preflight).
+    const named = (option: string) => new RegExp(`--(no-)?${option}(?![\\w-])`).test(section);
+    return options.filter((option) => !named(option)).map((option) => `${name}: --${option} is not in its section of docs/commands.md`);
+  });
+  expect(undocumented).toEqual([]);
+  for (const [command] of COMMANDS)
+    expect(readme, `README's table of commands: touchstone ${command}`).toContain(`\`touchstone ${command}`);
 });

@@ -34,7 +34,7 @@ export function verdictOptions<T>(yargs: Argv<T>) {
       default: false,
       describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
     })
-    .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see the README, Baselines)' })
+    .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see docs/reports-and-baselines.md)' })
     .option('min-coverage', {
       type: 'array',
       string: true,
