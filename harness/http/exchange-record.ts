@@ -25,18 +25,40 @@ export interface Redactor {
   (text: string): string;
   /** The literal secrets it replaces, each with its placeholder: what toExchangeRecord seeds its policy with. */
   literals(): ReadonlyArray<readonly [string, string]>;
+  /**
+   * Secret values an exchange record's rules found (an access_token a target answered with),
+   * swept from the free text that follows as <redacted>: a failure message quoting the body.
+   */
+  learn(values: Iterable<string>): void;
 }
 
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function redactorOf(literals: () => ReadonlyArray<readonly [string, string]>, after: (text: string) => string = (t) => t): Redactor {
+function redactorOf(given: () => ReadonlyArray<readonly [string, string]>, after: (text: string) => string = (t) => t): Redactor {
+  const learnt = new Map<string, string>();
+  let merged:
+    | { given: ReadonlyArray<readonly [string, string]>; size: number; literals: ReadonlyArray<readonly [string, string]> }
+    | undefined;
+  const literals = () => {
+    const now = given();
+    if (merged?.given !== now || merged.size !== learnt.size) {
+      const taken = new Set(now.map(([value]) => value));
+      merged = { given: now, size: learnt.size, literals: [...now, ...[...learnt].filter(([value]) => !taken.has(value))] };
+    }
+    return merged.literals;
+  };
   let policy: { literals: ReadonlyArray<readonly [string, string]>; sweep: SecretPolicy } | undefined;
   const sweep = () => {
     const now = literals();
     if (policy?.literals !== now) policy = { literals: now, sweep: createSecretPolicy({ literals: now }) };
     return policy.sweep;
   };
-  return Object.assign((text: string) => after(sweep().sweepText(text)), { literals });
+  return Object.assign((text: string) => after(sweep().sweepText(text)), {
+    literals,
+    learn(values: Iterable<string>) {
+      for (const value of values) if (!learnt.has(value)) learnt.set(value, REDACTED);
+    },
+  });
 }
 
 /** The run's tokens, each swept as $TOKEN (in its encoded spellings too). */
@@ -70,7 +92,7 @@ export function withSecrets(redact: Redactor, secrets: ReadonlySet<string>): Red
 export function showingTarget(redact: Redactor, sent: string, shown: string): Redactor {
   if (sent === shown) return redact;
   const pattern = new RegExp(`${literally(sent)}(?![0-9])`, 'g');
-  return Object.assign((text: string) => redact(text).replace(pattern, () => shown), { literals: redact.literals });
+  return Object.assign((text: string) => redact(text).replace(pattern, () => shown), { literals: redact.literals, learn: redact.learn });
 }
 
 /** The first MAX_RECORDED_BODY bytes' worth of a body, scrubbed whole (within a bound) before the cut. */
@@ -94,7 +116,7 @@ export function toExchangeRecord(request: WireRequest, response: WireResponse | 
       side,
       pass,
     );
-  return policy.twoPass((pass) => {
+  const scrubbed = policy.twoPass((pass) => {
     const record: ExchangeRecord = {
       request: { method: request.method, url: policy.url(redact(request.url), pass), headers: pairs(request.headers, 'request', pass) },
     };
@@ -109,6 +131,8 @@ export function toExchangeRecord(request: WireRequest, response: WireResponse | 
     }
     return record;
   });
+  redact.learn(policy.discovered());
+  return scrubbed;
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -210,6 +210,8 @@ export interface SecretPolicy {
   bodyRedaction(side: Side, contentType: string, extra?: ReadonlyArray<readonly [string, string]>): BodyRedaction;
   /** Sorted unique locations scrubbed so far, e.g. "request.headers.authorization". */
   notes(): string[];
+  /** The secret values its rules found (long enough to sweep), which no configuration named. */
+  discovered(): string[];
   /** Every known secret form -> its placeholder, longest first; the same array until a new secret is learnt. */
   replacements(): ReadonlyArray<readonly [string, string]>;
   /** <secret:NAME> (and its URL-encoded form) -> the configured value. */
@@ -220,6 +222,15 @@ export interface SecretPolicy {
   formFieldRules(side: Side): FormFieldRules;
   /** Whether a header's value is a secret (lowercase name): one a request may teach the sweep. */
   isSecretHeader(lower: string): boolean;
+}
+
+/**
+ * A JSON text shown in a message (an expectation's actual value) with its secret fields'
+ * values replaced by <redacted>; other text as it is. Byte-level, so any depth is fine.
+ */
+export function hideSecretJsonFields(text: string): string {
+  const policy = createSecretPolicy();
+  return policy.twoPass((pass) => policy.bodyText(text, 'application/json', 'response', pass));
 }
 
 export function createSecretPolicy(config: SecretPolicyConfig = {}): SecretPolicy {
@@ -450,6 +461,7 @@ export function createSecretPolicy(config: SecretPolicyConfig = {}): SecretPolic
       return { replacements: compiled.replacements, scrub: (emit) => createJsonFieldScrubber(rules, emit) };
     },
     notes: () => [...notes].sort(),
+    discovered: () => [...known.keys()].filter((value) => !configured.has(value)),
     replacements: () => sweeps().forms,
     bodyFieldRules: (side) => fieldRules(side, livePass()),
     formFieldRules: (side) => formRules(side, livePass()),
