@@ -1,6 +1,7 @@
 // The layers of touchstone, held by the build (test-support/layers.test.ts runs this in
 // `npm test`). Bottom to top inside harness/:
 //   core        the shared vocabulary: results types, errors, validated files, paths, run configuration
+//   secrets     the one secrets policy every writer applies (cassettes, replay keys, reports, logs)
 //   report      renders results (results.json, junit.xml, report.html, summary.md); reads core only
 //   protocol, http          the plugin messages; HTTP to a target
 //   cassette    the cassette format;  proxy  record/replay in front of a target
@@ -13,14 +14,15 @@
 // measurement tooling, may).
 const HARNESS_LAYERS = {
   core: [],
+  secrets: ['core'],
   report: ['core'],
   protocol: ['core'],
-  http: ['core'],
-  cassette: ['core', 'http'],
-  proxy: ['core', 'http', 'cassette'],
-  suite: ['core', 'report', 'http', 'cassette', 'proxy'],
-  plugin: ['core', 'report', 'protocol', 'http', 'cassette', 'suite'],
-  mutate: ['core', 'report', 'protocol', 'http', 'cassette', 'proxy', 'suite', 'plugin'],
+  http: ['core', 'secrets'],
+  cassette: ['core', 'secrets', 'http'],
+  proxy: ['core', 'secrets', 'http', 'cassette'],
+  suite: ['core', 'secrets', 'report', 'http', 'cassette', 'proxy'],
+  plugin: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette', 'suite'],
+  mutate: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette', 'proxy', 'suite', 'plugin'],
 };
 
 const TEST_SUPPORT = '(^test-support/|\\.(fixture|test)\\.[jt]s$)';

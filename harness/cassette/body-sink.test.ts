@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createBodySink, type BodySinkOptions } from './body-sink.js';
-import { compileReplacements } from './byte-replacer.js';
+import { compileReplacements } from '../secrets/byte-replacer.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body } from './cassette-format.js';
 import { readBodyBytes, readWireBytes } from './cassette-load.js';
 

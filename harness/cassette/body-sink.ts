@@ -26,7 +26,7 @@ import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { HarnessError } from '../core/errors.js';
 import { createContentDecoder, createContentEncoder, toInlineBody } from './body-codec.js';
-import { createRedactingWriter, NO_REPLACEMENTS, type BodyRedaction, replaceAll } from './byte-replacer.js';
+import { createRedactingWriter, NO_REPLACEMENTS, type BodyRedaction, replaceAll } from '../secrets/byte-replacer.js';
 import { relativePathProblem } from './cassette-load.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';
 

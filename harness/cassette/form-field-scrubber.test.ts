@@ -2,7 +2,7 @@
 // redaction does to the same body, wherever the chunks happen to be cut.
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { createFormFieldScrubber, isFormMediaType } from './form-field-scrubber.js';
+import { createFormFieldScrubber, isFormMediaType } from '../secrets/form-field-scrubber.js';
 import { createRedactor } from './redaction.js';
 import { scrubInPieces } from './scrubber.fixture.js';
 

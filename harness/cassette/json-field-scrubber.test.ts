@@ -2,7 +2,7 @@
 // redaction does to the same value, wherever the chunks happen to be cut.
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { createJsonFieldScrubber, isJsonMediaType } from './json-field-scrubber.js';
+import { createJsonFieldScrubber, isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { createRedactor } from './redaction.js';
 import { scrubInPieces } from './scrubber.fixture.js';
 

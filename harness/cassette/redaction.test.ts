@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Interaction } from './cassette-format.js';
-import { createRedactor, isSecretQueryName } from './redaction.js';
+import { isSecretQueryName } from '../secrets/secret-policy.js';
+import { createRedactor } from './redaction.js';
 
 // Characters that URL-encoding and base64 both change, so every form is distinct.
 const CANARY = 'c4n@ry/S3cr3t+tok=n';

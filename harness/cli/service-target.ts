@@ -2,7 +2,7 @@
 // it is an http(s) URL, and the preflight: ask it what it can do (which also proves something
 // answers there), and whether it answers like the service at all.
 import { CAPABILITIES } from '../../lib/control-contract.js';
-import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { ANONYMOUS, createTargetClient } from '../http/target-client.js';

@@ -23,7 +23,7 @@ import type { RequestSpec, Suite } from '../core/suite-format.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
 import { caseRoles } from '../suite/case-facts.js';
 import { ANONYMOUS } from '../http/target-client.js';
-import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { preflight, serviceClient, SERVICE_PROBE } from './service-target.js';
 
 export type Mark = 'ok' | 'warn' | 'fail' | 'skip';

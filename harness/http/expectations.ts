@@ -6,9 +6,23 @@ import type { Expectation, Json, StatusRule } from '../core/suite-format.js';
 import { byteFacts, checkBytes } from './body-bytes.js';
 import { findSubsetMismatch, jsonEqual, selectPath } from './json-path.js';
 import type { SchemaRegistry } from './schema-registry.js';
+import { hideSecretJsonFields } from '../secrets/secret-policy.js';
 import { headerValue, MAX_BODY_BYTES, type WireResponse } from './transport.js';
 
-const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
+/**
+ * A JSON value as failure messages quote it: its secret fields (the secrets policy's) hidden,
+ * since messages reach the reports. A value nested deeper than JSON.stringify recurses (a hostile
+ * body 20,000 levels deep) is named, not shown: the check goes on instead of throwing.
+ */
+export function showJson(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  try {
+    return hideSecretJsonFields(JSON.stringify(value));
+  } catch (error) {
+    if (error instanceof RangeError) return 'a JSON value nested too deep to show';
+    throw error;
+  }
+}
 
 export function parseJsonBody(response: WireResponse, requirement: string): unknown {
   if (response.body.length === 0) return undefined;
@@ -35,14 +49,14 @@ export function expectStatus(response: WireResponse, status: StatusRule | Status
 function checkAssertion(body: unknown, assertion: NonNullable<Expectation['assert']>[number], requirement: string): void {
   const value = selectPath(body, assertion.path);
   const fail = (expected: string) => {
-    throw new ConformanceFailure(requirement, `${assertion.path} ${expected}`, `${assertion.path} = ${show(value)}`);
+    throw new ConformanceFailure(requirement, `${assertion.path} ${expected}`, `${assertion.path} = ${showJson(value)}`);
   };
-  if (assertion.equals !== undefined && !jsonEqual(value, assertion.equals)) fail(`equal to ${show(assertion.equals)}`);
+  if (assertion.equals !== undefined && !jsonEqual(value, assertion.equals)) fail(`equal to ${showJson(assertion.equals)}`);
   const list = Array.isArray(value) ? value : undefined;
   if (assertion.includes !== undefined && !list?.some((v) => jsonEqual(v, assertion.includes)))
-    fail(`to include ${show(assertion.includes)}`);
+    fail(`to include ${showJson(assertion.includes)}`);
   if (assertion.excludes !== undefined && (!list || list.some((v) => jsonEqual(v, assertion.excludes))))
-    fail(`to exclude ${show(assertion.excludes)}`);
+    fail(`to exclude ${showJson(assertion.excludes)}`);
   if (assertion.length !== undefined && list?.length !== assertion.length) fail(`to have ${assertion.length} items`);
   if (assertion.max_length !== undefined && (!list || list.length > assertion.max_length))
     fail(`to have at most ${assertion.max_length} items`);
@@ -52,20 +66,20 @@ function checkAssertion(body: unknown, assertion: NonNullable<Expectation['asser
   if (assertion.each_matches !== undefined && !list?.every((v) => typeof v === 'string' && new RegExp(assertion.each_matches!).test(v)))
     fail(`to be strings each matching /${assertion.each_matches}/`);
   if (assertion.each_in !== undefined && !list?.every((v) => assertion.each_in!.some((allowed) => jsonEqual(v, allowed))))
-    fail(`to hold only items of ${show(assertion.each_in)}`);
+    fail(`to hold only items of ${showJson(assertion.each_in)}`);
   const numbers = list?.every((v) => typeof v === 'number') ? (list as number[]) : undefined;
   const total = numbers?.reduce((a, b) => a + b, 0);
   const bound = (v: number | string) => Number(v);
   if (assertion.each_at_most !== undefined && !numbers?.every((v) => v <= bound(assertion.each_at_most!)))
     fail(`to be numbers each at most ${assertion.each_at_most}`);
   if (assertion.one_of !== undefined && !assertion.one_of.some((allowed) => jsonEqual(value, allowed)))
-    fail(`to be one of ${show(assertion.one_of)}`);
+    fail(`to be one of ${showJson(assertion.one_of)}`);
   if (assertion.at_most !== undefined && !(typeof value === 'number' && value <= bound(assertion.at_most)))
     fail(`to be a number at most ${assertion.at_most}`);
   if (assertion.at_least !== undefined && !(typeof value === 'number' && value >= bound(assertion.at_least)))
     fail(`to be a number at least ${assertion.at_least}`);
   if (assertion.members !== undefined && !sameMembers(list, assertion.members))
-    fail(`to hold exactly ${show(assertion.members)} in any order`);
+    fail(`to hold exactly ${showJson(assertion.members)} in any order`);
   if (assertion.instant !== undefined) {
     const instants = (Array.isArray(assertion.instant) ? assertion.instant : [assertion.instant]).map((t) => Date.parse(t));
     if (!(typeof value === 'string' && TIMESTAMP.test(value) && instants.includes(Date.parse(value))))
@@ -164,8 +178,8 @@ export async function checkExpectation(
     if (mismatch)
       throw new ConformanceFailure(
         requirement,
-        `${mismatch.path} = ${show(mismatch.expected)}`,
-        `${mismatch.path} = ${show(mismatch.actual)}`,
+        `${mismatch.path} = ${showJson(mismatch.expected)}`,
+        `${mismatch.path} = ${showJson(mismatch.actual)}`,
       );
   }
   for (const assertion of expect.assert ?? []) checkAssertion(body, assertion, assertion.requirement ?? requirement);
@@ -179,7 +193,7 @@ export async function checkExpectation(
         ? (facts ??= byteFacts(response.body))[source.slice('bytes.'.length)]
         : selectPath(body, source.replace(/^body\.?/, '$.'));
     if (typeof value !== 'string' && typeof value !== 'number') {
-      throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${show(value)}`);
+      throw new ConformanceFailure(requirement, `${source} to be captured as ${name}`, `${source} = ${showJson(value)}`);
     }
     captures[name] = value;
   }

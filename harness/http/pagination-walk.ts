@@ -10,7 +10,7 @@
 // The total is part of the list's own shape, so a wrong one breaks the list requirement.
 import { ConformanceFailure } from '../core/errors.js';
 import type { PaginationCase, RequestSpec } from '../core/suite-format.js';
-import { expectStatus, parseJsonBody } from './expectations.js';
+import { expectStatus, parseJsonBody, showJson } from './expectations.js';
 import { jsonEqual, selectPath } from './json-path.js';
 import { parseLinkHeader } from './link-header.js';
 import type { Exchange } from './target-client.js';
@@ -38,7 +38,7 @@ const stop: Note = (failure) => {
   throw failure;
 };
 
-const preview = (value: unknown) => JSON.stringify(value)?.slice(0, 200) ?? 'no body';
+const preview = (value: unknown) => (value === undefined ? 'no body' : showJson(value).slice(0, 200));
 
 export async function walkPagination(testCase: PaginationCase, send: Send, note: Note = stop): Promise<void> {
   const listRequirement = testCase.requirements[0];

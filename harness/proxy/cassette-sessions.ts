@@ -2,18 +2,52 @@
 // replay index (with its own sequence positions) and, when recording, its writer. A
 // cassette folder lets parallel test workers share one proxy: each request names its
 // cassette in CASSETTE_HEADER, and state never leaks from one cassette to another.
+//
+// A session is the proxy's persister (the seam Polly.js calls a persister): the proxy hands it
+// what passes on the wire and asks it for a replay key, and the session applies the secrets
+// policy (cassette/redaction.ts over secrets/secret-policy.ts) to everything it keeps: the
+// bodies it captures as they stream, the interactions it writes, the keys it matches on. The
+// proxy itself assembles no scrubber.
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { CASSETTE_SUFFIX, type Cassette } from '../cassette/cassette-format.js';
-import { loadCassetteFile } from '../cassette/cassette-load.js';
+import type { HeaderPairs } from '../core/results.js';
+import { toInlineBody } from '../cassette/body-codec.js';
+import { createBodySink, type BodySink } from '../cassette/body-sink.js';
+import { diffResponses, type DiffEntry } from '../cassette/cassette-diff.js';
+import {
+  CASSETTE_SUFFIX,
+  requestBodyToKeep,
+  sidecarFolder,
+  type Body,
+  type Cassette,
+  type ContentCoding,
+  type Interaction,
+  type RecordedRequest,
+  type RecordedResponse,
+} from '../cassette/cassette-format.js';
+import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cassette/cassette-store.js';
-import { createRedactor, type RedactionConfig, type Redactor } from '../cassette/redaction.js';
+import { createRedactor, type RedactionConfig } from '../cassette/redaction.js';
+import { redactedBytes } from '../secrets/byte-replacer.js';
+import { headerValue } from '../http/transport.js';
 import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
 import { createReplayIndex, type ReplayIndex } from './replay-index.js';
 import { createReplayKeyCache, type ReplayKeyCache } from './replay-key-cache.js';
 import type { PreparedAnswers } from './replay-response.js';
-import type { BodySinkOptions } from '../cassette/body-sink.js';
+import { keyedBody, matchParts, type MatchParts } from './request-key.js';
+
+export type { BodySink } from '../cassette/body-sink.js';
+
+/** What the proxy saw of an exchange, bodies as the session's sinks captured them. */
+export interface ExchangeSeen {
+  seq: number;
+  request: RecordedRequest;
+  requestBody: Body | undefined;
+  response: Omit<RecordedResponse, 'body'>;
+  responseBody: Body | undefined;
+}
 
 export interface CassetteSession {
   name: string;
@@ -21,9 +55,6 @@ export interface CassetteSession {
   dir: string;
   /** Recorded interactions to answer from (replay, record-missing, verify); undefined when there is no cassette. */
   index?: ReplayIndex;
-  writer?: CassetteWriter;
-  /** One per cassette, so its redaction notes are its own. */
-  redactor: Redactor;
   /** Next seq for an interaction recorded in this session. */
   nextSeq: number;
   recorded: number;
@@ -31,8 +62,20 @@ export interface CassetteSession {
   replayKeys?: ReplayKeyCache;
   /** Wire-ready answers, each made at its first hit (from the first replayed request on). */
   answers?: PreparedAnswers;
-  /** The recording proxy's body-sink options, and the redactor's secret forms they were made from. */
-  sinkOptions?: { forms: ReadonlyArray<readonly [string, string]>; options: BodySinkOptions };
+  /** Whether a request header takes part in a replay key (matched, the content type, or secret: its value is learnt and swept). */
+  isKeyHeader(lower: string): boolean;
+  /** The match parts of a live request, scrubbed as its recording was (the body as the request sink would have stored it). */
+  replayKey(request: RecordedRequest, body: Buffer): MatchParts;
+  /** Learns the secrets of a request before a body that may outgrow memory streams to a sidecar. */
+  learnSecrets(request: RecordedRequest): void;
+  /** A sink capturing a body as it streams, secret fields and known secrets scrubbed on the way. */
+  bodySink(side: 'request' | 'response', headers: HeaderPairs, contentEncoding?: ContentCoding): BodySink;
+  /** The exchange, redacted, appended to the recording. */
+  record(exchange: ExchangeSeen): void;
+  /** The exchange, redacted as a recording would keep it, compared with the recorded answer. */
+  compare(recorded: Interaction, exchange: ExchangeSeen): DiffEntry[];
+  /** <secret:NAME> back to the configured value, for a replayed answer. */
+  restore(text: string): string;
 }
 
 export interface CassetteSessions {
@@ -51,9 +94,16 @@ export interface SessionOptions {
   match: MatchConfig;
   policy: ExhaustionPolicy;
   redaction?: RedactionConfig;
+  /** Texts every kept body has replaced too (the proxy's and the target's origins), the same array once set. */
+  replaced?: () => ReadonlyArray<readonly [string, string]>;
+  /** Where sidecars go instead of beside the cassette (verify's scratch folder: nothing it captures is kept). */
+  scratch?: string;
 }
 
-export function createCassetteSessions(location: string, { mode, match, policy, redaction }: SessionOptions): CassetteSessions {
+export function createCassetteSessions(
+  location: string,
+  { mode, match, policy, redaction, replaced = () => [], scratch }: SessionOptions,
+): CassetteSessions {
   const single = location.endsWith(CASSETTE_SUFFIX);
   if (!single && existsSync(location) && !statSync(location).isDirectory()) {
     throw new HarnessError('USAGE', `--cassette ${location} must be a *${CASSETTE_SUFFIX} file or a folder`);
@@ -71,20 +121,63 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     const writer =
       mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
     const interactions = cassette?.interactions ?? [];
+    // One per cassette, so its redaction notes are its own.
     const redactor = createRedactor(redaction);
-    return {
+    const dir = path.dirname(file);
+    const blobPrefix = sidecarFolder(file).prefix;
+    const blobDir = path.join(scratch ?? dir, blobPrefix);
+    // A body also gets the field rules, since a sidecar is never redacted whole afterwards: a
+    // form body by its media type, any other as JSON (the policy's bodyRedaction).
+    const bodyRedaction = (side: 'request' | 'response', headers: HeaderPairs) =>
+      redactor.bodyRedaction(side, headerValue(headers, 'content-type') ?? '', replaced());
+    const interactionOf = ({ seq, request, requestBody, response, responseBody }: ExchangeSeen): Interaction =>
+      redactor.redactInteraction({
+        seq,
+        request: { ...request, ...(requestBody && { body: requestBodyToKeep(requestBody) }) },
+        response: { ...response, ...(responseBody && { body: responseBody }) },
+      });
+    const isKeyHeader = (lower: string) => matchHeaders.has(lower) || lower === 'content-type' || redactor.isSecretHeader(lower);
+    const session: CassetteSession = {
       name,
       file,
-      dir: path.dirname(file),
+      dir,
       index: cassette && createReplayIndex(interactions, match, mode === 'record-missing' ? 'error' : policy),
       replayKeys:
         mode === 'replay' && cassette ? createReplayKeyCache(matchHeaders, redactor.replacements, interactions.length) : undefined,
-      writer,
-      redactor,
       nextSeq: (mode === 'record-missing' ? interactions.length : 0) + 1,
       recorded: 0,
+      isKeyHeader,
+      replayKey(request, body) {
+        // The bytes as a recording stored them: origins and known secrets replaced, and (a body
+        // too big to inline, recorded as its digest) secret fields scrubbed. What the sink could
+        // not keep inline (text over its limit, binary over a smaller one) the recording holds
+        // as its digest only.
+        const stored = body.length ? redactedBytes(body, bodyRedaction('request', request.headers)) : body;
+        const inline = stored.length ? toInlineBody(stored) : undefined;
+        const digest = stored.length && !inline ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
+        // Only what goes into the key goes through redaction: the per-request cost of replay.
+        const headers = request.headers.filter(([name]) => isKeyHeader(name.toLowerCase()));
+        const keyed = redactor.redactRequest({ method: request.method, url: request.url, headers, body: inline });
+        return matchParts({ ...keyed, body: digest ?? keyedBody(keyed.body) }, match);
+      },
+      learnSecrets: (request) => void redactor.redactRequest(request),
+      bodySink: (side, headers, contentEncoding) =>
+        createBodySink({ ...bodyRedaction(side, headers), blobDir, blobPrefix, ...(contentEncoding && { contentEncoding }) }),
+      record(exchange) {
+        writer!.append(interactionOf(exchange));
+        session.recorded++;
+      },
+      compare: (recorded, exchange) =>
+        diffResponses(recorded.response, interactionOf(exchange).response, {
+          readBody: (b) => readBodyBytes(b, dir),
+          readLiveBody: (b) => readBodyBytes(b, scratch ?? dir),
+        }),
+      restore: redactor.restore,
     };
+    writers.set(session, { writer, notes: redactor.notes });
+    return session;
   };
+  const writers = new Map<CassetteSession, { writer?: CassetteWriter; notes: () => string[] }>();
 
   const singleName = path.basename(location, CASSETTE_SUFFIX);
   // One named file is opened now: a bad cassette or a held lock fails at start, and a
@@ -106,9 +199,7 @@ export function createCassetteSessions(location: string, { mode, match, policy, 
     all: () => [...sessions.values()],
     close() {
       const written: Cassette[] = [];
-      for (const session of sessions.values()) {
-        if (session.writer) written.push(session.writer.close({ redactions: session.redactor.notes() }));
-      }
+      for (const { writer, notes } of writers.values()) if (writer) written.push(writer.close({ redactions: notes() }));
       return written;
     },
   };

@@ -1,33 +1,21 @@
 // The record/replay proxy: one node:http server whose handler does what the mode says.
 // replay never creates an upstream client at all (there is no forwarder to call), so it
 // cannot open a connection even by mistake.
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { toInlineBody } from '../cassette/body-codec.js';
 import {
   INLINE_TEXT_LIMIT,
   RECORDED_HOST,
   RECORDED_ORIGIN,
-  requestBodyToKeep,
-  sidecarFolder,
   type Cassette,
-  type Interaction,
   type RecordedRequest,
+  type RecordedResponse,
 } from '../cassette/cassette-format.js';
-import { createBodySink, type BodySink, type BodySinkOptions } from '../cassette/body-sink.js';
-import { compileReplacements, redactedBytes } from '../cassette/byte-replacer.js';
-import { createFormFieldScrubber, isFormMediaType } from '../cassette/form-field-scrubber.js';
-import { createJsonFieldScrubber } from '../cassette/json-field-scrubber.js';
-import type { Side } from '../cassette/redaction.js';
-import { headerValue } from '../http/transport.js';
-import { readBodyBytes } from '../cassette/cassette-load.js';
-import { diffResponses } from '../cassette/cassette-diff.js';
 import type { HeaderPairs } from '../core/results.js';
-import { createCassetteSessions, type CassetteSession } from './cassette-sessions.js';
+import { createCassetteSessions, type BodySink, type CassetteSession, type ExchangeSeen } from './cassette-sessions.js';
 import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-forward.js';
 import { explainMiss } from './miss-explanation.js';
 import {
@@ -42,7 +30,7 @@ import {
 } from './proxy-options.js';
 import { BodyTooLarge, hasBody, MAX_BUFFERED_REQUEST, rawHeader, readRequestBody } from './raw-request.js';
 import { createPreparedAnswers, createSubstitute, standardStatusText, writePrepared, type PreparedAnswers } from './replay-response.js';
-import { keyedBody, matchKey, matchParts } from './request-key.js';
+import { matchKey } from './request-key.js';
 import { tuneForServing } from '../../lib/serving-runtime.js';
 
 export interface RunningProxy {
@@ -57,16 +45,19 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const { mode } = options;
   if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
   const match = { ...DEFAULT_MATCH, ...options.match };
-  const matchHeaders = new Set(match.headers);
+  const forwarder: LiveForwarder | undefined =
+    mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
+  const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
+  // The proxy's own origin and the target's stand for the recorded origin in kept bodies too.
+  let originsReplaced: ReadonlyArray<readonly [string, string]> = [];
   const sessions = createCassetteSessions(options.cassette, {
     mode,
     match,
     policy: options.exhausted ?? 'error',
     redaction: options.redaction,
+    replaced: () => originsReplaced,
+    scratch,
   });
-  const forwarder: LiveForwarder | undefined =
-    mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
-  const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
   const summary: ProxySummary = { mode, cassettes: [], misses: [], unlistedMisses: 0, verify: [] };
   let origin = '';
   // The proxy's own origin and the target's both stand for the recorded origin in files
@@ -155,8 +146,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     // What replay keys a request by: its matched headers; its content type, which says how its
     // body compares; and its secret headers, whose values the redactor learns and sweeps from
     // the URL and body, as it did when recording (else a path holding an API key never matches).
-    const keyInput = (lower: string) => matchHeaders.has(lower) || lower === 'content-type' || session.redactor.isSecretHeader(lower);
-    const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? keyInput : undefined);
+    const headers = recordedHeaders(raw, mode === 'replay' && !withBody ? session.isKeyHeader : undefined);
     const recordedRequest: RecordedRequest = { method, url: toRecorded(url), headers };
 
     if (mode === 'passthrough' || mode === 'record') {
@@ -167,22 +157,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const seq = mode === 'record' ? session.nextSeq++ : 0;
       const length = Number(req.headers['content-length']);
       const whole = !withBody ? (req.resume(), EMPTY) : length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
-      const journal = mode === 'record' ? (interaction: Interaction) => session.writer!.append(interaction) : undefined;
+      const journal = mode === 'record' ? (exchange: ExchangeSeen) => session.record(exchange) : undefined;
       return forwardLive(req, res, session, recordedRequest, whole, seq, journal);
     }
 
     const body = withBody ? await readRequestBody(req) : (req.resume(), EMPTY);
-    // The bytes as a recording stored them: this proxy's origin and known secrets replaced,
-    // and (a body too big to inline, recorded as its digest) secret fields scrubbed.
-    const stored = body.length ? redactedBytes(body, sinkOptionsFor(session, 'request', headers)) : body;
-    // What the sink could not keep inline (text over its limit, binary over a smaller one) the
-    // recording holds as its digest only.
-    const inline = stored.length ? toInlineBody(stored) : undefined;
-    const digest = stored.length && !inline ? { sha256: createHash('sha256').update(stored).digest('hex') } : undefined;
-    // Only what goes into the key (keyInput) goes through redaction: the per-request cost of replay.
-    const keyHeaders = headers.filter(([name]) => keyInput(name.toLowerCase()));
-    const keyed = session.redactor.redactRequest({ method, url: recordedRequest.url, headers: keyHeaders, body: inline });
-    const parts = matchParts({ ...keyed, body: digest ?? keyedBody(keyed.body) }, match);
+    const parts = session.replayKey(recordedRequest, body);
     const queue = session.index ? session.index.queueOf(matchKey(parts)) : -1;
     const lookup = session.index ? session.index.take(queue) : ({ miss: 'none' } as const);
     // Only forms that found a recording are kept: a flood of misses leaves the cache alone.
@@ -191,12 +171,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (mode === 'verify') {
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
         const recorded = 'hit' in lookup ? session.index!.interaction(lookup.hit) : undefined;
-        const differences = recorded
-          ? diffResponses(recorded.response, live.response, {
-              readBody: (b) => readBodyBytes(b, session.dir),
-              readLiveBody: (b) => readBodyBytes(b, scratch!),
-            })
-          : [{ path: 'interaction', kind: 'added' }];
+        const differences = recorded ? session.compare(recorded, live) : [{ path: 'interaction', kind: 'added' }];
         if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url, differences });
       });
     }
@@ -204,7 +179,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return writePrepared(res, method, answers(session).answer(lookup.hit));
     }
     if (mode === 'record-missing') {
-      return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (interaction) => session.writer!.append(interaction));
+      return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (exchange) => session.record(exchange));
     }
     const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
     if (summary.misses.length < LISTED_MISSES) summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
@@ -231,21 +206,21 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     request: RecordedRequest,
     body: Buffer | undefined,
     seq: number,
-    onInteraction: ((interaction: Interaction) => void) | undefined,
+    onInteraction: ((exchange: ExchangeSeen) => void) | undefined,
   ): void {
     const capture = onInteraction !== undefined;
     // A body that may outgrow memory is scrubbed while it streams to its sidecar, so the
     // request's secrets must be known before it starts (redactRequest learns them).
     // Smaller bodies are redacted with the whole interaction at the end, which learns them anyway.
-    if (capture && (body ? body.length : Infinity) > INLINE_TEXT_LIMIT) session.redactor.redactRequest(request);
+    if (capture && (body ? body.length : Infinity) > INLINE_TEXT_LIMIT) session.learnSecrets(request);
     // Sinks are made on the first byte: most requests have no body at all.
     let requestSink: BodySink | undefined;
-    if (capture && body?.length) (requestSink = createBodySink(sinkOptionsFor(session, 'request', request.headers))).write(body);
+    if (capture && body?.length) (requestSink = session.bodySink('request', request.headers)).write(body);
     // A target may answer (413, say) before the request body is all in; the body sink is
     // finished only once it is, so nothing is written to it after it was closed.
     let requestDone: Promise<void> | undefined;
     if (capture && !body) {
-      req.on('data', (chunk: Buffer) => (requestSink ??= createBodySink(sinkOptionsFor(session, 'request', request.headers))).write(chunk));
+      req.on('data', (chunk: Buffer) => (requestSink ??= session.bodySink('request', request.headers)).write(chunk));
       if (!req.readableEnded) requestDone = new Promise<void>((resolve) => req.once('end', resolve).once('close', resolve));
     }
     forwarder!.forward(
@@ -262,7 +237,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
           .toLowerCase();
         const contentEncoding = coding === 'gzip' || coding === 'br' || coding === 'deflate' ? coding : undefined;
         if (capture && (contentEncoding ? Infinity : Number(upstream.headers['content-length'] ?? Infinity)) > INLINE_TEXT_LIMIT) {
-          session.redactor.redactRequest(request);
+          session.learnSecrets(request);
         }
         let responseSink: BodySink | undefined;
         // A client gone before the whole answer (a dropped download) ends the target's answer
@@ -280,8 +255,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         // the whole answer can count on it being recorded, whatever happens next.
         let held: Buffer | undefined;
         upstream.on('data', (chunk: Buffer) => {
-          if (capture)
-            (responseSink ??= createBodySink({ ...sinkOptionsFor(session, 'response', wireHeaders), contentEncoding })).write(chunk);
+          if (capture) (responseSink ??= session.bodySink('response', wireHeaders, contentEncoding)).write(chunk);
           if (held && !res.write(held)) {
             upstream.pause();
             res.once('drain', () => upstream.resume());
@@ -293,18 +267,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
           if (!onInteraction) return void res.end(held);
           Promise.all([requestDone ? requestDone.then(() => requestSink?.end()) : requestSink?.end(), responseSink?.end()])
             .then(([requestBody, responseBody]) => {
-              const interaction: Interaction = {
-                seq,
-                request: { ...request, ...(requestBody && { body: requestBodyToKeep(requestBody) }) },
-                response: {
-                  status,
-                  ...(standardStatusText(status, upstream.statusMessage) !== undefined && { statusText: upstream.statusMessage }),
-                  headers: wireHeaders.map(([k, v]) => [k, toRecorded(v)]),
-                  ...(responseBody && { body: responseBody }),
-                },
+              const response: Omit<RecordedResponse, 'body'> = {
+                status,
+                ...(standardStatusText(status, upstream.statusMessage) !== undefined && { statusText: upstream.statusMessage }),
+                headers: wireHeaders.map(([k, v]) => [k, toRecorded(v)]),
               };
-              onInteraction(session.redactor.redactInteraction(interaction));
-              session.recorded++;
+              onInteraction({ seq, request, requestBody, response, responseBody });
               res.end(held);
             })
             .catch((error: Error) => res.destroy(error));
@@ -315,35 +283,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   }
 
   const answers = (session: CassetteSession): PreparedAnswers =>
-    (session.answers ??= createPreparedAnswers(
-      session.index!.interaction,
-      session.dir,
-      createSubstitute(origin, session.redactor.restore),
-    ));
-
-  /**
-   * Where a session's sinks put sidecars and what they replace (rebuilt only when its redactor
-   * learns a secret); a body also gets the field rules, since a sidecar is never redacted
-   * whole afterwards: a form body by its media type, and any other as JSON, whatever its
-   * label, as redaction treats an inline text that parses as JSON (the scanner passes what is
-   * not JSON through from its first byte that cannot be JSON: a binary body at once).
-   */
-  const sinkOptionsFor = (session: CassetteSession, side: Side, headers: HeaderPairs): BodySinkOptions => {
-    const forms = session.redactor.replacements();
-    if (session.sinkOptions?.forms !== forms) {
-      const blobPrefix = sidecarFolder(session.file).prefix;
-      const replacements = compileReplacements([...forms, ...recordedOrigins.map((o): [string, string] => [o, RECORDED_ORIGIN])]);
-      session.sinkOptions = { forms, options: { blobDir: path.join(scratch ?? session.dir, blobPrefix), blobPrefix, replacements } };
-    }
-    const options = session.sinkOptions.options;
-    const contentType = headerValue(headers, 'content-type') ?? '';
-    if (isFormMediaType(contentType)) {
-      const rules = session.redactor.formFieldRules(side);
-      return { ...options, scrub: (emit) => createFormFieldScrubber(rules, emit) };
-    }
-    const rules = session.redactor.bodyFieldRules(side);
-    return { ...options, scrub: (emit) => createJsonFieldScrubber(rules, emit) };
-  };
+    (session.answers ??= createPreparedAnswers(session.index!.interaction, session.dir, createSubstitute(origin, session.restore)));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -354,6 +294,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
   const address = server.address() as { port: number; address: string };
   origin = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   recordedOrigins = [origin, forwarder?.targetOrigin ?? ''].filter((o) => o !== '');
+  originsReplaced = recordedOrigins.map((o): [string, string] => [o, RECORDED_ORIGIN]);
 
   const currentSummary = (): ProxySummary => ({
     ...summary,

@@ -2,8 +2,8 @@
 // JSON or form fields (isJsonMediaType, isFormMediaType), and multipart bodies whatever the
 // case of their boundary.
 import { expect, test } from '@playwright/test';
-import { isFormMediaType } from '../cassette/form-field-scrubber.js';
-import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { isFormMediaType } from '../secrets/form-field-scrubber.js';
+import { isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { DEFAULT_MATCH } from './proxy-options.js';
 import { matchParts } from './request-key.js';
 

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { isDigestOnly, type Body, type DigestOnlyBody } from '../cassette/cassette-format.js';
-import { isFormMediaType } from '../cassette/form-field-scrubber.js';
-import { isJsonMediaType } from '../cassette/json-field-scrubber.js';
+import { isFormMediaType } from '../secrets/form-field-scrubber.js';
+import { isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { withoutPaths } from '../http/json-path.js';
 import type { HeaderPairs } from '../core/results.js';
 import type { MatchConfig } from './proxy-options.js';

@@ -1,7 +1,8 @@
 // Secret forms replaced in bytes, whole or streamed in chunks (a secret may straddle two), and
 // the sinks' redaction of a body: its secret fields scrubbed first (a JSON or form scrubber),
-// then every known secret form replaced. Used by body-sink.ts as bodies stream to cassettes,
-// by the proxy for a request body it holds whole, and by redaction.ts for JSON kept as text.
+// then every known secret form replaced. The secrets policy (secret-policy.ts) hands these out:
+// to body sinks as bodies stream to cassettes, for a replay key's request body, and for JSON
+// kept as text.
 import type { Scrubber } from './json-field-scrubber.js';
 
 /** What a body's redaction applies, in this order. */
