@@ -19,7 +19,7 @@ import { MISS_HEADER } from '../proxy/proxy-options.js';
 import { createProxy } from '../proxy/proxy-server.js';
 import { writeReports } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, tokensFile } from './cli-process.js';
+import { runCli, tokensFile } from '../../test-support/cli-process.js';
 
 /** A token the run was given (the proxy's --secrets, the reports' tokens). */
 const TOKEN = 'Zq7tok-run-token-0042';

@@ -1,5 +1,5 @@
 // What a proxy is asked to do. Decisions where the issue is silent are written beside
-// each option; the README's "Proxy" section is the user-facing copy.
+// each option; docs/commands.md (touchstone proxy) is the user-facing copy.
 import type { RedactionConfig } from '../cassette/redaction.js';
 
 export const PROXY_MODES = ['replay', 'record', 'record-missing', 'passthrough', 'verify'] as const;

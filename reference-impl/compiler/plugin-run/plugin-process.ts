@@ -13,7 +13,7 @@
 // with /bin/sh. Such a file is told by its first bytes (looksRunnable); a format a Linux
 // kernel runs through binfmt_misc is refused too, a plugin of that kind being rare.
 // Two limits protoc does not have, so a broken plugin cannot hang or exhaust a CI job
-// (both options, both documented in the README): a timeout (default 60 s; protoc waits
+// (both options, both documented in docs/commands.md): a timeout (default 60 s; protoc waits
 // forever) and a cap on stdout (default 256 MiB; protoc buffers up to its 2 GiB parse
 // limit). Either kills the plugin with SIGKILL and fails its run.
 import { spawn } from 'node:child_process';
