@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
+import { treeDifferences } from '../../test-support/tree-diff.js';
 import { runCli } from '../../test-support/cli-process.js';
 
 let dir: string;
@@ -26,6 +27,34 @@ test('the reference plugin conforms: every case passes and the four reports are 
   expect(report.summary.PASS).toBe(report.summary.total);
   expect(report.requirements.every((r) => r.id.startsWith('plugin.'))).toBe(true);
   expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('plugin conformance report');
+});
+
+// The reference plugin's committed session is what the plugin answers today: judged offline
+// it conforms, and a fresh recording into a copy of it changes no byte (CI has no second
+// check of this).
+test('cassettes/plugin-reference: replayed it conforms, and recording the reference plugin today reproduces it byte for byte', async () => {
+  test.setTimeout(120_000);
+  const committed = path.join(PROJECT_ROOT, 'cassettes/plugin-reference');
+  const replayed = await runCli(['plugin', '--replay', committed, '--out', path.join(dir, 'committed-replayed')]);
+  expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+  expect(results(path.join(dir, 'committed-replayed'))).toMatchObject({ verdict: 'conforming' });
+  const fresh = path.join(dir, 'committed-fresh');
+  cpSync(committed, fresh, { recursive: true });
+  // As `npm run sessions:reference-plugin` records it: from the project's root.
+  const recorded = await runCli([
+    'plugin',
+    '--plugin',
+    'node bin/protoc-gen-touchstone.js',
+    '--record',
+    fresh,
+    '--out',
+    path.join(dir, 'committed-recorded'),
+  ]);
+  expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+  expect(
+    treeDifferences(committed, fresh),
+    "cassettes/plugin-reference is stale: run 'npm run sessions:reference-plugin' and commit the result",
+  ).toEqual([]);
 });
 
 test("npm's protoc-gen-es: every finding cites a requirement and a printf | plugin reproduction, and nothing is ERROR", async () => {

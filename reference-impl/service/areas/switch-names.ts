@@ -1,4 +1,5 @@
-// The built-in faults and variations the areas declare, each area's in its own switch-names.ts.
+// The built-in faults and variations the areas declare, each area's in its own switch-names.ts,
+// in the order the areas register their routes (index.ts): the order the control API lists them.
 // Apart from the areas' modules (index.ts) so that faults.ts and variants.ts, which every area
 // refers to for its types, import no area's code: no import cycle, not even one of types.
 import { ARTIFACT_FAULTS, ARTIFACT_VARIANTS } from './artifacts/switch-names.js';
@@ -14,31 +15,31 @@ import { TRAFFIC_FAULTS, TRAFFIC_VARIANTS } from './traffic/switch-names.js';
 import { VARIABLE_FAULTS, VARIABLE_VARIANTS } from './variables/switch-names.js';
 
 export const AREA_FAULTS = [
-  ...ARTIFACT_FAULTS,
   ...ASSIGNEE_FAULTS,
-  ...ASSISTANT_FAULTS,
+  ...LIMIT_FAULTS,
+  ...TRAFFIC_FAULTS,
   ...CONTENTS_FAULTS,
   ...PROTECTION_FAULTS,
+  ...ARTIFACT_FAULTS,
+  ...ASSISTANT_FAULTS,
+  ...VARIABLE_FAULTS,
   ...SECRET_FAULTS,
-  ...LIMIT_FAULTS,
   ...SOCIAL_FAULTS,
   ...IMPORT_FAULTS,
-  ...TRAFFIC_FAULTS,
-  ...VARIABLE_FAULTS,
 ] as const;
 
 export const AREA_VARIANTS = [
-  ...ARTIFACT_VARIANTS,
   ...ASSIGNEE_VARIANTS,
-  ...ASSISTANT_VARIANTS,
+  ...LIMIT_VARIANTS,
+  ...TRAFFIC_VARIANTS,
   ...CONTENTS_VARIANTS,
   ...PROTECTION_VARIANTS,
+  ...ARTIFACT_VARIANTS,
+  ...ASSISTANT_VARIANTS,
+  ...VARIABLE_VARIANTS,
   ...SECRET_VARIANTS,
-  ...LIMIT_VARIANTS,
   ...SOCIAL_VARIANTS,
   ...IMPORT_VARIANTS,
-  ...TRAFFIC_VARIANTS,
-  ...VARIABLE_VARIANTS,
 ] as const;
 
 /** The built-in faults the areas declare. */
