@@ -15,6 +15,7 @@
 //   folder, content-addressed, stays bounded however many runs there are.
 // - The seed is random per run of the test and printed on failure; CRASH_SEED replays one.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -28,7 +29,6 @@ import { openCassetteWriter, recoverCassette } from '../cassette/cassette-store.
 import { RANDOM_MIB, startFidelityFixture } from '../../test-support/fidelity-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 const RUNS = 100;
 /** Children booting ahead of their run. */
 const POOL = 2;
@@ -49,9 +49,33 @@ interface Child {
 
 const children = new Set<ChildProcess>();
 
+let childScript: string | undefined;
+/**
+ * The child (test-support/crash-child.ts), bundled once per worker with esbuild, packages
+ * left to node_modules. Not `node --import tsx`: tsx's loader and its compiling of the
+ * proxy's modules were about half of each of the 100 children's start.
+ */
+function bundledChild(): string {
+  if (childScript) return childScript;
+  const out = path.join(ROOT, 'test-results', `crash-child-${process.pid}.mjs`);
+  buildSync({
+    entryPoints: [path.join(ROOT, 'test-support', 'crash-child.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'error',
+  });
+  childScript = out;
+  return out;
+}
+
 /** Boots a child up to "proxy loaded"; it touches nothing until start(). */
 function spawnChild(): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--enable-source-maps', bundledChild()], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(proc);
   let stdout = '';
   let stderr = '';
@@ -249,7 +273,7 @@ test('100 kill -9 runs during recording leave only valid cassettes', async () =>
 
   let previousBytes: Buffer | undefined; // the cassette as the previous run left it (after recovery)
   let previous: Cassette | undefined;
-  // Children boot (node, tsx, imports: most of a start) while earlier runs go on; each waits for start().
+  // Children boot (node and the imports: most of a start) while earlier runs go on; each waits for start().
   const booting = Array.from({ length: POOL }, () => spawnChild());
   try {
     for (let run = 0; run < RUNS; run++) {

@@ -1,13 +1,13 @@
 // Test support for proxy-crash.test.ts: a recording proxy in a process of its own, so the
-// test can kill -9 it. Run with `node --import tsx crash-child.ts`; it loads the proxy,
-// then waits for one stdin line {"mode","target","cassette"} before creating it, so the
-// test can start the next child (node, tsx and the imports: ~0.4 s of the ~0.6 s
+// test can kill -9 it. The test bundles it with esbuild and runs `node` on the bundle; it
+// loads the proxy, then waits for one stdin line {"mode","target","cassette"} before
+// creating it, so the test can start the next child (node and the imports, most of its
 // startup) while the current run is still going, without that child touching the
 // cassette early. It prints `loaded` once ready for that line, then the proxy's URL; SIGTERM closes the proxy
 // (compacting the journal) and exits 0. Faster than `bin/touchstone.js proxy` (no CLI).
 import { createInterface } from 'node:readline';
-import type { ProxyMode } from './proxy-options.js';
-import { createProxy } from './proxy-server.js';
+import type { ProxyMode } from '../harness/proxy/proxy-options.js';
+import { createProxy } from '../harness/proxy/proxy-server.js';
 
 process.stdout.write('loaded\n');
 const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
