@@ -16,43 +16,6 @@ test.describe.configure({ timeout: 180_000 });
 
 const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'touchstone-merge-test-'));
 const readResults = (dir: string): Results => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8'));
-/** What differs between two runs of the same cases however they are split: times, and the port of the embedded reference. */
-function withoutTimings(results: Results) {
-  const { started_at, finished_at, duration_ms, target, ...rest } = results;
-  return {
-    ...rest,
-    target: { embedded: target.embedded },
-    cases: results.cases.map(({ started_at, duration_ms, ...c }) => c),
-  };
-}
-
-test('all suites in two shards, merged, equal one unsharded run with two workers', async () => {
-  const dir = scratch();
-  const [whole, one, two] = await Promise.all([
-    runCli(['run', '--workers', '2', '--out', path.join(dir, 'whole')]),
-    runCli(['run', '--shard', '1/2', '--out', path.join(dir, 'one')]),
-    runCli(['run', '--shard', '2/2', '--out', path.join(dir, 'two')]),
-  ]);
-  for (const r of [whole, one, two]) expect(r.code, r.stdout + r.stderr).toBe(0);
-  const parts = [readResults(path.join(dir, 'one')), readResults(path.join(dir, 'two'))];
-  // Each shard ran about half of the cases and says it is a part.
-  for (const part of parts) expect(part.cases.length).toBeLessThan(readResults(path.join(dir, 'whole')).cases.length * 0.6);
-  expect(parts.map((p) => p.scope.shard)).toEqual(['1/2', '2/2']);
-  expect(one.stdout).toContain('shard 1/2, merge the shards');
-
-  const merged = await runCli(['report', 'merge', path.join(dir, 'two'), path.join(dir, 'one'), '--out', path.join(dir, 'merged')]);
-  expect(merged.code, merged.stdout + merged.stderr).toBe(0);
-  expect(merged.stdout).toContain('touchstone: CONFORMING');
-  expect(withoutTimings(readResults(path.join(dir, 'merged')))).toEqual(withoutTimings(readResults(path.join(dir, 'whole'))));
-  // The other reports are the whole run's too: cases of both shards, the whole count.
-  const total = parts[0].cases.length + parts[1].cases.length;
-  const page = readFileSync(path.join(dir, 'merged', 'report.html'), 'utf8');
-  for (const id of [parts[0].cases[0].id, parts[1].cases.at(-1)!.id]) expect(page).toContain(id);
-  // One testcase per case, and the verdict's own.
-  expect(readFileSync(path.join(dir, 'merged', 'junit.xml'), 'utf8').match(/<testcase /g)).toHaveLength(total + 1);
-  expect(readFileSync(path.join(dir, 'merged', 'summary.md'), 'utf8')).toContain(`${total} cases`);
-});
-
 test('merge refuses what is not the whole of one run: a missing shard, a shard twice, another configuration, an older format', async () => {
   const dir = scratch();
   const run = (shard: string, out: string, ...extra: string[]) =>
