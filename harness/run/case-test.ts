@@ -1,23 +1,20 @@
-// How a case of any suite becomes a Playwright test and hands its outcome to the
-// conformance reporter: the tags and annotations the reporter reads back, and the outcome
-// attachment. Shared by the service, plugin and compiler specs.
+// How a planned case becomes a Playwright test and hands its outcome to the conformance
+// reporter: its tags, the annotation naming it (the reporter finds its facts in the run's plan
+// by that id), and the outcome attachment.
 import type { TestDetails, TestInfo } from '@playwright/test';
 import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import { OUTCOME_ATTACHMENT } from '../core/run-config.js';
 
-/** The tags and annotations the conformance reporter reads the case's facts back from. */
+export const CASE_ANNOTATION = 'case';
+
+/** The tags (level, suite) and the annotation that names the case for the reporter. */
 export function caseTestDetails(facts: CaseFacts): TestDetails {
-  return {
-    tag: [`@${facts.level}`, `@${facts.suite}`],
-    annotation: [
-      { type: 'case', description: facts.id },
-      { type: 'level', description: facts.level },
-      ...facts.requirements.map((id) => ({ type: 'requirement', description: id })),
-      ...(facts.role === undefined ? [] : [{ type: 'role', description: facts.role }]),
-      ...facts.endpoints.map((e) => ({ type: 'endpoint', description: e })),
-      ...facts.aspects.map((a) => ({ type: 'aspect', description: a })),
-    ],
-  };
+  return { tag: [`@${facts.level}`, `@${facts.suite}`], annotation: [{ type: CASE_ANNOTATION, description: facts.id }] };
+}
+
+/** The id of the case a test runs (caseTestDetails). */
+export function caseIdOf(test: { annotations: { type: string; description?: string }[] }): string {
+  return test.annotations.find((a) => a.type === CASE_ANNOTATION)?.description ?? '';
 }
 
 /**
