@@ -5,8 +5,6 @@ import { HarnessError } from './errors.js';
 import type { Recordings, RunKind } from './results.js';
 
 export const RUN_CONFIG_ENV = 'TOUCHSTONE_RUN_CONFIG';
-/** Attachment through which each test hands its CaseOutcome to the reporter. */
-export const OUTCOME_ATTACHMENT = 'touchstone-outcome';
 
 export interface RunConfig {
   kind: RunKind;

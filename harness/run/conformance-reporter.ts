@@ -1,10 +1,10 @@
 // Playwright reporter of every conformance run (service, plugin, compiler): collects each case's
-// outcome (handed over as an attachment by conformance.spec.ts), takes its facts from the run's
+// outcome (handed over in an annotation, case-test.ts), takes its facts from the run's
 // plan, prints progress and a one-screen summary, and writes results.json, junit.xml,
 // report.html and summary.md.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { requirementsFor } from '../core/requirement-registry.js';
-import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-config.js';
+import { readRunConfig, type RunConfig } from '../core/run-config.js';
 import { packageVersion } from '../../lib/project-files.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
@@ -16,12 +16,12 @@ import type { CaseFacts, CaseOutcome, CaseResult, Results } from '../core/result
 import { describeTarget } from '../report/target-description.js';
 import { writeReports } from '../report/write-reports.js';
 import { maxFailuresMessage } from './max-failures.js';
-import { caseIdOf } from './case-test.js';
+import { caseIdOf, handedOverOutcome } from './case-test.js';
 import { readRunPlan, registryOf, type RunPlan } from './run-plan.js';
 
 function readOutcome(result: TestResult): CaseOutcome {
-  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT);
-  if (attachment?.body) return JSON.parse(attachment.body.toString('utf8')) as CaseOutcome;
+  const handed = handedOverOutcome(result.annotations);
+  if (handed) return handed;
   // No outcome means the test never finished: a timeout or a crash of the harness.
   const reason = result.error?.message?.split('\n')[0] ?? `the test ended ${result.status} without an outcome`;
   return { outcome: 'ERROR', message: reason };

@@ -1,6 +1,6 @@
 // Turns every case of the run's plan (run-plan.ts) into one Playwright test, for every kind of
 // run: tags carry the level and suite, an annotation the case's id, and the outcome travels to
-// the conformance reporter as an attachment (case-test.ts).
+// the conformance reporter in an annotation (case-test.ts).
 import { readRunConfig } from '../core/run-config.js';
 import { caseTestDetails, handOverOutcome } from './case-test.js';
 import { engineTest } from './engine-test.js';
@@ -17,7 +17,7 @@ for (const [suite, cases] of suites) {
   test.describe(suite, () => {
     for (const planned of cases) {
       test(planned.facts.title, caseTestDetails(planned.facts), async ({ executor }, testInfo) => {
-        await handOverOutcome(testInfo, await executor.run(planned));
+        handOverOutcome(testInfo, await executor.run(planned));
       });
     }
   });

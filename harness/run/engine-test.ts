@@ -2,7 +2,12 @@
 // requirement registry (from the run's plan), the compiled schemas (built at first use) and
 // the kind's way of running cases; each test then only runs its case and hands over the
 // outcome. Per-case state lives in the test's own call, never in a module global.
-import { test as base } from '@playwright/test';
+// Decision: the engine extends Playwright's root test (`_baseTest`, exported and typed by
+// @playwright/test, pinned at an exact version in package.json), not `test`: `test` adds the
+// browser fixtures, two of them automatic for every test (trace recording, context options),
+// each a step with a captured, source-mapped stack at its setup and its teardown. No case uses
+// a browser; they cost a second or two per run.
+import { _baseTest as base } from '@playwright/test';
 import type { RequirementRegistry } from '../core/requirement-registry.js';
 import type { RunConfig } from '../core/run-config.js';
 import { suitePaths } from '../core/suite-paths.js';
