@@ -18,7 +18,8 @@ async function tracedRun(args: string[]): Promise<{ lines: TracedLine[]; results
   try {
     const trace = path.join(dir, 'trace');
     const out = path.join(dir, 'out');
-    const result = await runCli([...args, '--out', out], { [LOAD_TRACE_ENV]: trace });
+    // This test runs in a Playwright worker itself: its index must not pass for the CLI's.
+    const result = await runCli([...args, '--out', out], { [LOAD_TRACE_ENV]: trace, TEST_WORKER_INDEX: undefined });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     return {
       lines: parseLoadTrace(readFileSync(trace, 'utf8')),
