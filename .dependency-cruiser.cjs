@@ -6,6 +6,7 @@
 //   protocol, http          the plugin messages; HTTP to a target
 //   cassette    the cassette format;  proxy  record/replay in front of a target
 //   suite       the service suites and their runner;  plugin  the plugin and compiler suites
+//   run         the run engine: one Playwright config, spec and reporter for every kind of run
 //   mutate      the kill matrix;  cli  the commands, which only bin/ imports
 // A folder imports only folders below it, so no two folders import each other. The
 // reference implementations import nothing of the harness (they read its data files; lib/ holds
@@ -21,7 +22,8 @@ const HARNESS_LAYERS = {
   cassette: ['core', 'secrets', 'http'],
   proxy: ['core', 'secrets', 'http', 'cassette'],
   suite: ['core', 'secrets', 'report', 'http', 'cassette', 'proxy'],
-  plugin: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette', 'suite'],
+  plugin: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette'],
+  run: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette', 'proxy', 'suite', 'plugin'],
   mutate: ['core', 'secrets', 'report', 'protocol', 'http', 'cassette', 'proxy', 'suite', 'plugin'],
 };
 

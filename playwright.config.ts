@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // `npm test`: the project's own tests (co-located *.test.ts), including the self-check
 // that runs every suite against the reference. `touchstone run` uses its own config
-// (harness/suite/conformance.config.ts), not this one.
+// (harness/run/conformance.config.ts), not this one.
 // The fuzz tests' seed (reference-impl/service/fuzz.test.ts): the date (UTC, YYYYMMDD) unless
 // TOUCHSTONE_FUZZ_SEED chooses one. Fixed here, in the runner's process, and inherited by the
 // workers, so a run that crosses midnight gives its tests the titles it listed them under.

@@ -4,8 +4,8 @@ import type { ProxyOptions, ProxySummary } from '../harness/proxy/proxy-options.
 export type HostRole =
   | { kind: 'bare' }
   | { kind: 'http-proxy'; target: string }
-  /** The reference service with the default world. */
-  | { kind: 'reference' }
+  /** The reference service with the default world; warmGit: its Git data built before start answers. */
+  | { kind: 'reference'; warmGit?: boolean }
   /** A bare node:http server sending these bytes to every request: a baseline with the same answer. */
   | { kind: 'canned'; status: number; headers: [string, string][]; bodyBase64: string }
   /**

@@ -106,8 +106,11 @@ async function start(role: HostRole): Promise<StartReport> {
   }
   if (role.kind === 'reference') {
     const { module, compiled } = await commandModule('service', () => import('../reference-impl/service/service.js'));
-    const service = module.createReferenceService({ world: module.loadWorld() });
+    const world = module.loadWorld();
+    const service = module.createReferenceService({ world });
     hosted = { url: await service.listen({ port: 0 }), close: () => service.close() };
+    // As `touchstone run` starts its embedded reference for a run reading Git data.
+    if (role.warmGit) await module.warmWorldGit(world);
     return { url: hosted.url, compiled };
   }
   if (role.kind === 'talkback') {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { KillMatrix } from '../mutate/kill-matrix.js';
 import { loadFaultRegistry, loadVariantRegistry } from '../mutate/switch-registry.js';
 import type { Results } from '../core/results.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { runCli } from '../../test-support/cli-process.js';
 import { checkRegistryAgainstReferences } from './mutate.js';

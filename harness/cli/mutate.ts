@@ -21,14 +21,14 @@ import { isComplete, runKillMatrix, type BaselineRun, type KillMatrix, type Side
 import { loadCompilerSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { buildResults, caseResult } from '../report/build-results.js';
 import { writeReports } from '../report/write-reports.js';
-import { loadRequirementRegistry, requirementsFor, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry, requirementsFor, sideOf, type RequirementRegistry, type RunKind } from '../core/requirement-registry.js';
 import { loadSuites } from '../suite/suite-loader.js';
 import { packageVersion } from '../../lib/project-files.js';
 import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { readWorldRoles, readWorldTokens } from '../suite/world-tokens.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { fingerprintOf } from '../core/fingerprint.js';
-import { reportDirectory } from './conformance-process.js';
+import { reportDirectory } from '../run/conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { loadFixtureDescriptors } from '../plugin/fixture-descriptors.js';
 import { normaliseTarget, probeTarget } from './service-target.js';

@@ -10,8 +10,10 @@ import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-session.js';
 import { lintPluginSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
+import { protocolCaseFacts } from '../suite/case-facts.js';
+import { planRun } from '../run/run-plan.js';
 import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
 
 export interface PluginOptions extends ProtocolRunOptions {
@@ -55,7 +57,8 @@ export function runPluginSuites(options: PluginOptions): Promise<number> {
     const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
     const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    const problems = lintPluginSuites(loadPluginSuites(suitePaths.plugin, options.suite), registry, suitePaths.pluginFixtures);
+    const suites = loadPluginSuites(suitePaths.plugin, options.suite);
+    const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures);
     if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
     // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.
     const limits = { ...(replayed?.limits ?? given), cwd: process.cwd() };
@@ -66,12 +69,13 @@ export function runPluginSuites(options: PluginOptions): Promise<number> {
     }
     // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
     if (record !== undefined) createSessionRecorder(record, command, limits);
-    return {
+    const specific = {
       targetUrl: options.plugin ?? command.map(shellWord).join(' '),
       plugin: { command, ...limits, ...(record !== undefined && { record }), ...(replay !== undefined && { replay }) },
-      // Reports name the folder as the user gave it; the plugin spec reads the absolute paths above.
+      // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
       ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
       ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
     };
+    return { specific, plan: planRun(suites, registry, protocolCaseFacts) };
   });
 }

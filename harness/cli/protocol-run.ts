@@ -11,7 +11,8 @@ import type { RunConfig } from '../core/run-config.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
-import { reportDirectory, runConformance } from './conformance-process.js';
+import { reportDirectory, runConformance } from '../run/conformance-process.js';
+import type { RunPlan } from '../run/run-plan.js';
 
 export interface ProtocolRunOptions {
   suite: string[];
@@ -66,13 +67,14 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
 
 /**
  * Runs the `kind` suites against `target` (the command as given). `prepare` lints the
- * suites, checks the target can start, and returns the kind's part of the configuration.
+ * suites, checks the target can start, and returns the kind's part of the configuration and
+ * the run's plan.
  */
 export async function runProtocolSuites(
   kind: 'plugin' | 'compiler',
   target: string,
   options: ProtocolRunOptions,
-  prepare: (limits: PluginProcessOptions) => Promise<Partial<RunConfig>>,
+  prepare: (limits: PluginProcessOptions) => Promise<{ specific: Partial<RunConfig>; plan: RunPlan }>,
 ): Promise<number> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
   try {
@@ -80,7 +82,7 @@ export async function runProtocolSuites(
       throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
     const minCoverage = parseMinCoverage(options['min-coverage']);
     const limits = { timeoutMs: options.timeout * 1000, maxOutputBytes: options['max-output'] * 1024 * 1024 };
-    const specific = await prepare(limits);
+    const { specific, plan } = await prepare(limits);
     const startedAt = new Date();
     const config: RunConfig = {
       kind,
@@ -97,7 +99,7 @@ export async function runProtocolSuites(
       startedAt: startedAt.toISOString(),
       ...specific,
     };
-    const results = await runConformance(config, 'harness/plugin/conformance.config.ts', scratch);
+    const results = await runConformance(config, plan, scratch);
     for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
     return exitCodeOf(results, options['allow-incomplete'], minCoverage);
   } catch (error) {

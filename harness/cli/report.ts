@@ -19,7 +19,7 @@ import { mergeResults } from '../report/merge-results.js';
 import { readResults, resultsFile } from '../report/read-results.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { guarded } from './guarded.js';
-import { loadRequirementRegistry, requirementsFor } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry, requirementsFor } from '../core/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
 
 interface MergeOptions {

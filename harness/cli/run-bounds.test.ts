@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { validateResults } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { maxFailuresMessage } from '../suite/max-failures.js';
+import { maxFailuresMessage } from '../run/max-failures.js';
 import { startCannedTarget } from '../../test-support/canned-target.js';
 import { runCli, tokensFile } from '../../test-support/cli-process.js';
 

@@ -13,7 +13,7 @@ import { readTokensFile } from '../http/tokens-file.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import {
   DEFAULT_CASE_TIMEOUT_S,
   DEFAULT_REQUEST_TIMEOUT_S,
@@ -29,7 +29,9 @@ import { readWorldTokens } from '../suite/world-tokens.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
-import { reportDirectory, runConformance } from './conformance-process.js';
+import { reportDirectory, runConformance } from '../run/conformance-process.js';
+import { planRun } from '../run/run-plan.js';
+import { serviceCaseFacts } from '../suite/case-facts.js';
 import { verdictOptions } from './protocol-run.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
@@ -274,7 +276,7 @@ export async function run(options: RunOptions): Promise<number> {
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
     };
-    const results = await runConformance(config, 'harness/suite/conformance.config.ts', scratch);
+    const results = await runConformance(config, planRun(selected, registry, serviceCaseFacts), scratch);
     if (proxies.length > 0) {
       const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));

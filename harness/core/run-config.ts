@@ -5,8 +5,6 @@ import { HarnessError } from './errors.js';
 import type { Recordings, RunKind } from './results.js';
 
 export const RUN_CONFIG_ENV = 'TOUCHSTONE_RUN_CONFIG';
-/** Attachment through which each test hands its CaseOutcome to the reporter. */
-export const OUTCOME_ATTACHMENT = 'touchstone-outcome';
 
 export interface RunConfig {
   kind: RunKind;
@@ -47,6 +45,8 @@ export interface RunConfig {
   /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
   rerun?: string;
   outDir: string;
+  /** The run's plan (harness/run/run-plan.ts): its cases and their facts, the registry that grades them. */
+  plan?: string;
   /** Playwright's own output folder: one per run (in its scratch folder), so runs side by side never clear each other's. */
   playwrightOutput?: string;
   strict: boolean;

@@ -1,10 +1,12 @@
-// Resource schemas from suites/schemas/*.json, compiled once per run. A name refers to
+// Resource schemas from suites/schemas/*.json, compiled once per process that checks them (a
+// build takes ~125 ms: callers build one and keep it; the run engine does so per worker). A name refers to
 // NAME.json; NAME[] to an array of them. Files reference each other with "$ref": "x.json".
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { HarnessError } from '../core/errors.js';
 import { createAjv } from '../core/validated-file.js';
+import { traceLoad } from '../core/load-trace.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
 
 export const SCHEMA_BASE_URI = 'https://touchstone.dev/schemas/';
@@ -16,6 +18,7 @@ export interface SchemaRegistry {
 }
 
 export function loadSchemaRegistry(dir: string): SchemaRegistry {
+  traceLoad('schemas');
   const ajv = createAjv();
   const names = new Set<string>();
   for (const file of readdirSync(dir)

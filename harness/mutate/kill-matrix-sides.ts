@@ -15,8 +15,8 @@ import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import type { PluginSuite } from '../plugin/plugin-suite-format.js';
 import type { CaseFacts, CaseOutcome } from '../core/results.js';
 import { protocolCaseFacts, serviceCaseFacts } from '../suite/case-facts.js';
-import { createCaseContext, runCase, type ServiceTarget } from '../suite/case-runner.js';
-import type { RequirementRegistry } from '../suite/requirement-registry.js';
+import { createCaseContext, runCase, SILENT_HOOKS, type ServiceTarget } from '../suite/case-runner.js';
+import type { RequirementRegistry } from '../core/requirement-registry.js';
 import type { Case, Suite } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import type { SideRunner, Switched } from './kill-matrix.js';
@@ -61,9 +61,8 @@ function sideRunner<C>(
 
 export function serviceSide(suites: Suite[], target: ServiceTarget): SideRunner {
   const index = indexCases<Case>(suites, (suite, testCase) => serviceCaseFacts(suite, testCase, target.registry));
-  const hooks = { step: <T>(_title: string, body: () => Promise<T>) => body(), attach: async () => {} };
   return sideRunner('service', index, 1, async (testCase, switched) => {
-    const context = createCaseContext(target, hooks);
+    const context = createCaseContext(target, SILENT_HOOKS);
     const faults = switched && 'fault' in switched ? [switched.fault] : [];
     const variants = switched && 'variant' in switched ? [switched.variant] : [];
     const { reset } = context.control;

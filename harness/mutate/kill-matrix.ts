@@ -12,7 +12,7 @@
 //   (a SHOULD or MAY case naming the reference's reading). A case that judges a variation
 //   otherwise rejects it: the suites then assert something the spec does not say.
 import type { Basis, CaseFacts, CaseOutcome, CaseTiming, Level, Outcome } from '../core/results.js';
-import type { RunKind } from '../suite/requirement-registry.js';
+import type { RunKind } from '../core/requirement-registry.js';
 import type { Fault, Variant } from './switch-registry.js';
 
 /** What a run switches on in the reference: nothing, one fault or one variation. */

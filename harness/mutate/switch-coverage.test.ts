@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import type { Requirement } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { allCases, lintSwitchCoverage } from './switch-coverage.js';

@@ -10,12 +10,12 @@
 // them (npm test runs it).
 import { loadCompilerSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { protocolCaseFacts, serviceCaseFacts } from '../suite/case-facts.js';
-import type { RequirementRegistry } from '../suite/requirement-registry.js';
+import type { RequirementRegistry } from '../core/requirement-registry.js';
 import { loadSuites } from '../suite/suite-loader.js';
 import type { Requirement } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import type { Fault, Variant } from './switch-registry.js';
-import { sideOf } from '../suite/requirement-registry.js';
+import { sideOf } from '../core/requirement-registry.js';
 
 /** Every problem, one line each; empty when each MUST requirement can be shown caught. */
 export function lintSwitchCoverage(

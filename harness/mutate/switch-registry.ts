@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
+import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../core/requirement-registry.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { projectPath } from '../../lib/project-files.js';
 

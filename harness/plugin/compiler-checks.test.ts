@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeRequest, readProtoFile, unknownLengthDelimited, type CodeGeneratorRequestInput } from '../protocol/plugin-codec.js';
 import { protocolSchema } from '../protocol/protocol-schema.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { runCompilerCase } from './compiler-checks.js';
 import type { CompilerCase, CompilerExpectation } from './compiler-suite-format.js';

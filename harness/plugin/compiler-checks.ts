@@ -28,7 +28,7 @@ import { rmSync } from 'node:fs';
 import { ConformanceFailure } from '../core/errors.js';
 import { decodeRequest, MalformedMessageError, type CodeGeneratorRequest } from '../protocol/plugin-codec.js';
 import { walkFields } from '../protocol/wire-format.js';
-import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
+import { stoppedAt, type CaseOutcome, type Grading } from '../core/case-outcome.js';
 import { createCompilerSandbox, type CompilerSandbox } from './compiler-sandbox.js';
 import { CHECK_REQUIREMENT, type CompilerCase, type RequestExpectation } from './compiler-suite-format.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadFixtureDescriptors } from './fixture-descriptors.js';
 import { encodeResponse, type CodeGeneratorResponseInput } from '../protocol/plugin-codec.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { runPluginCase, type PluginCaseContext } from './plugin-checks.js';
 import { lintPluginSuites, loadPluginSuites } from './plugin-suite-loader.js';

@@ -14,7 +14,7 @@
 //   schema that way. Whether a named file of an insertion exists is not judged here: it
 //   may come from another generator.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
-import { stoppedAt, type CaseOutcome, type Grading } from '../suite/case-outcome.js';
+import { stoppedAt, type CaseOutcome, type Grading } from '../core/case-outcome.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
 import { pluginStdin, type DescribeFiles } from './plugin-input.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';

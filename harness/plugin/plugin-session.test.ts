@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadFixtureDescriptors } from './fixture-descriptors.js';
 import { HarnessError } from '../core/errors.js';
 import { encodeResponse } from '../protocol/plugin-codec.js';
-import { loadRequirementRegistry } from '../suite/requirement-registry.js';
+import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { runPluginCase, type PluginCaseContext } from './plugin-checks.js';
 import type { PluginProcessResult } from './plugin-process.js';

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import { listYamlFiles, type RequirementRegistry } from '../suite/requirement-registry.js';
-import { caseIdentityProblems } from '../suite/suite-loader.js';
+import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
+import { caseIdentityProblems } from '../core/case-identity.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { checkRequirementsOf, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
 import type { PluginCase, PluginSuite } from './plugin-suite-format.js';

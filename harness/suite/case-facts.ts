@@ -3,7 +3,7 @@
 // and the report's endpoint × aspect matrix.
 import { ANONYMOUS } from '../http/target-client.js';
 import type { Aspect, CaseFacts, Level } from '../core/results.js';
-import type { RequirementRegistry } from './requirement-registry.js';
+import type { RequirementRegistry } from '../core/requirement-registry.js';
 import type { BytesExpectation, Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;

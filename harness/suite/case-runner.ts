@@ -22,23 +22,31 @@ import { ConformanceFailure, HarnessError } from '../core/errors.js';
 import { createRedactor, showingTarget, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus, statusRuleText } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
-import { loadSchemaRegistry, type SchemaRegistry } from '../http/schema-registry.js';
+import type { SchemaRegistry } from '../http/schema-registry.js';
 import { ANONYMOUS, createTargetClient, type Exchange, type TargetClient } from '../http/target-client.js';
 import { createTargetControl, type TargetControl } from '../http/target-control.js';
 import type { Transport } from '../http/transport.js';
 import type { ExchangeRecord, FailureDetail, MatrixRow } from '../core/results.js';
 import { caseRequirements, caseRoles, caseSupportRoles, excludedTexts, isParallelStep, isRequestStep } from './case-facts.js';
-import { failureMessage, isSoft, levelOf, type CaseOutcome, type Grading } from './case-outcome.js';
+import { failureMessage, isSoft, levelOf, type CaseOutcome, type Grading } from '../core/case-outcome.js';
 import { answerOrFail, caseDeadline, NoAnswer } from './case-bounds.js';
 import { interpolate, type Bindings } from './interpolate.js';
-import type { RequirementRegistry } from './requirement-registry.js';
+import type { RequirementRegistry } from '../core/requirement-registry.js';
 import type { Case, LimitsCase, ParallelStep, RequestSpec, RequestStep } from '../core/suite-format.js';
-import { suitePaths } from '../core/suite-paths.js';
 
 export interface CaseHooks {
   step<T>(title: string, body: () => Promise<T>): Promise<T>;
   attach(name: string, record: ExchangeRecord): Promise<void>;
 }
+
+/**
+ * Hooks that show nothing: what `touchstone run` and the kill matrix run cases with. Decision:
+ * the run engine no longer makes each request a Playwright step with its exchange attached.
+ * Only the conformance reporter reads a run's tests, and it reads the outcome alone (a failure
+ * carries its own exchange), so no user ever saw them; they cost half a worker's time (Playwright
+ * takes a source-mapped stack trace per step, and every attachment crosses to the runner).
+ */
+export const SILENT_HOOKS: CaseHooks = { step: (_title, body) => body(), attach: async () => {} };
 
 /** What a service run knows of its target, from which every case's context is made. */
 export interface ServiceTarget {
@@ -52,8 +60,11 @@ export interface ServiceTarget {
   strict: boolean;
   /** What each role's token is (world-tokens.ts readWorldRoles), for the rows of an auth matrix. */
   roles?: ReadonlyMap<string, string>;
-  /** The compiled schemas of suites/schemas, built once for all the target's cases (a build takes ~100 ms). */
-  schemas?: SchemaRegistry;
+  /**
+   * The compiled schemas of suites/schemas, built once for all the target's cases (a build takes
+   * ~125 ms; once built per case, they were half a run's time).
+   */
+  schemas: SchemaRegistry;
   /** Each case's bound (--case-timeout): its requests still waiting then fail (case-bounds.ts). None: no bound. */
   caseTimeoutMs?: number;
 }
@@ -66,7 +77,7 @@ export function createCaseContext(target: ServiceTarget, hooks: CaseHooks): Case
     client: createTargetClient({ baseUrl: target.url, tokens: target.tokens, transport: target.send, userAgent: USER_AGENT }),
     control: createTargetControl(target.url, target.send, USER_AGENT),
     capabilities: target.capabilities,
-    schemas: target.schemas ?? loadSchemaRegistry(suitePaths.schemas),
+    schemas: target.schemas,
     registry: target.registry,
     redact: showingTarget(createRedactor(Object.values(target.tokens)), target.url, target.reportedUrl ?? target.url),
     strict: target.strict,

@@ -6,7 +6,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Case, RequestSpec } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
-import { listYamlFiles } from './requirement-registry.js';
+import { listYamlFiles } from '../core/requirement-registry.js';
 import { projectPath } from '../../lib/project-files.js';
 
 const SCHEMA = projectPath('harness/suite/endpoints.schema.json');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
-import { listYamlFiles, loadRequirementRegistry } from './requirement-registry.js';
+import { listYamlFiles, loadRequirementRegistry } from '../core/requirement-registry.js';
 import { lintSuites, loadSuites, selectCases } from './suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from './world-tokens.js';

@@ -8,13 +8,15 @@ import { HarnessError } from '../core/errors.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { caseRequirements, caseRoles, caseSteps, isParallelStep, isRequestStep, isStepsCase, stepCapability } from './case-facts.js';
-import { listYamlFiles, type RequirementRegistry } from './requirement-registry.js';
+import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
+import { caseIdentityProblems } from '../core/case-identity.js';
 import type { Case, Expectation, RequestStep, Suite } from '../core/suite-format.js';
 import { templateProblems } from './interpolate.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
 import { projectPath } from '../../lib/project-files.js';
+import { traceLoad } from '../core/load-trace.js';
 
 const SCHEMA = projectPath('harness/suite/suite.schema.json');
 
@@ -26,6 +28,7 @@ export interface LintContext {
 }
 
 export function loadSuites(dir: string, only: string[] = [], endpointsDir: string = suitePaths.endpoints): Suite[] {
+  traceLoad('suites');
   const validate = compileSchemaFile(createAjv(), SCHEMA);
   const aliases = loadEndpointAliases(endpointsDir);
   const entries = readdirSync(dir, { withFileTypes: true });
@@ -136,29 +139,6 @@ export function lintSuites(suites: Suite[], context: LintContext): string[] {
         problem(`list needs at least ${testCase.limit + 1} values`);
       for (const text of bindingProblems(testCase)) problem(text);
     }
-  }
-  return problems;
-}
-
-/**
- * What every suite format shares: unique ids and titles within a suite, and only known
- * requirement ids. `where` names a case's place in messages ("file.yaml case id").
- */
-export function caseIdentityProblems(
-  cases: { id: string; title: string; requirements: string[] }[],
-  registry: RequirementRegistry,
-  where: (id: string) => string,
-): string[] {
-  const problems: string[] = [];
-  const ids = new Set<string>();
-  const titles = new Set<string>();
-  for (const testCase of cases) {
-    const at = where(testCase.id);
-    if (ids.has(testCase.id)) problems.push(`${at}: duplicate id`);
-    if (titles.has(testCase.title)) problems.push(`${at}: duplicate title`);
-    ids.add(testCase.id);
-    titles.add(testCase.title);
-    for (const id of testCase.requirements) if (!registry.has(id)) problems.push(`${at}: unknown requirement ${id}`);
   }
   return problems;
 }

@@ -1,6 +1,6 @@
-// What `touchstone run` and `touchstone plugin` share: hand the run's configuration to a
-// Playwright process (through a private temp file: it may hold tokens), let the
-// conformance reporter write the reports, and read the verdict back.
+// How every conformance run (service, plugin, compiler) starts: hand the run's configuration
+// and its plan to a Playwright process (through private temp files: they may hold tokens), let
+// the conformance reporter write the reports, and read the verdict back.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +10,10 @@ import type { Results } from '../core/results.js';
 import { REPORT_FILES } from '../report/write-reports.js';
 import { RUN_CONFIG_ENV, type RunConfig } from '../core/run-config.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
+import { writeRunPlan, type RunPlan } from './run-plan.js';
+
+/** The one Playwright configuration of every kind of run. */
+const PLAYWRIGHT_CONFIG = path.join(PROJECT_ROOT, 'harness/run/conformance.config.ts');
 
 const timestamp = (d: Date) =>
   d
@@ -22,12 +26,16 @@ export function reportDirectory(out: string | undefined, startedAt: Date): strin
   return path.resolve(out ?? path.join('reports', timestamp(startedAt)));
 }
 
-/** Runs the cases of `config` under `playwrightConfig` (relative to the project) and returns results.json. */
-export async function runConformance(config: RunConfig, playwrightConfig: string, scratch: string): Promise<Results> {
+/** Runs the planned cases under `config` and returns results.json. `scratch` is the run's private folder. */
+export async function runConformance(config: RunConfig, plan: RunPlan, scratch: string): Promise<Results> {
   const configFile = path.join(scratch, 'run.json');
-  writeFileSync(configFile, JSON.stringify({ ...config, playwrightOutput: path.join(scratch, 'playwright-output') }), { mode: 0o600 });
+  const planFile = path.join(scratch, 'plan.json');
+  writeRunPlan(planFile, plan);
+  writeFileSync(configFile, JSON.stringify({ ...config, plan: planFile, playwrightOutput: path.join(scratch, 'playwright-output') }), {
+    mode: 0o600,
+  });
   rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
-  await runPlaywright(configFile, path.join(PROJECT_ROOT, playwrightConfig), config.colour === true);
+  await runPlaywright(configFile, PLAYWRIGHT_CONFIG, config.colour === true);
   try {
     return JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
   } catch {

@@ -1,27 +1,27 @@
-// Playwright reporter of `touchstone run` and `touchstone plugin`: collects each case's outcome (handed over as
-// an attachment by conformance.spec.ts), prints progress and a one-screen summary, and
-// writes results.json, junit.xml, report.html and summary.md.
+// Playwright reporter of every conformance run (service, plugin, compiler): collects each case's
+// outcome (handed over in an annotation, case-test.ts), takes its facts from the run's
+// plan, prints progress and a one-screen summary, and writes results.json, junit.xml,
+// report.html and summary.md.
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { loadRequirementRegistry, requirementsFor } from './requirement-registry.js';
-import { OUTCOME_ATTACHMENT, readRunConfig, type RunConfig } from '../core/run-config.js';
+import { requirementsFor } from '../core/requirement-registry.js';
+import { readRunConfig, type RunConfig } from '../core/run-config.js';
 import { packageVersion } from '../../lib/project-files.js';
-import { suitePaths } from '../core/suite-paths.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
 import { buildResults, caseResult, requirementsInScope } from '../report/build-results.js';
 import { formatSummary } from '../report/console-summary.js';
 import { paint } from '../report/console-colour.js';
 import { formatDuration } from '../report/duration-format.js';
-import type { Aspect, CaseFacts, CaseOutcome, CaseResult, Level, Results } from '../core/results.js';
+import type { CaseFacts, CaseOutcome, CaseResult, Results } from '../core/results.js';
 import { describeTarget } from '../report/target-description.js';
 import { writeReports } from '../report/write-reports.js';
 import { maxFailuresMessage } from './max-failures.js';
-
-const annotations = (test: TestCase, type: string) => test.annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+import { caseIdOf, handedOverOutcome } from './case-test.js';
+import { readRunPlan, registryOf, type RunPlan } from './run-plan.js';
 
 function readOutcome(result: TestResult): CaseOutcome {
-  const attachment = result.attachments.find((a) => a.name === OUTCOME_ATTACHMENT);
-  if (attachment?.body) return JSON.parse(attachment.body.toString('utf8')) as CaseOutcome;
+  const handed = handedOverOutcome(result.annotations);
+  if (handed) return handed;
   // No outcome means the test never finished: a timeout or a crash of the harness.
   const reason = result.error?.message?.split('\n')[0] ?? `the test ended ${result.status} without an outcome`;
   return { outcome: 'ERROR', message: reason };
@@ -29,6 +29,9 @@ function readOutcome(result: TestResult): CaseOutcome {
 
 export default class ConformanceReporter implements Reporter {
   private readonly config: RunConfig = readRunConfig();
+  private readonly plan: RunPlan = readRunPlan(this.config);
+  /** Each case's facts by its id. */
+  private readonly facts = new Map<string, CaseFacts>(this.plan.cases.map((c) => [c.facts.id, c.facts]));
   private readonly cases: CaseResult[] = [];
   /** Each planned case's place in the catalogue: parallel workers finish in any order, reports list cases in this one. */
   private readonly order = new Map<string, number>();
@@ -60,8 +63,8 @@ export default class ConformanceReporter implements Reporter {
   onBegin(_config: unknown, suite: { allTests(): TestCase[] }) {
     const planned = suite.allTests();
     this.total = planned.length;
-    planned.forEach((test, i) => this.order.set(annotations(test, 'case')[0], i));
-    for (const test of planned) for (const id of annotations(test, 'requirement')) this.cited.add(id);
+    planned.forEach((test, i) => this.order.set(caseIdOf(test), i));
+    for (const test of planned) for (const id of this.facts.get(caseIdOf(test))?.requirements ?? []) this.cited.add(id);
     const { config } = this;
     const urls = config.reportedUrls ?? config.targetUrls ?? [config.targetUrl];
     // Every worker's URL; that it is the embedded reference is said among the how, not twice.
@@ -76,17 +79,8 @@ export default class ConformanceReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult) {
     const outcome = readOutcome(result);
-    const [id] = annotations(test, 'case');
-    const facts: CaseFacts = {
-      id,
-      suite: id.split('/')[0],
-      title: test.title,
-      level: annotations(test, 'level')[0] as Level,
-      requirements: annotations(test, 'requirement'),
-      endpoints: annotations(test, 'endpoint'),
-      aspects: annotations(test, 'aspect') as Aspect[],
-      role: annotations(test, 'role')[0],
-    };
+    const id = caseIdOf(test);
+    const facts = this.facts.get(id)!;
     this.cases.push(caseResult(facts, outcome, { started_at: result.startTime.toISOString(), duration_ms: result.duration }));
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${paint(this.colour, outcome.outcome, outcome.outcome.padEnd(5))} ${id}${this.timeLeft()}`;
     const message = (outcome.message ?? '').split('\n').map((text) => `             ${text}\n`);
@@ -94,7 +88,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult) {
-    const registry = loadRequirementRegistry(suitePaths.requirements);
+    const registry = registryOf(this.plan);
     const { config } = this;
     let cases = this.cases.sort((a, b) => this.order.get(a.id)! - this.order.get(b.id)!);
     // Entries expire by the day the run started (UTC).

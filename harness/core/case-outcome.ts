@@ -2,12 +2,12 @@
 // broken check becomes one: the level of the requirement it enforces grades the case
 // (outcomeOfBroken), and whatever the case did not get to check is said out loud
 // (`unverified`), so the verdict never counts it as checked.
-import type { ConformanceFailure } from '../core/errors.js';
-import { outcomeOfBroken } from '../core/outcome-order.js';
-import type { CaseOutcome, FailureDetail, Level } from '../core/results.js';
+import type { ConformanceFailure } from './errors.js';
+import { outcomeOfBroken } from './outcome-order.js';
+import type { CaseOutcome, FailureDetail, Level } from './results.js';
 import type { RequirementRegistry } from './requirement-registry.js';
 
-export type { CaseOutcome } from '../core/results.js';
+export type { CaseOutcome } from './results.js';
 
 export interface Grading {
   registry: RequirementRegistry;

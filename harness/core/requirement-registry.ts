@@ -2,15 +2,16 @@
 // suites/requirements/*.yaml and validated. Ids are unique across all files.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../core/errors.js';
-import type { Requirement } from '../core/suite-format.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { HarnessError } from './errors.js';
+import type { Requirement } from './suite-format.js';
+import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
+import { traceLoad } from './load-trace.js';
 
 export type RequirementRegistry = ReadonlyMap<string, Requirement>;
 
 /** What a run checks: the service (specs 1-2), or one side of the plugin protocol (spec 3). */
-export type { RunKind } from '../core/results.js';
-import type { RunKind } from '../core/results.js';
+export type { RunKind } from './results.js';
+import type { RunKind } from './results.js';
 import { projectPath } from '../../lib/project-files.js';
 
 /** Ids starting with `plugin.` and `compiler.` are spec 3's two sides; every other id belongs to the service. */
@@ -33,6 +34,7 @@ export function listYamlFiles(dir: string): string[] {
 }
 
 export function loadRequirementRegistry(dir: string): RequirementRegistry {
+  traceLoad('requirements');
   const validate = compileSchemaFile(createAjv(), SCHEMA);
   const registry = new Map<string, Requirement>();
   for (const file of listYamlFiles(dir)) {
