@@ -1,17 +1,45 @@
-// Types of the declarative formats under suites/: requirement registry entries and
-// service suites. Their JSON Schemas (requirement.schema.json, suite.schema.json) are
-// the authority; loaders validate every file against them before these types apply.
-import type { Aspect, Basis, Level } from './results.js';
+// The declarative formats under suites/: requirement registry entries and service suites,
+// written once in TypeBox: the loaders validate every file against the JSON Schemas generated
+// from these (requirement.schema.json, suite.schema.json; `npm run schemas`), and the types
+// are the schemas' static types.
+import { Type, type Static } from 'typebox';
+import { BASES, LEVELS } from './results.js';
+import type { Aspect } from './results.js';
+import { schemaDocument, type SchemaFile } from './schema-document.js';
 
-export interface Requirement {
-  id: string;
-  source: string;
-  quote: string;
-  level: Level;
-  basis: Basis;
-  /** Why a level was chosen, or which documented behaviour a MAY check pins. */
-  note?: string;
-}
+export const RequirementSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' }),
+    source: Type.String({ minLength: 3 }),
+    quote: Type.String({ minLength: 3 }),
+    level: Type.Enum(LEVELS),
+    basis: Type.Enum(BASES, {
+      description:
+        "quoted: the spec's words force it; choice: the spec is silent or open and this records the reference's reading (SHOULD or MAY only; `note` says what was chosen); convention: a rule of HTTP or of this API family the spec takes for granted",
+    }),
+    /** Why a level was chosen, or which documented behaviour a MAY check pins. */
+    note: Type.Optional(Type.String()),
+  },
+  {
+    additionalProperties: false,
+    // A choice is never MUST, and says what was chosen.
+    if: { properties: { basis: { const: 'choice' } } },
+    then: { properties: { level: { enum: ['SHOULD', 'MAY'] } }, required: ['note'] },
+  },
+);
+
+export type Requirement = Static<typeof RequirementSchema>;
+
+export const requirementsSchemaFile: SchemaFile = {
+  path: 'harness/suite/requirement.schema.json',
+  document: schemaDocument(
+    { $id: 'touchstone:requirements', title: 'touchstone requirement registry file (suites/requirements/*.yaml)' },
+    Type.Array(RequirementSchema, { minItems: 1 }),
+  ),
+};
+
+/** An endpoint's id in suites/endpoints (`area.name`), as requests name it. */
+export const ENDPOINT_ID_PATTERN = '^[a-z][a-z0-9-]*\\.[a-z][a-z0-9-]*$';
 
 /** Scalar values in requests may contain ${capture} references. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import type { Requirement } from '../core/suite-format.js';
+import { requirementsSchemaFile, type Requirement } from '../core/suite-format.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 
 export type RequirementRegistry = ReadonlyMap<string, Requirement>;
@@ -23,7 +23,7 @@ export function requirementsFor(registry: RequirementRegistry, kind: RunKind): R
   return [...registry.values()].filter((r) => sideOf(r.id) === kind);
 }
 
-const SCHEMA = projectPath('harness/suite/requirement.schema.json');
+const SCHEMA = projectPath(requirementsSchemaFile.path);
 
 export function listYamlFiles(dir: string): string[] {
   return readdirSync(dir)
