@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SchemaFile } from '../core/schema-document.js';
-import { requirementsSchemaFile } from '../core/suite-format.js';
+import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
@@ -16,6 +16,7 @@ export const SCHEMAS_COMMAND = 'npm run schemas';
 
 export const SCHEMA_FILES: readonly SchemaFile[] = [
   requirementsSchemaFile,
+  suiteSchemaFile,
   endpointsSchemaFile,
   ...switchSchemaFiles,
   baselineSchemaFile,

@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
 import { schemaDocument, type SchemaFile } from '../core/schema-document.js';
-import { ENDPOINT_ID_PATTERN, type Case, type RequestSpec } from '../core/suite-format.js';
+import { ENDPOINT_ID_PATTERN, type Case, type RequestSpec, type WrittenRequest } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { listYamlFiles } from './requirement-registry.js';
@@ -47,9 +47,6 @@ export function loadEndpointAliases(dir: string = suitePaths.endpoints): Readonl
   }
   return byId;
 }
-
-/** A request as written in a suite file: an endpoint id, or a method and a path. */
-export type WrittenRequest = Omit<RequestSpec, 'method' | 'path'> & { endpoint?: string; method?: string; path?: string };
 
 /** Every request object of a case: its own, its steps', its cleanup's and its verification's. */
 function requestsOf(testCase: Case): RequestSpec[] {
