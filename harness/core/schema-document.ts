@@ -76,3 +76,8 @@ export interface SchemaFile {
   path: string;
   document: object;
 }
+
+/** The schema file at `path` (from the project's root) holding the format's document. */
+export function schemaFile(path: string, header: SchemaHeader, root: TSchema, definitions?: Definitions): SchemaFile {
+  return { path, document: schemaDocument(header, root, definitions) };
+}

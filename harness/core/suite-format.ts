@@ -4,7 +4,7 @@
 // are the schemas' static types.
 import { Type, type Static, type TArrayOptions, type TObject, type TObjectOptions, type TProperties, type TUnsafe } from 'typebox';
 import { ASPECTS, BASES, LEVELS } from './results.js';
-import { anyType, constant, Definitions, nameMap, oneOf, schemaDocument, type SchemaFile } from './schema-document.js';
+import { anyType, constant, Definitions, nameMap, oneOf, schemaFile, type SchemaFile } from './schema-document.js';
 
 export const RequirementSchema = Type.Object(
   {
@@ -29,13 +29,11 @@ export const RequirementSchema = Type.Object(
 
 export type Requirement = Static<typeof RequirementSchema>;
 
-export const requirementsSchemaFile: SchemaFile = {
-  path: 'harness/suite/requirement.schema.json',
-  document: schemaDocument(
-    { $id: 'touchstone:requirements', title: 'touchstone requirement registry file (suites/requirements/*.yaml)' },
-    Type.Array(RequirementSchema, { minItems: 1 }),
-  ),
-};
+export const requirementsSchemaFile: SchemaFile = schemaFile(
+  'harness/suite/requirement.schema.json',
+  { $id: 'touchstone:requirements', title: 'touchstone requirement registry file (suites/requirements/*.yaml)' },
+  Type.Array(RequirementSchema, { minItems: 1 }),
+);
 
 /** An endpoint's id in suites/endpoints (`area.name`), as requests name it. */
 export const ENDPOINT_ID_PATTERN = '^[a-z][a-z0-9-]*\\.[a-z][a-z0-9-]*$';
@@ -483,14 +481,12 @@ const SuiteFileSchema = Type.Object(
 /** A suite file as written: its requests not resolved yet (WrittenRequest). */
 export type SuiteFile = Static<typeof SuiteFileSchema>;
 
-export const suiteSchemaFile: SchemaFile = {
-  path: 'harness/suite/suite.schema.json',
-  document: schemaDocument(
-    { $id: 'touchstone:suite', title: 'touchstone service suite (suites/service/<area>/*.yaml)' },
-    SuiteFileSchema,
-    suiteDefs,
-  ),
-};
+export const suiteSchemaFile: SchemaFile = schemaFile(
+  'harness/suite/suite.schema.json',
+  { $id: 'touchstone:suite', title: 'touchstone service suite (suites/service/<area>/*.yaml)' },
+  SuiteFileSchema,
+  suiteDefs,
+);
 
 /** One area's cases: every YAML file in its folder under suites/service, in file-name order. */
 export interface Suite {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
-import { schemaDocument, type SchemaFile } from '../core/schema-document.js';
+import { schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../suite/requirement-registry.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -52,26 +52,22 @@ const FAULT_SCHEMA_PATH = 'harness/mutate/fault.schema.json';
 const VARIANT_SCHEMA_PATH = 'harness/mutate/variant.schema.json';
 
 export const switchSchemaFiles: SchemaFile[] = [
-  {
-    path: FAULT_SCHEMA_PATH,
-    document: schemaDocument(
-      {
-        $id: 'touchstone:faults',
-        title: 'touchstone fault registry (suites/faults/*.yaml): the built-in faults of the reference implementations',
-      },
-      Type.Array(FaultSchema),
-    ),
-  },
-  {
-    path: VARIANT_SCHEMA_PATH,
-    document: schemaDocument(
-      {
-        $id: 'touchstone:variants',
-        title: 'touchstone variation registry (suites/variants/*.yaml): the built-in variations of the reference implementations',
-      },
-      Type.Array(VariantSchema),
-    ),
-  },
+  schemaFile(
+    FAULT_SCHEMA_PATH,
+    {
+      $id: 'touchstone:faults',
+      title: 'touchstone fault registry (suites/faults/*.yaml): the built-in faults of the reference implementations',
+    },
+    Type.Array(FaultSchema),
+  ),
+  schemaFile(
+    VARIANT_SCHEMA_PATH,
+    {
+      $id: 'touchstone:variants',
+      title: 'touchstone variation registry (suites/variants/*.yaml): the built-in variations of the reference implementations',
+    },
+    Type.Array(VariantSchema),
+  ),
 ];
 
 function loadSwitches<T extends { id: string }>(

@@ -3,7 +3,7 @@
 // schema's static type. Its fields are those of MatchConfig (proxy-options.ts) and of
 // RedactionConfig (cassette/redaction.ts) but `secrets`, which never sit in a config file.
 import { Type, type Static } from 'typebox';
-import { schemaDocument, type SchemaFile } from '../core/schema-document.js';
+import { schemaFile, type SchemaFile } from '../core/schema-document.js';
 
 const JsonPath = Type.String({ pattern: '^\\$' });
 
@@ -40,10 +40,8 @@ const ProxyConfigSchema = Type.Object(
 
 export type ProxyConfigFile = Static<typeof ProxyConfigSchema>;
 
-export const proxyConfigSchemaFile: SchemaFile = {
-  path: 'harness/proxy/proxy-config.schema.json',
-  document: schemaDocument(
-    { $id: 'https://touchstone.dev/schemas/proxy-config.schema.json', title: 'touchstone proxy configuration (--config)' },
-    ProxyConfigSchema,
-  ),
-};
+export const proxyConfigSchemaFile: SchemaFile = schemaFile(
+  'harness/proxy/proxy-config.schema.json',
+  { $id: 'https://touchstone.dev/schemas/proxy-config.schema.json', title: 'touchstone proxy configuration (--config)' },
+  ProxyConfigSchema,
+);

@@ -9,7 +9,7 @@
 // `touchstone baseline update`.
 import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
-import { Definitions, described, oneOf, schemaDocument, type SchemaFile } from '../core/schema-document.js';
+import { Definitions, described, oneOf, schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import type { CaseResult } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -54,18 +54,16 @@ const BaselineFileSchema = oneOf([
 /** A plain list is the known failures alone. */
 export type BaselineFile = Static<typeof BaselineFileSchema>;
 
-export const baselineSchemaFile: SchemaFile = {
-  path: 'harness/report/baseline.schema.json',
-  document: schemaDocument(
-    {
-      $id: 'touchstone:baseline',
-      title: 'touchstone baseline (--baseline FILE)',
-      description: 'Known failures and known-flaky cases. A plain list is the known failures alone.',
-    },
-    BaselineFileSchema,
-    baselineDefs,
-  ),
-};
+export const baselineSchemaFile: SchemaFile = schemaFile(
+  'harness/report/baseline.schema.json',
+  {
+    $id: 'touchstone:baseline',
+    title: 'touchstone baseline (--baseline FILE)',
+    description: 'Known failures and known-flaky cases. A plain list is the known failures alone.',
+  },
+  BaselineFileSchema,
+  baselineDefs,
+);
 
 const validate = compileSchemaFile(createAjv(), projectPath(baselineSchemaFile.path));
 

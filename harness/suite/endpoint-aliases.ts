@@ -4,7 +4,7 @@
 // everything after the loader sees plain requests with a method, a path and their params.
 import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
-import { schemaDocument, type SchemaFile } from '../core/schema-document.js';
+import { schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { ENDPOINT_ID_PATTERN, type Case, type RequestSpec, type WrittenRequest } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
@@ -23,16 +23,14 @@ const EndpointAliasSchema = Type.Object(
 
 export type EndpointAlias = Static<typeof EndpointAliasSchema>;
 
-export const endpointsSchemaFile: SchemaFile = {
-  path: 'harness/suite/endpoints.schema.json',
-  document: schemaDocument(
-    {
-      $id: 'touchstone:endpoints',
-      title: 'the endpoints of one area of the service (suites/endpoints/<area>.yaml), which requests name by id',
-    },
-    Type.Array(EndpointAliasSchema, { minItems: 1 }),
-  ),
-};
+export const endpointsSchemaFile: SchemaFile = schemaFile(
+  'harness/suite/endpoints.schema.json',
+  {
+    $id: 'touchstone:endpoints',
+    title: 'the endpoints of one area of the service (suites/endpoints/<area>.yaml), which requests name by id',
+  },
+  Type.Array(EndpointAliasSchema, { minItems: 1 }),
+);
 
 const SCHEMA = projectPath(endpointsSchemaFile.path);
 
