@@ -3,7 +3,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from './errors.js';
-import type { Requirement } from './suite-format.js';
+import { requirementsSchemaFile, type Requirement } from './suite-format.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from './validated-file.js';
 import { traceLoad } from './load-trace.js';
 
@@ -24,7 +24,7 @@ export function requirementsFor(registry: RequirementRegistry, kind: RunKind): R
   return [...registry.values()].filter((r) => sideOf(r.id) === kind);
 }
 
-const SCHEMA = projectPath('harness/suite/requirement.schema.json');
+const SCHEMA = projectPath(requirementsSchemaFile.path);
 
 export function listYamlFiles(dir: string): string[] {
   return readdirSync(dir)

@@ -3,7 +3,8 @@
 
 export const OUTCOMES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
-export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export const LEVELS = ['MUST', 'SHOULD', 'MAY'] as const;
+export type Level = (typeof LEVELS)[number];
 /**
  * Why a requirement says what it says: `quoted`, the spec's words force it; `choice`, the spec
  * is silent or open to several readings and touchstone records the reference's reading (never

@@ -5,7 +5,9 @@
 // side only (service, plugin or compiler), which is how the kill matrix knows where to switch it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
+import { schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { listYamlFiles, sideOf, type RequirementRegistry, type RunKind } from '../core/requirement-registry.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -16,21 +18,57 @@ interface Placed {
   file: string;
 }
 
-export interface Fault extends Placed {
-  id: string;
-  does: string;
-  /** The requirements the deviation violates; a case catches the fault when it fails citing one. */
-  breaks: string[];
-}
+const SwitchId = Type.String({
+  pattern: '^[a-z][a-z0-9-]*(\\.[a-z0-9][a-z0-9-]*)+$',
+  description: 'the name the reference is switched with',
+});
+const RequirementIds = (description: string) => Type.Array(Type.String(), { minItems: 1, uniqueItems: true, description });
 
-export interface Variant extends Placed {
-  id: string;
-  does: string;
-  /** The spec's words that allow it, or what the spec does not say. */
-  allowed_by: string;
-  /** The requirements whose open point it reads otherwise. */
-  requirements: string[];
-}
+const FaultSchema = Type.Object(
+  {
+    id: SwitchId,
+    does: Type.String({ minLength: 10, description: 'what the reference does wrong with the fault on' }),
+    breaks: RequirementIds('the requirements the deviation violates; a case catches the fault when it fails citing one of them'),
+  },
+  { additionalProperties: false },
+);
+
+const VariantSchema = Type.Object(
+  {
+    id: SwitchId,
+    does: Type.String({ minLength: 10, description: 'what the reference does otherwise with the variation on' }),
+    allowed_by: Type.String({ minLength: 10, description: "the spec's words that allow it, quoted, or what the spec does not say" }),
+    requirements: RequirementIds(
+      'the requirements whose open point it reads otherwise (the kill matrix runs every case of its side with it on)',
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Fault = Static<typeof FaultSchema> & Placed;
+export type Variant = Static<typeof VariantSchema> & Placed;
+
+const FAULT_SCHEMA_PATH = 'harness/mutate/fault.schema.json';
+const VARIANT_SCHEMA_PATH = 'harness/mutate/variant.schema.json';
+
+export const switchSchemaFiles: SchemaFile[] = [
+  schemaFile(
+    FAULT_SCHEMA_PATH,
+    {
+      $id: 'touchstone:faults',
+      title: 'touchstone fault registry (suites/faults/*.yaml): the built-in faults of the reference implementations',
+    },
+    Type.Array(FaultSchema),
+  ),
+  schemaFile(
+    VARIANT_SCHEMA_PATH,
+    {
+      $id: 'touchstone:variants',
+      title: 'touchstone variation registry (suites/variants/*.yaml): the built-in variations of the reference implementations',
+    },
+    Type.Array(VariantSchema),
+  ),
+];
 
 function loadSwitches<T extends { id: string }>(
   dir: string,
@@ -61,11 +99,11 @@ function loadSwitches<T extends { id: string }>(
 }
 
 export function loadFaultRegistry(dir: string, registry: RequirementRegistry): Fault[] {
-  return loadSwitches<Omit<Fault, keyof Placed>>(dir, 'harness/mutate/fault.schema.json', 'fault', (f) => f.breaks, registry);
+  return loadSwitches<Static<typeof FaultSchema>>(dir, FAULT_SCHEMA_PATH, 'fault', (f) => f.breaks, registry);
 }
 
 export function loadVariantRegistry(dir: string, registry: RequirementRegistry): Variant[] {
-  return loadSwitches<Omit<Variant, keyof Placed>>(dir, 'harness/mutate/variant.schema.json', 'variation', (v) => v.requirements, registry);
+  return loadSwitches<Static<typeof VariantSchema>>(dir, VARIANT_SCHEMA_PATH, 'variation', (v) => v.requirements, registry);
 }
 
 /** A fault and a variation may not share a name: the references take both on one command line. */

@@ -11,7 +11,7 @@ import { HarnessError } from '../core/errors.js';
 import { compileSchemaFile, createAjv } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
 import type { Results } from '../core/results.js';
-import { firstLine, normaliseBaseline, type BaselineFile } from './baseline.js';
+import { baselineSchemaFile, firstLine, normaliseBaseline, type BaselineFile } from './baseline.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export type BaselineChangeKind = 'added' | 'removed' | 'message' | 'passes' | 'differs' | 'expired' | 'skipped';
@@ -24,7 +24,7 @@ export interface BaselineChange {
   written: boolean;
 }
 
-const validate = compileSchemaFile(createAjv(), projectPath('harness/report/baseline.schema.json'));
+const validate = compileSchemaFile(createAjv(), projectPath(baselineSchemaFile.path));
 
 export function updateBaseline(text: string | undefined, file: string, results: Results, options: { fix: boolean; today: string }) {
   const doc = parseDocument(text?.trim() ? text : 'known: []\n');

@@ -7,28 +7,65 @@
 // - flaky: a failure becomes XFAIL (until the entry expires), a pass is fine.
 // Each case the baseline touched keeps what it was before (`baseline.was`), for
 // `touchstone baseline update`.
+import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
+import { Definitions, described, oneOf, schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import type { CaseResult } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
 
-export interface BaselineEntry {
-  case: string;
-  reason: string;
-  /** YYYY-MM-DD: the last day the entry holds. */
-  expires?: string;
-  /** Text the case's failure message must contain. */
-  message?: string;
-}
+const BaselineEntrySchema = Type.Object(
+  {
+    case: Type.String({ description: '<suite>/<case id>, as reports name it', pattern: '^[^/\\s]+/[^/\\s]+$' }),
+    reason: Type.String({ description: 'why it is listed: a bug number, a decision', minLength: 1 }),
+    /** YYYY-MM-DD: the last day the entry holds. */
+    expires: Type.Optional(
+      Type.String({ description: 'the last day (UTC) the entry holds; after it the case fails the run again', format: 'date' }),
+    ),
+    /** Text the case's failure message must contain. */
+    message: Type.Optional(
+      Type.String({ description: 'text the failure message must contain: a case that fails differently fails the run', minLength: 1 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type BaselineEntry = Static<typeof BaselineEntrySchema>;
 
 export interface Baseline {
   known: BaselineEntry[];
   flaky: BaselineEntry[];
 }
 
-export type BaselineFile = BaselineEntry[] | Partial<Baseline>;
+const baselineDefs = new Definitions();
+const Entries = baselineDefs.define('entries', Type.Array(BaselineEntrySchema));
 
-const validate = compileSchemaFile(createAjv(), projectPath('harness/report/baseline.schema.json'));
+const BaselineFileSchema = oneOf([
+  Entries,
+  Type.Object(
+    {
+      known: Type.Optional(described(Entries, 'cases expected to fail (or warn): XFAIL while they fail as expected')),
+      flaky: Type.Optional(described(Entries, 'cases that fail now and then: a failure is XFAIL, a pass is fine')),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/** A plain list is the known failures alone. */
+export type BaselineFile = Static<typeof BaselineFileSchema>;
+
+export const baselineSchemaFile: SchemaFile = schemaFile(
+  'harness/report/baseline.schema.json',
+  {
+    $id: 'touchstone:baseline',
+    title: 'touchstone baseline (--baseline FILE)',
+    description: 'Known failures and known-flaky cases. A plain list is the known failures alone.',
+  },
+  BaselineFileSchema,
+  baselineDefs,
+);
+
+const validate = compileSchemaFile(createAjv(), projectPath(baselineSchemaFile.path));
 
 export function normaliseBaseline(data: BaselineFile): Baseline {
   return Array.isArray(data) ? { known: data, flaky: [] } : { known: data.known ?? [], flaky: data.flaky ?? [] };

@@ -4,13 +4,13 @@
 import { ANONYMOUS } from '../http/target-client.js';
 import type { Aspect, CaseFacts, Level } from '../core/results.js';
 import type { RequirementRegistry } from '../core/requirement-registry.js';
-import type { BytesExpectation, Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
+import type { BytesExpectation, Capability, Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
 export const isParallelStep = (step: Step): step is ParallelStep => 'parallel' in step;
 
 /** The control capability a step needs of the target, if any. */
-export function stepCapability(step: Step): string | undefined {
+export function stepCapability(step: Step): Capability | undefined {
   if ('clock' in step) return 'control.clock';
   if ('inject' in step) return 'control.failures';
   return undefined;

@@ -2,23 +2,37 @@
 // suite names `endpoint: ID` instead of restating the method and path, and a suite's `params` give the path parameters its
 // requests use unless they say otherwise. Both are resolved when a suite is loaded, so
 // everything after the loader sees plain requests with a method, a path and their params.
+import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
-import type { Case, RequestSpec } from '../core/suite-format.js';
+import { schemaFile, type SchemaFile } from '../core/schema-document.js';
+import { ENDPOINT_ID_PATTERN, type Case, type RequestSpec, type WrittenRequest } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { listYamlFiles } from '../core/requirement-registry.js';
 import { projectPath } from '../../lib/project-files.js';
 
-const SCHEMA = projectPath('harness/suite/endpoints.schema.json');
+const EndpointAliasSchema = Type.Object(
+  {
+    id: Type.String({ pattern: ENDPOINT_ID_PATTERN }),
+    spec: Type.String({ pattern: '^[12]\\.[1-9][0-9]*$', description: 'document.number in the specification' }),
+    method: Type.Enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: Type.String({ pattern: '^/', description: 'the path template as the specification writes it: /repos/{owner}/{repo}/assignees' }),
+  },
+  { additionalProperties: false },
+);
 
-export interface EndpointAlias {
-  id: string;
-  /** document.number in the specification. */
-  spec: string;
-  method: string;
-  /** The path template as the specification writes it. */
-  path: string;
-}
+export type EndpointAlias = Static<typeof EndpointAliasSchema>;
+
+export const endpointsSchemaFile: SchemaFile = schemaFile(
+  'harness/suite/endpoints.schema.json',
+  {
+    $id: 'touchstone:endpoints',
+    title: 'the endpoints of one area of the service (suites/endpoints/<area>.yaml), which requests name by id',
+  },
+  Type.Array(EndpointAliasSchema, { minItems: 1 }),
+);
+
+const SCHEMA = projectPath(endpointsSchemaFile.path);
 
 export function loadEndpointAliases(dir: string = suitePaths.endpoints): ReadonlyMap<string, EndpointAlias> {
   const validate = compileSchemaFile(createAjv(), SCHEMA);
@@ -31,9 +45,6 @@ export function loadEndpointAliases(dir: string = suitePaths.endpoints): Readonl
   }
   return byId;
 }
-
-/** A request as written in a suite file: an endpoint id, or a method and a path. */
-export type WrittenRequest = Omit<RequestSpec, 'method' | 'path'> & { endpoint?: string; method?: string; path?: string };
 
 /** Every request object of a case: its own, its steps', its cleanup's and its verification's. */
 function requestsOf(testCase: Case): RequestSpec[] {

@@ -10,7 +10,7 @@ import type { SchemaRegistry } from '../http/schema-registry.js';
 import { caseRequirements, caseRoles, caseSteps, isParallelStep, isRequestStep, isStepsCase, stepCapability } from './case-facts.js';
 import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
 import { caseIdentityProblems } from '../core/case-identity.js';
-import type { Case, Expectation, RequestStep, Suite } from '../core/suite-format.js';
+import { suiteSchemaFile, type Case, type Expectation, type RequestStep, type Suite, type SuiteFile } from '../core/suite-format.js';
 import { templateProblems } from './interpolate.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { suitePaths } from '../core/suite-paths.js';
@@ -18,7 +18,7 @@ import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
 import { projectPath } from '../../lib/project-files.js';
 import { traceLoad } from '../core/load-trace.js';
 
-const SCHEMA = projectPath('harness/suite/suite.schema.json');
+const SCHEMA = projectPath(suiteSchemaFile.path);
 
 export interface LintContext {
   registry: RequirementRegistry;
@@ -42,7 +42,7 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
       const areaDir = path.join(dir, name);
       const fileOf = new Map<string, string>();
       const cases = listYamlFiles(areaDir).flatMap((file) => {
-        const { params, cases } = readValidatedFile<{ params?: Record<string, string>; cases: Case[] }>(file, validate);
+        const { params, cases } = readValidatedFile<SuiteFile>(file, validate);
         resolveRequests(cases, aliases, params ?? {}, path.basename(file));
         // A duplicate id keeps its first file here; lintSuites reports it.
         for (const c of cases) if (!fileOf.has(c.id)) fileOf.set(c.id, file);
