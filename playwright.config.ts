@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 // `npm test`: the project's own tests (co-located *.test.ts), including the self-check
@@ -18,6 +19,10 @@ export default defineConfig({
     'test-support/**/*.test.ts',
   ],
   fullyParallel: true,
+  // Two workers at least (Playwright's default is half the cores: one on a 2-core machine). Many
+  // tests spend their time waiting for a child process (a touchstone run, a proxy, protoc), so a
+  // second worker fills the time the first one waits, on a machine of any size.
+  workers: Math.max(2, Math.floor(os.availableParallelism() / 2)),
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/results.json' }]] : 'list',
