@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SchemaFile } from '../core/schema-document.js';
+import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
@@ -21,6 +22,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   ...switchSchemaFiles,
   baselineSchemaFile,
   proxyConfigSchemaFile,
+  resultsSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
