@@ -8,6 +8,7 @@ import type { SchemaFile } from '../core/schema-document.js';
 import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
+import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
 import { endpointsSchemaFile } from '../suite/endpoint-aliases.js';
@@ -23,6 +24,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   baselineSchemaFile,
   proxyConfigSchemaFile,
   resultsSchemaFile,
+  pluginSuiteSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
