@@ -8,6 +8,7 @@ import type { SchemaFile } from '../core/schema-document.js';
 import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
+import { compilerSuiteSchemaFile } from '../plugin/compiler-suite-format.js';
 import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
@@ -25,6 +26,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   proxyConfigSchemaFile,
   resultsSchemaFile,
   pluginSuiteSchemaFile,
+  compilerSuiteSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
