@@ -9,6 +9,7 @@ import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
 import { compilerSuiteSchemaFile } from '../plugin/compiler-suite-format.js';
+import { pluginSessionSchemaFile } from '../plugin/plugin-session-format.js';
 import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
@@ -27,6 +28,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   resultsSchemaFile,
   pluginSuiteSchemaFile,
   compilerSuiteSchemaFile,
+  pluginSessionSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
