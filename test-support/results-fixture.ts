@@ -293,7 +293,8 @@ export function withOutcomes(changes: Record<string, Outcome>): Results {
   for (const c of results.cases) if (changes[c.id]) Object.assign(c, { outcome: changes[c.id], message: `now ${changes[c.id]}` });
   for (const r of results.requirements) {
     const decided = r.cases.map((id) => changes[id]).find(Boolean);
-    if (decided) r.status = decided;
+    // As build-results: a skipped case checked nothing, so the requirement it decides is UNTESTED.
+    if (decided) r.status = decided === 'SKIP' ? 'UNTESTED' : decided;
   }
   return results;
 }

@@ -22,13 +22,7 @@ function projectSchemaFiles(): string[] {
 const GENERATED = new Set([...SCHEMA_FILES.map((file) => file.path), WORLD_SCHEMA_PATH.slice(PROJECT_ROOT.length + 1)]);
 
 /** Written by hand still, until each is moved to TypeBox; this list only shrinks. */
-const NOT_YET_GENERATED = new Set([
-  'harness/cassette/cassette.schema.json',
-  'harness/plugin/compiler-suite.schema.json',
-  'harness/plugin/plugin-session.schema.json',
-  'harness/plugin/plugin-suite.schema.json',
-  'harness/report/results.schema.json',
-]);
+const NOT_YET_GENERATED = new Set(['harness/cassette/cassette.schema.json', 'harness/plugin/plugin-session.schema.json']);
 
 /** The schema files no generator writes. */
 function handWritten(paths: readonly string[]): string[] {

@@ -5,8 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SchemaFile } from '../core/schema-document.js';
+import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
+import { compilerSuiteSchemaFile } from '../plugin/compiler-suite-format.js';
+import { pluginSessionSchemaFile } from '../plugin/plugin-session-format.js';
+import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
 import { endpointsSchemaFile } from '../suite/endpoint-aliases.js';
@@ -21,6 +25,10 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   ...switchSchemaFiles,
   baselineSchemaFile,
   proxyConfigSchemaFile,
+  resultsSchemaFile,
+  pluginSuiteSchemaFile,
+  compilerSuiteSchemaFile,
+  pluginSessionSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */

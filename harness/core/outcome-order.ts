@@ -18,8 +18,8 @@ export function compareWorstFirst(a: Outcome, b: Outcome): number {
 }
 
 /** The worst of the given outcomes, or undefined when there are none. */
-export function worstOutcome(outcomes: Iterable<Outcome>): Outcome | undefined {
-  let worst: Outcome | undefined;
+export function worstOutcome<O extends Outcome>(outcomes: Iterable<O>): O | undefined {
+  let worst: O | undefined;
   for (const outcome of outcomes) {
     if (worst === undefined || SEVERITY[outcome] > SEVERITY[worst]) worst = outcome;
   }

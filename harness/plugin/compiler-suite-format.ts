@@ -1,94 +1,154 @@
-// Types of the compiler suites (suites/plugin/compiler/*.yaml): cases that run a compiler
-// with protoc's command line against canned plugins the harness writes, then judge what
-// the compiler sent and what it left on disk. compiler-suite.schema.json is the authority;
-// the loader validates every file against it before these types apply.
+// The compiler suites (suites/plugin/compiler/*.yaml): cases that run a compiler with protoc's
+// command line against canned plugins the harness writes, then judge what the compiler sent
+// and what it left on disk. Written once in TypeBox: the loader validates every file against
+// compiler-suite.schema.json, generated from these (`npm run schemas`; see
+// core/schema-document.ts), and the types are the schema's static types.
+import { Type, type Static } from 'typebox';
+import { anyType, constant, Definitions, nameMap, schemaFile, type SchemaFile } from '../core/schema-document.js';
+import { caseIdentity, suiteFileSchema, type LoadedSuite } from './plugin-suite-format.js';
+
+const compilerDefs = new Definitions();
 
 /** One File of a canned response, as text (the suites need no raw bytes). */
-export interface CannedFileSpec {
-  name?: string;
-  insertion_point?: string;
-  content?: string;
-}
+const CannedFileSchema = Type.Object(
+  { name: Type.Optional(Type.String()), insertion_point: Type.Optional(Type.String()), content: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
-/** What a canned plugin answers: a response, or text that is not one. */
-export type CannedAnswer = { response: { error?: string; supported_features?: number; file?: CannedFileSpec[] } } | { stdout_text: string };
+export type CannedFileSpec = Static<typeof CannedFileSchema>;
+
+const CannedResponseSchema = Type.Object(
+  {
+    error: Type.Optional(Type.String()),
+    supported_features: Type.Optional(Type.Integer({ minimum: 0 })),
+    file: Type.Optional(Type.Array(CannedFileSchema)),
+  },
+  { additionalProperties: false },
+);
+
+/** What a canned plugin answers: a response, or text that is not one (the generator's oneOf). */
+export type CannedAnswer = { response: Static<typeof CannedResponseSchema> } | { stdout_text: string };
+
+const GeneratorObjectSchema = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z][a-z0-9_]*$', description: 'NAME of protoc-gen-NAME and --NAME_out' }),
+    /** Output directory, relative to the compiler's working directory (default `out`). */
+    out: Type.Optional(compilerDefs.define('outDir', Type.String({ pattern: '^[a-z][a-z0-9_-]*$' }))),
+    /** `--NAME_out=PARAMETER:DIR`. */
+    out_parameter: Type.Optional(Type.String({ minLength: 1, pattern: '^[^:]*$' })),
+    /** One `--NAME_opt=VALUE` each, after the `--NAME_out`. */
+    opt: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** After writing its answer, the plugin exits with this status … */
+    exit: Type.Optional(Type.Integer({ minimum: 1, maximum: 255 })),
+    /** … or kills itself with this signal (e.g. SEGV). */
+    signal: Type.Optional(Type.Enum(['SEGV', 'KILL', 'ABRT', 'TERM'])),
+    stdout_text: Type.Optional(Type.String()),
+    response: Type.Optional(CannedResponseSchema),
+  },
+  { additionalProperties: false, oneOf: [{ required: ['response'] }, { required: ['stdout_text'] }] },
+);
 
 /**
  * One `--NAME_out` on the compiler's command line, served by a canned plugin
- * protoc-gen-NAME. Generators appear on the command line in the order listed.
+ * protoc-gen-NAME. Generators appear on the command line in the order listed. The schema's
+ * oneOf makes exactly one of `response` and `stdout_text` present, which the type says as a union.
  */
-export type GeneratorSpec = CannedAnswer & {
-  name: string;
-  /** Output directory, relative to the compiler's working directory (default `out`). */
-  out?: string;
-  /** `--NAME_out=PARAMETER:DIR`. */
-  out_parameter?: string;
-  /** One `--NAME_opt=VALUE` each, after the `--NAME_out`. */
-  opt?: string[];
-  /** After writing its answer, the plugin exits with this status … */
-  exit?: number;
-  /** … or kills itself with this signal (e.g. SEGV). */
-  signal?: string;
-};
+export type GeneratorSpec = Omit<Static<typeof GeneratorObjectSchema>, 'response' | 'stdout_text'> & CannedAnswer;
+
+const Generator = Type.Unsafe<GeneratorSpec>(compilerDefs.define('generator', GeneratorObjectSchema));
+
+/** A file's path from the compiler's working directory: an output directory, then a path in it. */
+const OUTPUT_PATH_PATTERN = '^[a-z][a-z0-9_-]*/[^\\\\]+$';
 
 /** Checks of the request one canned plugin received; each maps to one requirement. */
-export interface RequestExpectation {
-  /** Whose request (default: the first generator). */
-  generator?: string;
-  /** compiler.request.file-to-generate: exactly these names, in any order (spec 3 gives none). */
-  file_to_generate?: string[];
-  /** compiler.request.file-to-generate-order: exactly these names, in this order. */
-  file_to_generate_order?: string[];
-  /** compiler.request.parameter: this parameter; null when none may be sent. */
-  parameter?: string | null;
-  /** compiler.request.topological-order */
-  topological_order?: true;
-  /** compiler.request.qualified-type-names */
-  qualified_type_names?: true;
-  /** compiler.request.proto-file-last */
-  proto_file_last?: true;
-  /** compiler.request.compiler-version */
-  compiler_version?: true;
-  /**
-   * The requirement every request check of the case is judged under, instead of each
-   * check's own: for a SHOULD or MAY case that pins one reading the spec leaves open
-   * (protoc's --NAME_opt merging), whose parameter is then no MUST matter.
-   */
-  requirement?: string;
-}
+const RequestExpectationSchema = Type.Object(
+  {
+    /** Whose request (default: the first generator). */
+    generator: Type.Optional(Type.String()),
+    /** compiler.request.file-to-generate: exactly these names, in any order (spec 3 gives none). */
+    file_to_generate: Type.Optional(Type.Array(Type.String(), { description: 'exactly these names, in any order' })),
+    /** compiler.request.file-to-generate-order: exactly these names, in this order. */
+    file_to_generate_order: Type.Optional(Type.Array(Type.String(), { description: 'exactly these names, in this order' })),
+    /**
+     * The requirement every request check of the case is judged under, instead of each
+     * check's own: for a SHOULD or MAY case that pins one reading the spec leaves open
+     * (protoc's --NAME_opt merging), whose parameter is then no MUST matter.
+     */
+    requirement: Type.Optional(
+      Type.String({
+        pattern: '^compiler\\.',
+        description:
+          'the requirement every request check of the case is judged under instead of its own (a SHOULD or MAY case pinning one reading)',
+      }),
+    ),
+    /** compiler.request.parameter: this parameter; null when none may be sent. */
+    parameter: Type.Optional(anyType(['string', 'null'])),
+    /** compiler.request.topological-order */
+    topological_order: Type.Optional(constant(true)),
+    /** compiler.request.qualified-type-names */
+    qualified_type_names: Type.Optional(constant(true)),
+    /** compiler.request.proto-file-last */
+    proto_file_last: Type.Optional(constant(true)),
+    /** compiler.request.compiler-version */
+    compiler_version: Type.Optional(constant(true)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
-export interface CompilerExpectation {
-  /** `any` where the spec leaves the exit status open (what a compiler does with a response the spec forbids). */
-  exit: 'zero' | 'nonzero' | 'any';
-  stderr?: 'nonempty';
-  /** Each text must appear in stderr. */
-  stderr_contains?: string[];
-  /** The exact files under the output directories, keyed by path from the working directory. */
-  output?: Record<string, string>;
-  /** Files (paths from the working directory, as in `output`) that must not exist after the run. */
-  not_written?: string[];
-  /** compiler.apply.nothing-written-on-failure: no file at all in any output directory. */
-  nothing_written?: true;
-  request?: RequestExpectation;
-}
+export type RequestExpectation = Static<typeof RequestExpectationSchema>;
 
-export interface CompilerCase {
-  id: string;
-  title: string;
-  /** Requirement ids (compiler.*); the first is the one a wrong exit, stderr, output or not_written is attributed to. */
-  requirements: string[];
-  /** The .proto files on the command line (relative to suites/plugin/fixtures), in order. */
-  files: string[];
-  generators: GeneratorSpec[];
-  expect: CompilerExpectation;
-}
+const CompilerExpectationSchema = compilerDefs.define(
+  'expect',
+  Type.Object(
+    {
+      /** `any` where the spec leaves the exit status open (what a compiler does with a response the spec forbids). */
+      exit: Type.Enum(['zero', 'nonzero', 'any'], { description: 'any: the spec leaves the exit status open' }),
+      stderr: Type.Optional(constant('nonempty')),
+      /** Each text must appear in stderr. */
+      stderr_contains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+      /** The exact files under the output directories, keyed by path from the working directory. */
+      output: Type.Optional(nameMap(Type.String(), { propertyNames: { pattern: OUTPUT_PATH_PATTERN } })),
+      /** Files (paths from the working directory, as in `output`) that must not exist after the run. */
+      not_written: Type.Optional(
+        Type.Array(Type.String({ pattern: OUTPUT_PATH_PATTERN }), {
+          minItems: 1,
+          description: 'files (paths from the working directory, as in output) that must not exist after the run',
+        }),
+      ),
+      /** compiler.apply.nothing-written-on-failure: no file at all in any output directory. */
+      nothing_written: Type.Optional(constant(true)),
+      request: Type.Optional(RequestExpectationSchema),
+    },
+    { additionalProperties: false },
+  ),
+);
 
-export interface CompilerSuite {
-  name: string;
-  file: string;
-  description?: string;
-  cases: CompilerCase[];
-}
+export type CompilerExpectation = Static<typeof CompilerExpectationSchema>;
+
+/** A compiler case: the first requirement is the one a wrong exit, stderr, output or not_written is attributed to. */
+const CompilerCaseSchema = Type.Object(
+  {
+    ...caseIdentity('compiler'),
+    /** The .proto files on the command line (relative to suites/plugin/fixtures), in order. */
+    files: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_][A-Za-z0-9_./-]*\\.proto$' }), { minItems: 1 }),
+    generators: Type.Array(Generator, { minItems: 1 }),
+    expect: CompilerExpectationSchema,
+  },
+  { additionalProperties: false },
+);
+
+export type CompilerCase = Static<typeof CompilerCaseSchema>;
+
+const CompilerSuiteFileSchema = suiteFileSchema(CompilerCaseSchema);
+
+export type CompilerSuite = LoadedSuite<typeof CompilerSuiteFileSchema>;
+
+export const compilerSuiteSchemaFile: SchemaFile = schemaFile(
+  'harness/plugin/compiler-suite.schema.json',
+  { $id: 'touchstone:compiler-suite', title: 'touchstone compiler suite (suites/plugin/compiler/*.yaml)' },
+  CompilerSuiteFileSchema,
+  compilerDefs,
+);
 
 /** The requirement each check is judged under; a case using a check must cite its id. */
 export const CHECK_REQUIREMENT = {

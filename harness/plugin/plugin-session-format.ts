@@ -18,35 +18,92 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
+import { anyType, constant, Definitions, schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { createAjv, parseDataText } from '../core/validated-file.js';
 import { describeSchemaErrors } from '../../lib/located-yaml.js';
-import type { ReadableRun } from './readable-run.js';
+import type { ReadableMessage, UndecodableBytes } from '../protocol/readable-form.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const SESSION_FORMAT = 'touchstone-plugin-session';
 export const SESSION_VERSION = 1;
 export const SESSION_FILE = 'session.json';
 
-const SCHEMA = projectPath('harness/plugin/plugin-session.schema.json');
+// session.json and run-<n>.json are written once, here, in TypeBox: plugin-session.schema.json
+// (its two $defs, one for each file) is generated from these (`npm run schemas`; see
+// core/schema-document.ts) and the types are the schema's static types.
+const sessionDefs = new Definitions();
 
 /** The bounds every run of a session was made under. */
-export interface SessionLimits {
-  timeoutMs: number;
-  maxOutputBytes: number;
-}
+const SessionLimitsSchema = Type.Object(
+  { timeoutMs: Type.Number({ exclusiveMinimum: 0 }), maxOutputBytes: Type.Number({ exclusiveMinimum: 0 }) },
+  { additionalProperties: false },
+);
 
-export interface SessionManifest {
-  format: typeof SESSION_FORMAT;
-  version: typeof SESSION_VERSION;
-  /** The plugin command split into words, as it was run. */
-  command: string[];
-  limits: SessionLimits;
-}
+export type SessionLimits = Static<typeof SessionLimitsSchema>;
 
-export interface RecordedRun extends ReadableRun {
-  sha256: { request: string; stdout: string };
-}
+const SessionManifestSchema = Type.Object(
+  {
+    format: constant(SESSION_FORMAT),
+    version: constant(SESSION_VERSION),
+    /** The plugin command split into words, as it was run. */
+    command: Type.Array(Type.String(), { minItems: 1 }),
+    limits: SessionLimitsSchema,
+  },
+  { additionalProperties: false },
+);
+sessionDefs.define('session', SessionManifestSchema);
+
+export type SessionManifest = Static<typeof SessionManifestSchema>;
+
+/**
+ * The decoded request or response (readable-form.ts). The schema says only "an object": the
+ * decoded form follows the protocol's messages, which the .bin files hold exactly and the
+ * sha256 pair pins, so the type is the decoder's (Type.Unsafe) rather than a second copy of it.
+ */
+const ReadableBytes = () => Type.Unsafe<ReadableMessage | UndecodableBytes>({ type: 'object' });
+
+const RecordedRunSchema = Type.Object(
+  {
+    request: ReadableBytes(),
+    response: ReadableBytes(),
+    exit: Type.Object(
+      {
+        code: anyType(['integer', 'null']),
+        signal: anyType(['string', 'null'], { pattern: '^SIG[A-Z0-9]+$' }),
+        timedOut: Type.Boolean(),
+        truncated: Type.Boolean(),
+        spawnError: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    /** stderr as text when it is valid UTF-8 … */
+    stderr: Type.Optional(Type.String()),
+    /** … else its bytes, so nothing is silently replaced by U+FFFD. */
+    stderr_base64: Type.Optional(Type.String({ contentEncoding: 'base64' })),
+    sha256: Type.Object(
+      { request: Type.String({ pattern: '^[0-9a-f]{64}$' }), stdout: Type.String({ pattern: '^[0-9a-f]{64}$' }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, oneOf: [{ required: ['stderr'] }, { required: ['stderr_base64'] }] },
+);
+sessionDefs.define('run', RecordedRunSchema);
+
+export type RecordedRun = Static<typeof RecordedRunSchema>;
+
+export const pluginSessionSchemaFile: SchemaFile = schemaFile(
+  'harness/plugin/plugin-session.schema.json',
+  {
+    $id: 'touchstone:plugin-session',
+    title: 'touchstone recorded plugin session (session.json and run-<n>.json; see plugin-session-format.ts)',
+  },
+  Type.Unsafe({}),
+  sessionDefs,
+);
+
+const SCHEMA = projectPath(pluginSessionSchemaFile.path);
 
 export interface RunFiles {
   request: string;

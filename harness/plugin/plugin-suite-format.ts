@@ -1,45 +1,95 @@
-// Types of the plugin suites (suites/plugin/*.yaml). plugin-suite.schema.json is the
-// authority; the loader validates every file against it before these types apply.
+// The plugin suites (suites/plugin/*.yaml), written once in TypeBox: the loader validates every
+// file against plugin-suite.schema.json, generated from these (`npm run schemas`; see
+// core/schema-document.ts), and the types are the schema's static types. The shape every
+// suite file of a plugin or compiler shares (a description, cases with an id, a title and the
+// requirements they check) is written here once for both.
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import { constant, oneOf, schemaFile, type SchemaFile } from '../core/schema-document.js';
+
+/** The properties every plugin or compiler case starts with; its requirement ids start with `prefix`. */
+export function caseIdentity(prefix: 'plugin' | 'compiler') {
+  return {
+    id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' }),
+    title: Type.String({ minLength: 10 }),
+    /** Requirement ids; the first is the one a failure of the case's own checks is attributed to. */
+    requirements: Type.Array(Type.String({ pattern: `^${prefix}\\.` }), { minItems: 1 }),
+  };
+}
+
+/** A suite file: an optional description and at least one case. */
+export function suiteFileSchema<C extends TSchema>(testCase: C) {
+  return Type.Object(
+    { description: Type.Optional(Type.String()), cases: Type.Array(testCase, { minItems: 1 }) },
+    { additionalProperties: false },
+  );
+}
+
+/** A loaded suite: the file's contents, named after the file. */
+export type LoadedSuite<S extends TObject<TProperties>> = Static<S> & { name: string; file: string };
 
 /** A request built from fixture .proto files the way a compiler builds it. */
-export interface PluginRequestSpec {
-  /** file_to_generate: fixture files, relative to suites/plugin/fixtures. */
-  files: string[];
-  parameter?: string;
-  /** Adds fields this spec does not list, as a newer compiler sends them. */
-  unknown_fields?: boolean;
-  /** Writes the proto_file entries before the other fields (legal on the wire). */
-  proto_file_first?: boolean;
-  /** Cuts the encoded request inside its last proto_file entry. */
-  truncate?: boolean;
-}
+const PluginRequestSchema = Type.Object(
+  {
+    /** file_to_generate: fixture files, relative to suites/plugin/fixtures. */
+    files: Type.Array(
+      Type.String({
+        pattern: '^[A-Za-z0-9_][A-Za-z0-9_./-]*$',
+        description: 'fixture files relative to suites/plugin/fixtures (normally .proto; a compiler accepts any name)',
+      }),
+      { minItems: 1 },
+    ),
+    parameter: Type.Optional(Type.String()),
+    /** Adds fields this spec does not list, as a newer compiler sends them. */
+    unknown_fields: Type.Optional(Type.Boolean()),
+    /** Writes the proto_file entries before the other fields (legal on the wire). */
+    proto_file_first: Type.Optional(Type.Boolean()),
+    /** Cuts the encoded request inside its last proto_file entry. */
+    truncate: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export type PluginRequestSpec = Static<typeof PluginRequestSchema>;
 
 /** What goes on the plugin's stdin: a built request, text, or raw bytes in hex. */
-export type PluginInput = { request: PluginRequestSpec } | { text: string } | { hex: string };
+const PluginInputSchema = oneOf([
+  Type.Object({ request: PluginRequestSchema }, { additionalProperties: false }),
+  Type.Object({ text: Type.String() }, { additionalProperties: false }),
+  Type.Object({ hex: Type.String({ pattern: '^([0-9a-fA-F]{2})*$' }) }, { additionalProperties: false }),
+]);
 
-export interface PluginExpectation {
-  exit?: 'zero' | 'nonzero';
-  stderr?: 'nonempty';
-  /** stdout is a CodeGeneratorResponse and every File in it is well-formed (see plugin-checks.ts). */
-  response?: 'valid';
-  /** CodeGeneratorResponse.error is absent or empty. */
-  error?: 'empty';
-  /** A second run with the same bytes gives the same stdout. */
-  deterministic?: boolean;
-}
+export type PluginInput = Static<typeof PluginInputSchema>;
 
-export interface PluginCase {
-  id: string;
-  title: string;
-  /** Requirement ids (plugin.*); the first is the one a failure of `exit`, `stderr` or `error` is attributed to. */
-  requirements: string[];
-  input: PluginInput;
-  expect: PluginExpectation;
-}
+const PluginExpectationSchema = Type.Object(
+  {
+    exit: Type.Optional(Type.Enum(['zero', 'nonzero'])),
+    stderr: Type.Optional(constant('nonempty')),
+    /** stdout is a CodeGeneratorResponse and every File in it is well-formed (see plugin-checks.ts). */
+    response: Type.Optional(constant('valid')),
+    /** CodeGeneratorResponse.error is absent or empty. */
+    error: Type.Optional(constant('empty')),
+    /** A second run with the same bytes gives the same stdout. */
+    deterministic: Type.Optional(constant(true)),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
-export interface PluginSuite {
-  name: string;
-  file: string;
-  description?: string;
-  cases: PluginCase[];
-}
+export type PluginExpectation = Static<typeof PluginExpectationSchema>;
+
+/** A plugin case: the first requirement is the one a failure of `exit`, `stderr` or `error` is attributed to. */
+const PluginCaseSchema = Type.Object(
+  { ...caseIdentity('plugin'), input: PluginInputSchema, expect: PluginExpectationSchema },
+  { additionalProperties: false },
+);
+
+export type PluginCase = Static<typeof PluginCaseSchema>;
+
+const PluginSuiteFileSchema = suiteFileSchema(PluginCaseSchema);
+
+export type PluginSuite = LoadedSuite<typeof PluginSuiteFileSchema>;
+
+export const pluginSuiteSchemaFile: SchemaFile = schemaFile(
+  'harness/plugin/plugin-suite.schema.json',
+  { $id: 'touchstone:plugin-suite', title: 'touchstone plugin suite (suites/plugin/*.yaml)' },
+  PluginSuiteFileSchema,
+);

@@ -8,12 +8,12 @@ import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
 import { caseIdentityProblems } from '../core/case-identity.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
-import { checkRequirementsOf, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
-import type { PluginCase, PluginSuite } from './plugin-suite-format.js';
+import { checkRequirementsOf, compilerSuiteSchemaFile, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
+import { pluginSuiteSchemaFile, type PluginCase, type PluginSuite } from './plugin-suite-format.js';
 import { projectPath } from '../../lib/project-files.js';
 
-const PLUGIN_SCHEMA = projectPath('harness/plugin/plugin-suite.schema.json');
-const COMPILER_SCHEMA = projectPath('harness/plugin/compiler-suite.schema.json');
+const PLUGIN_SCHEMA = projectPath(pluginSuiteSchemaFile.path);
+const COMPILER_SCHEMA = projectPath(compilerSuiteSchemaFile.path);
 
 interface Suite<C> {
   name: string;

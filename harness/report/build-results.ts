@@ -66,11 +66,12 @@ export function caseResult(facts: CaseFacts, found: CaseOutcome, timing: CaseTim
 }
 
 /** What one case says about one requirement it cites: an outcome, or nothing when it never checked it. */
-function contribution(c: CaseResult, id: string): Outcome | undefined {
+function contribution(c: CaseResult, id: string): Exclude<Outcome, 'SKIP'> | undefined {
   if (c.outcome === 'ERROR') return 'ERROR';
+  // A skipped case checked nothing (and carries no failure): it never decides a requirement.
+  if (c.outcome === 'SKIP' || c.unverified?.includes(id)) return undefined;
   if (c.failure?.requirement === id) return c.outcome;
   if (c.broken?.includes(id)) return c.outcome === 'XFAIL' ? 'XFAIL' : 'WARN';
-  if (c.outcome === 'SKIP' || c.unverified?.includes(id)) return undefined;
   return 'PASS';
 }
 

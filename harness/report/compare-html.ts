@@ -5,9 +5,16 @@ import { outcomeBadge } from './html-badge.js';
 import { formatTimestamp, pageHead } from './html-report.js';
 import { REPORT_STYLE } from './html-report-style.js';
 import { html, type Markup } from './markup.js';
-import { comparisonHeadline, regressed, type CaseRow, type Change, type Comparison, type RequirementRow } from './compare-runs.js';
+import {
+  comparisonHeadline,
+  regressed,
+  type CaseRow,
+  type Cell,
+  type Change,
+  type Comparison,
+  type RequirementRow,
+} from './compare-runs.js';
 import { formatDuration } from './duration-format.js';
-import type { RequirementStatus } from '../core/results.js';
 import { describeTarget } from './target-description.js';
 
 const STYLE = `${REPORT_STYLE}
@@ -43,7 +50,7 @@ function changeMark(change: Change): Markup {
 }
 
 /** One cell per run; with `messages`, a case's message in that run under its outcome. */
-function cells(row: { cells: (RequirementStatus | undefined)[]; changes: Change[] }, messages?: (string | undefined)[]): Markup[] {
+function cells(row: { cells: (Cell | undefined)[]; changes: Change[] }, messages?: (string | undefined)[]): Markup[] {
   return row.cells.map(
     (cell, i) =>
       html`<td class="cell" title="${messages?.[i] ?? ''}">${cell === undefined ? html`<span class="note">not run</span>` : outcomeBadge(cell)} ${i > 0 && row.changes[i] !== 'same' && changeMark(row.changes[i])}${messages?.[i] && html`<div class="case-message">${messages[i]}</div>`}</td>`,

@@ -36,6 +36,9 @@ export interface CaseRow extends Row<Outcome> {
 
 export type RequirementRow = Row<RequirementStatus>;
 
+/** What a cell of either table shows: a case's outcome or a requirement's status. */
+export type Cell = Outcome | RequirementStatus;
+
 export interface Comparison {
   runs: ComparedRun[];
   cases: CaseRow[];
@@ -46,9 +49,9 @@ export interface Comparison {
   notes: string[];
 }
 
-const severity = (s: RequirementStatus) => (s === 'UNTESTED' ? outcomeSeverity('SKIP') : outcomeSeverity(s));
+const severity = (s: Cell) => (s === 'UNTESTED' ? outcomeSeverity('SKIP') : outcomeSeverity(s));
 
-function classify<S extends RequirementStatus>(before: S | undefined, after: S | undefined): Change {
+function classify<S extends Cell>(before: S | undefined, after: S | undefined): Change {
   if (before === undefined) return after === undefined ? 'same' : 'added';
   if (after === undefined) return 'removed';
   if (before === after) return 'same';
@@ -88,7 +91,7 @@ export function compareRuns(runs: ComparedRun[]): Comparison {
   for (const r of results.flatMap((x) => x.requirements)) quoteHashes.set(r.id, (quoteHashes.get(r.id) ?? new Set()).add(r.quote_sha256));
   const textChanged = (id: string) => (quoteHashes.get(id)?.size ?? 0) > 1;
 
-  const row = <S extends RequirementStatus>(cells: (S | undefined)[]) => {
+  const row = <S extends Cell>(cells: (S | undefined)[]) => {
     const changes = cells.map((cell) => classify(cells[0], cell));
     return { cells, changes, change: rowChange(changes) };
   };

@@ -10,7 +10,7 @@ import { renderCtrf } from './ctrf-report.js';
 import { renderHtmlReport } from './html-report.js';
 import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
-import { RECORDED_ORIGIN, type Results } from '../core/results.js';
+import { RECORDED_ORIGIN, resultsSchemaFile, type Results } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const REPORT_FILES = {
@@ -45,7 +45,7 @@ export function renderReproScript(results: Results): string | undefined {
 }
 
 export function validateResults(results: Results): void {
-  const validate = compileSchemaFile(createAjv(), projectPath('harness/report/results.schema.json'));
+  const validate = compileSchemaFile(createAjv(), projectPath(resultsSchemaFile.path));
   if (!validate(results))
     throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeSchemaErrors(validate.errors)}`);
 }
