@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { createJsonFieldScrubber, isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { createRedactor } from './redaction.js';
-import { scrubInPieces } from './scrubber.fixture.js';
+import { scrubInPieces } from '../secrets/scrubber.fixture.js';
 
 const CONFIG = { jsonPaths: ['$.items[*].note', '$.meta.ref'], bodyFields: ['pin'] };
 

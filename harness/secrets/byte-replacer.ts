@@ -1,8 +1,9 @@
 // Secret forms replaced in bytes, whole or streamed in chunks (a secret may straddle two), and
 // the sinks' redaction of a body: its secret fields scrubbed first (a JSON or form scrubber),
-// then every known secret form replaced. The secrets policy (secret-policy.ts) hands these out:
-// to body sinks as bodies stream to cassettes, for a replay key's request body, and for JSON
-// kept as text.
+// then every known secret form replaced, plain or written with JSON escapes (json-escapes.ts).
+// The secrets policy (secret-policy.ts) hands these out: to body sinks as bodies stream to
+// cassettes, for a replay key's request body, and for JSON kept as text.
+import { compileEscapedSpellings, type EscapedSpellings } from './json-escapes.js';
 import type { Scrubber } from './json-field-scrubber.js';
 
 /** What a body's redaction applies, in this order. */
@@ -22,30 +23,57 @@ export interface BodyRedaction {
  */
 export interface Replacements {
   readonly rules: ReadonlyArray<{ secret: Buffer; placeholder: Buffer; keep: boolean }>;
-  /** Longest secret or placeholder − 1: how many trailing bytes a streamed scan must hold back. */
+  /** The JSON-escaped spellings of the secrets and placeholders (by rule index), when any is searched. */
+  readonly escaped?: EscapedSpellings;
+  /** Longest spelling − 1: how many trailing bytes a streamed scan must hold back. */
   readonly holdBack: number;
 }
 
-export function compileReplacements(pairs: ReadonlyArray<readonly [string, string]>): Replacements {
-  const forms = pairs.filter(([secret]) => secret.length > 0);
-  const placeholders = [...new Set(forms.map(([, p]) => p))];
+/**
+ * `secrets` are searched in every JSON-escaped spelling too, and so are all placeholders (kept
+ * in any spelling); `others` (the recorded origin standing for the live ones: no secret) only as
+ * written, as the inline sweeps replace them.
+ */
+export function compileReplacements(
+  secrets: ReadonlyArray<readonly [string, string]>,
+  others: ReadonlyArray<readonly [string, string]> = [],
+): Replacements {
+  const forms = [...secrets.map(([s, p]) => ({ s, p, escaped: true })), ...others.map(([s, p]) => ({ s, p, escaped: false }))].filter(
+    ({ s }) => s.length > 0,
+  );
+  const placeholders = [...new Set(forms.map(({ p }) => p))];
   const rules = [
     ...placeholders.map((p) => ({ secret: Buffer.from(p), placeholder: Buffer.from(p), keep: true })),
-    ...forms.map(([s, p]) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p), keep: false })),
+    ...forms.map(({ s, p }) => ({ secret: Buffer.from(s), placeholder: Buffer.from(p), keep: false })),
   ];
-  return { rules, holdBack: Math.max(0, ...rules.map((r) => r.secret.length - 1)) };
+  const escaped =
+    secrets.length > 0 ? compileEscapedSpellings([...placeholders, ...forms.map(({ s, escaped }) => (escaped ? s : null))]) : undefined;
+  const longest = Math.max(0, escaped?.maxLength ?? 0, ...rules.map((r) => r.secret.length));
+  return { rules, ...(escaped && { escaped }), holdBack: Math.max(0, longest - 1) };
 }
 
 export const NO_REPLACEMENTS = compileReplacements([]);
+const BACKSLASH = 0x5c;
+
+interface Match {
+  at: number;
+  end: number;
+  keep: boolean;
+  placeholder: Buffer;
+}
+/** Whether `match` goes before `best`: it starts first, or at the same byte it is a kept placeholder or longer. */
+const beats = (match: Match, best: Match | undefined): boolean =>
+  !best || match.at < best.at || (match.at === best.at && !best.keep && (match.keep || match.end - match.at > best.end - best.at));
 
 /** `bytes` with every secret form replaced; the same buffer when none occurs. */
 export function replaceAll(bytes: Buffer, replacements: Replacements): Buffer {
-  if (!replacements.rules.some((rule) => bytes.includes(rule.secret))) return bytes;
+  const escapes = replacements.escaped !== undefined && bytes.includes(BACKSLASH);
+  if (!escapes && !replacements.rules.some((rule) => bytes.includes(rule.secret))) return bytes;
   const pieces: Buffer[] = [];
   const replacer = createReplacer(replacements, (piece) => pieces.push(piece));
   replacer.write(bytes);
   replacer.flush();
-  return Buffer.concat(pieces);
+  return replacer.replaced ? Buffer.concat(pieces) : bytes;
 }
 
 /** The bytes a sink would store of a body held whole in memory: secret fields scrubbed (with `scrub`), secret forms replaced. */
@@ -76,10 +104,10 @@ export function createRedactingWriter(options: BodyRedaction, emit: (bytes: Buff
 }
 
 /**
- * Replaces secret forms in a byte stream. The last (longest secret − 1) bytes are held
+ * Replaces secret forms in a byte stream. The last (longest spelling − 1) bytes are held
  * back, because a secret may straddle two chunks; a match starting earlier is complete.
  */
-function createReplacer({ rules, holdBack }: Replacements, emit: (bytes: Buffer) => void) {
+function createReplacer({ rules, escaped, holdBack }: Replacements, emit: (bytes: Buffer) => void) {
   let carry: Buffer = Buffer.alloc(0);
   let replaced = false;
 
@@ -88,22 +116,32 @@ function createReplacer({ rules, holdBack }: Replacements, emit: (bytes: Buffer)
     let pos = 0;
     // Each rule's next occurrence at or after pos (-1: none left), searched again only once
     // pos has passed it: a body with thousands of matches is scanned once per rule, not once
-    // per rule per match.
+    // per rule per match. The same for the next escaped spelling (null: none left).
     const next = rules.map(() => -2);
+    let nextEscaped: Match | null | undefined;
+    let found: Match | undefined;
+    const consider = (at: number, end: number, i: number): void => {
+      const match = { at, end, keep: rules[i].keep, placeholder: rules[i].placeholder };
+      if (beats(match, found)) found = match;
+    };
     for (;;) {
-      let best: { at: number; rule: (typeof rules)[number] } | undefined;
+      found = undefined;
+      if (escaped && nextEscaped !== null && (nextEscaped === undefined || nextEscaped.at < pos))
+        nextEscaped = escaped.find(buffer, pos, safe, consider) ? found! : null;
+      let best = nextEscaped ?? undefined;
       for (const [i, rule] of rules.entries()) {
         if (next[i] !== -1 && next[i] < pos) next[i] = buffer.indexOf(rule.secret, pos);
         const at = next[i];
         if (at === -1 || at >= safe) continue;
-        if (!best || at < best.at || (at === best.at && !best.rule.keep && (rule.keep || rule.secret.length > best.rule.secret.length)))
-          best = { at, rule };
+        const match = { at, end: at + rule.secret.length, keep: rule.keep, placeholder: rule.placeholder };
+        if (beats(match, best)) best = match;
       }
       if (!best) break;
       if (best.at > pos) emit(buffer.subarray(pos, best.at));
-      emit(best.rule.placeholder);
-      if (!best.rule.keep) replaced = true;
-      pos = best.at + best.rule.secret.length;
+      // A kept placeholder stays as it was spelt.
+      emit(best.keep ? buffer.subarray(best.at, best.end) : best.placeholder);
+      if (!best.keep) replaced = true;
+      pos = best.end;
     }
     const cut = Math.max(pos, safe);
     if (cut > pos) emit(buffer.subarray(pos, cut));

@@ -25,8 +25,9 @@
 //   body nested 20,000 deep is scrubbed like any other), and nothing else in the text changes.
 // - A known secret written with JSON escapes (`\u0073ecret`, `\/`) outside a secret field is
 //   found by unfolding those escapes; the text is then kept unfolded where it held one (the
-//   same JSON value, one spelling). Streamed bodies (over 1 MiB) are swept byte for byte only:
-//   an escaped spelling of a known secret there is not found (a field rule still hides it).
+//   same JSON value, one spelling). Bytes (a streamed body over 1 MiB, a replay key's body, a
+//   recorded body before its redaction) are matched against every escaped spelling of each
+//   secret form instead (json-escapes.ts), and only the matched bytes are replaced.
 // - A Basic credential's password is discovered too, so it is swept where echoed.
 // - Secret JSON fields hide strings and numbers; null and booleans carry nothing and stay;
 //   objects under a secret field *name* are walked (the name is a container), while an
@@ -451,7 +452,7 @@ export function createSecretPolicy(config: SecretPolicyConfig = {}): SecretPolic
     bodyRedaction(side, contentType, extra = []) {
       const forms = sweeps().forms;
       if (compiled?.forms !== forms || compiled.extra !== extra)
-        compiled = { forms, extra, replacements: compileReplacements([...forms, ...extra]) };
+        compiled = { forms, extra, replacements: compileReplacements(forms, extra) };
       const pass = livePass();
       if (isFormMediaType(contentType)) {
         const rules = formRules(side, pass);

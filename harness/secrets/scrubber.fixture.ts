@@ -1,5 +1,5 @@
 // Test support for the streaming scrubbers: a body written in pieces of chosen sizes.
-import type { Scrubber } from '../secrets/json-field-scrubber.js';
+import type { Scrubber } from './json-field-scrubber.js';
 
 /** What `make`'s scrubber emits for `text` written in pieces of the given sizes (cycled), then flushed. */
 export function scrubInPieces(make: (emit: (bytes: Buffer) => void) => Scrubber, text: string, sizes: number[]): string {
