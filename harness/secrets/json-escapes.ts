@@ -135,14 +135,24 @@ export function compileEscapedSpellings(forms: ReadonlyArray<string | null>): Es
     }
   }
   if (byUnit.size === 0) return undefined;
+  // What an escape that may stand for a character of a form ends with: a backslash and `u`, or a
+  // backslash and a one-letter escape of such a character. Searched for natively, so backslashes
+  // that start no such escape (a Windows path, `\n`, binary bytes) cost no JavaScript at all.
+  const needles = [Buffer.from('\\u')];
+  for (const [letter, unit] of SHORT_ESCAPES) if (byUnit.has(unit)) needles.push(Buffer.from([BACKSLASH, letter]));
 
   return {
     maxLength,
     find(bytes, from, before, consider) {
-      for (let p = bytes.indexOf(BACKSLASH, from); p >= 0; ) {
-        let q = p;
-        while (q < bytes.length && bytes[q] === BACKSLASH) q++;
-        const first = Math.max(p, q - MAX_RUN);
+      const next = needles.map((needle) => bytes.indexOf(needle, from));
+      for (;;) {
+        let n = -1;
+        for (let i = 0; i < next.length; i++) if (next[i] >= 0 && (n < 0 || next[i] < next[n])) n = i;
+        if (n < 0) return false;
+        const last = next[n]; // the escape's last backslash
+        next[n] = bytes.indexOf(needles[n], last + 2);
+        let first = last;
+        while (first > from && last - first + 1 < MAX_RUN && bytes[first - 1] === BACKSLASH) first--;
         const candidates = byUnit.get(decodeEscape(bytes, first));
         let found = false;
         for (const { index, k } of candidates ?? []) {
@@ -155,9 +165,7 @@ export function compileEscapedSpellings(forms: ReadonlyArray<string | null>): Es
           found = true;
         }
         if (found) return true;
-        p = q < bytes.length ? bytes.indexOf(BACKSLASH, q) : -1;
       }
-      return false;
     },
   };
 }
