@@ -52,14 +52,6 @@ test('what only looks like an escaped secret is left as it was, as the same buff
   }
 });
 
-test('a placeholder spelt with escapes is kept, even where a secret occurs inside it', () => {
-  const inside = compileReplacements([['secret', '<secret:client>']]);
-  const body = '{"a":"\\u003csecret:client\\u003e","b":"secret","c":"\\u0073ecret"}';
-  expect(scrubInPieces((emit) => createRedactingWriter({ replacements: inside }, emit), body, [2])).toBe(
-    '{"a":"\\u003csecret:client\\u003e","b":"<secret:client>","c":"<secret:client>"}',
-  );
-});
-
 test('a character beyond the BMP is found escaped as its surrogate pair, in either hex case', () => {
   const emoji = compileReplacements([['k😀y', '<secret:E>']]);
   for (const spelling of ['k\\ud83d\\ude00y', 'k\\uD83D\\uDE00y', '\\u006b\\ud83d\\uDE00\\u0079']) {
