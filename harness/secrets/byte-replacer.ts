@@ -122,6 +122,7 @@ function createReplacer({ rules, escaped, holdBack }: Replacements, emit: (bytes
     const next = rules.map(() => -2);
     let nextEscaped: Match | null | undefined;
     let found: Match | undefined;
+    let search: ReturnType<EscapedSpellings['over']> | undefined;
     const consider = (at: number, end: number, i: number): void => {
       const match = { at, end, keep: rules[i].keep, placeholder: rules[i].placeholder };
       if (beats(match, found)) found = match;
@@ -129,7 +130,7 @@ function createReplacer({ rules, escaped, holdBack }: Replacements, emit: (bytes
     for (;;) {
       found = undefined;
       if (escaped && nextEscaped !== null && (nextEscaped === undefined || nextEscaped.at < pos))
-        nextEscaped = escaped.find(buffer, pos, safe, consider) ? found! : null;
+        nextEscaped = (search ??= escaped.over(buffer))(pos, safe, consider) ? found! : null;
       let best = nextEscaped ?? undefined;
       for (const [i, rule] of rules.entries()) {
         if (next[i] !== -1 && next[i] < pos) next[i] = buffer.indexOf(rule.secret, pos);

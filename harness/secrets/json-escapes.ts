@@ -47,10 +47,11 @@ export interface EscapedSpellings {
   /** The longest escaped spelling of any form, in bytes. */
   readonly maxLength: number;
   /**
-   * Finds the first escape at or after `from` where a form's escaped spelling matches, and calls `consider` with each such match (start, end, the form's index). Only
-   * matches starting in [from, before) count. Returns whether any was considered.
+   * The search in `bytes`: it finds the first escape at or after `from` where a form's escaped
+   * spelling matches, and calls `consider` with each such match (start, end, the form's index).
+   * Only matches starting in [from, before) count. Returns whether any was considered.
    */
-  find(bytes: Buffer, from: number, before: number, consider: (at: number, end: number, index: number) => void): boolean;
+  over(bytes: Buffer): (from: number, before: number, consider: (at: number, end: number, index: number) => void) => boolean;
 }
 
 /** Where the escape decoded by `decodeEscape` ends (module state: no object per escape on the hot path). */
@@ -140,43 +141,46 @@ export function compileEscapedSpellings(forms: ReadonlyArray<string | null>): Es
   // ASCII-only, `\n`, a Windows path, binary bytes) cost no JavaScript each: a search for a
   // backslash followed by `u` or such a letter tells whether the bytes may hold one at all (most
   // bodies: one pass, nothing else), and a regular expression over the bytes as latin1 text (one
-  // character per byte) finds them. Measured on 256 MiB in 64 KiB chunks (/tmp micro-benchmark,
-  // one configured secret): visiting every backslash from JavaScript ran a body of `\u00e9`,
-  // `\n` and `\/` escapes at 62 MiB/s; with the regular expression at 792 MiB/s (3,800 without
-  // the escaped search); the needle check keeps a body with backslashes but no such escape at
-  // the cost of one more indexOf per chunk.
+  // character per byte) finds them. Measured on 256 MiB in 64 KiB chunks (a throwaway script,
+  // one configured secret, several runs on a shared 2-core machine): a body of `\u00e9`, `\n`
+  // and `\/` escapes every 45 bytes ran at 62 MiB/s when each `\u` (and, placeholders then
+  // searched too, each `\/`) was visited from JavaScript, at 500-790 MiB/s with the regular
+  // expression (4,000-5,000 without any escaped search); a body with a backslash every 95 bytes
+  // and no such escape (bench:proxy's streamed bytes) at 540-610 against 600-650 MiB/s.
   const hex = (unit: number) => [...unit.toString(16).padStart(4, '0')].map((d) => (d >= 'a' ? `[${d}${d.toUpperCase()}]` : d)).join('');
   const letters = [...SHORT_ESCAPES.keys()].filter((letter) => byUnit.has(SHORT_ESCAPES.get(letter)!));
   const needles = [0x75, ...letters].map((letter) => Buffer.from([BACKSLASH, letter]));
   const alternatives = [...byUnit.keys()].map((unit) => `u${hex(unit)}`);
   if (letters.length > 0) alternatives.push(`[${letters.map((letter) => `\\x${letter.toString(16)}`).join('')}]`);
   const escapes = new RegExp(`\\\\{1,${MAX_RUN}}(?:${alternatives.join('|')})`, 'g');
-  let scanned: Buffer | undefined;
-  let text = '';
-
   return {
     maxLength,
-    find(bytes, from, before, consider) {
-      if (bytes !== scanned) {
-        if (!needles.some((needle) => bytes.includes(needle, from))) return false;
-        [scanned, text] = [bytes, bytes.toString('latin1')];
-      }
-      escapes.lastIndex = from;
-      for (let m = escapes.exec(text); m !== null; m = escapes.exec(text)) {
-        const first = m.index;
-        let found = false;
-        for (const { index, k } of byUnit.get(decodeEscape(bytes, first)) ?? []) {
-          const form = compiled[index]!;
-          const at = first - form.offsets[k];
-          if (at < from || at >= before || (k > 0 && form.plain.compare(bytes, at, first, 0, form.offsets[k]) !== 0)) continue;
-          const end = matchFrom(bytes, first, form, k);
-          if (end < 0) continue;
-          consider(at, end, index);
-          found = true;
+    over(bytes) {
+      // Per buffer, made at its first search (sinks share one compiled EscapedSpellings): the
+      // latin1 text is made once however many matches the buffer holds.
+      let text: string | undefined;
+      return (from, before, consider) => {
+        if (text === undefined) {
+          if (!needles.some((needle) => bytes.includes(needle, from))) return false;
+          text = bytes.toString('latin1');
         }
-        if (found) return true;
-      }
-      return false;
+        escapes.lastIndex = from;
+        for (let m = escapes.exec(text); m !== null; m = escapes.exec(text)) {
+          const first = m.index;
+          let found = false;
+          for (const { index, k } of byUnit.get(decodeEscape(bytes, first)) ?? []) {
+            const form = compiled[index]!;
+            const at = first - form.offsets[k];
+            if (at < from || at >= before || (k > 0 && form.plain.compare(bytes, at, first, 0, form.offsets[k]) !== 0)) continue;
+            const end = matchFrom(bytes, first, form, k);
+            if (end < 0) continue;
+            consider(at, end, index);
+            found = true;
+          }
+          if (found) return true;
+        }
+        return false;
+      };
     },
   };
 }
