@@ -52,6 +52,21 @@ test('what only looks like an escaped secret is left as it was, as the same buff
   }
 });
 
+test('a secret too long to hold its escaped spellings back (over 5,041 characters) is searched as written only', () => {
+  const long = `k${'x'.repeat(6000)}`;
+  const held = compileReplacements([[long, '<redacted>']]);
+  expect(held.holdBack).toBe(long.length - 1);
+  const write = (body: string) => scrubInPieces((emit) => createRedactingWriter({ replacements: held }, emit), body, [4096]);
+  expect(write(`"${long}"`)).toBe('"<redacted>"');
+  expect(write(`"\\u006b${long.slice(1)}"`)).toBe(`"\\u006b${long.slice(1)}"`);
+  // One character less, and the escaped spelling is found.
+  const short = long.slice(0, 5041);
+  const found = compileReplacements([[short, '<redacted>']]);
+  expect(scrubInPieces((emit) => createRedactingWriter({ replacements: found }, emit), `"\\u006b${short.slice(1)}"`, [4096])).toBe(
+    '"<redacted>"',
+  );
+});
+
 test('a character beyond the BMP is found escaped as its surrogate pair, in either hex case', () => {
   const emoji = compileReplacements([['k😀y', '<secret:E>']]);
   for (const spelling of ['k\\ud83d\\ude00y', 'k\\uD83D\\uDE00y', '\\u006b\\ud83d\\uDE00\\u0079']) {

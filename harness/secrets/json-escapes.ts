@@ -21,11 +21,17 @@
 //   the backslashes at each level, and MAX_RUN = 8 covers four levels. A longer run is matched
 //   from its last eight backslashes. This bounds an escaped spelling, hence what a stream holds
 //   back: MAX_UNIT bytes per code unit (a 40-character token: 520 bytes).
+// - A form whose escaped spelling could be longer than MAX_ESCAPED (64 KiB: over 5,041
+//   characters, a learnt secret can be up to 64 KiB) is searched plain only: a stream holds back
+//   the longest spelling and copies it in front of every chunk, and a megabyte held back per
+//   body would cost more than such a value (no credential anyone echoes escaped) is worth.
 // - A backslash in a secret is matched as `\u005c` only, never as `\\` (a run of backslashes is
 //   the escape's prefix): tokens with backslashes are not something servers issue.
 const BACKSLASH = 0x5c;
 const MAX_RUN = 8;
 const MAX_UNIT = MAX_RUN + 5;
+/** The longest escaped spelling searched (a form of over 5,041 UTF-16 units is searched plain only). */
+const MAX_ESCAPED = 64 * 1024;
 /** The code unit of each one-letter escape (`\/`, `\"`, `\n`, …), by the letter's byte. */
 const SHORT_ESCAPES = new Map([...'/"bfnrt'].map((letter, i) => [letter.charCodeAt(0), [0x2f, 0x22, 8, 12, 10, 13, 9][i]]));
 
@@ -107,7 +113,7 @@ export function compileEscapedSpellings(forms: ReadonlyArray<string | null>): Es
   const byUnit = new Map<number, Array<{ index: number; k: number }>>();
   let maxLength = 0;
   for (const [index, text] of forms.entries()) {
-    if (text === null || text.length === 0) {
+    if (text === null || text.length === 0 || text.length * MAX_UNIT > MAX_ESCAPED) {
       compiled.push(null);
       continue;
     }
