@@ -52,11 +52,18 @@ test('what only looks like an escaped secret is left as it was, as the same buff
   }
 });
 
-test('a placeholder spelt with escapes is kept, even where a secret occurs inside it', () => {
-  const inside = compileReplacements([['secret', '<secret:client>']]);
-  const body = '{"a":"\\u003csecret:client\\u003e","b":"secret","c":"\\u0073ecret"}';
-  expect(scrubInPieces((emit) => createRedactingWriter({ replacements: inside }, emit), body, [2])).toBe(
-    '{"a":"\\u003csecret:client\\u003e","b":"<secret:client>","c":"<secret:client>"}',
+test('a secret too long to hold its escaped spellings back (over 5,041 characters) is searched as written only', () => {
+  const long = `k${'x'.repeat(6000)}`;
+  const held = compileReplacements([[long, '<redacted>']]);
+  expect(held.holdBack).toBe(long.length - 1);
+  const write = (body: string) => scrubInPieces((emit) => createRedactingWriter({ replacements: held }, emit), body, [4096]);
+  expect(write(`"${long}"`)).toBe('"<redacted>"');
+  expect(write(`"\\u006b${long.slice(1)}"`)).toBe(`"\\u006b${long.slice(1)}"`);
+  // One character less, and the escaped spelling is found.
+  const short = long.slice(0, 5041);
+  const found = compileReplacements([[short, '<redacted>']]);
+  expect(scrubInPieces((emit) => createRedactingWriter({ replacements: found }, emit), `"\\u006b${short.slice(1)}"`, [4096])).toBe(
+    '"<redacted>"',
   );
 });
 

@@ -4,6 +4,9 @@
 // (cassette/redaction.ts), the recording proxy's streamed bodies (bodyRedaction), and the
 // exchange records, curl lines and messages of reports (http/exchange-record.ts), from which
 // results.json, report.html, JUnit, CTRF, summary.md and repro.sh are rendered.
+// Its parts: secret-rules.ts (what is secret by its name), secret-spellings.ts (a secret value's
+// spellings and the sweeps of text), byte-replacer.ts and json-escapes.ts (the same forms in
+// bytes), json-field-scrubber.ts and form-field-scrubber.ts (secret fields as bodies stream).
 //
 // Why an unknown secret becomes `<redacted>` and not a hash of itself: a hash of a weak
 // password or short token can be brute-forced offline from a committed cassette, and a
@@ -23,11 +26,7 @@
 //   (json-field-scrubber.ts): each secret value is replaced where it stands, whatever its
 //   escapes (`\/`, `\u003c`), its type (a number) or its depth (it keeps no recursion, so a
 //   body nested 20,000 deep is scrubbed like any other), and nothing else in the text changes.
-// - A known secret written with JSON escapes (`\u0073ecret`, `\/`) outside a secret field is
-//   found by unfolding those escapes; the text is then kept unfolded where it held one (the
-//   same JSON value, one spelling). Bytes (a streamed body over 1 MiB, a replay key's body, a
-//   recorded body before its redaction) are matched against every escaped spelling of each
-//   secret form instead (json-escapes.ts), and only the matched bytes are replaced.
+// - A known secret written with JSON escapes is found too (secret-spellings.ts, json-escapes.ts).
 // - A Basic credential's password is discovered too, so it is swept where echoed.
 // - Secret JSON fields hide strings and numbers; null and booleans carry nothing and stay;
 //   objects under a secret field *name* are walked (the name is a container), while an
@@ -37,6 +36,18 @@ import type { HeaderPairs } from '../core/results.js';
 import { compileReplacements, redactedBytes, type BodyRedaction, type Replacements } from './byte-replacer.js';
 import { createFormFieldScrubber, decodeFormPart, type FormFieldRules, isFormMediaType } from './form-field-scrubber.js';
 import { createJsonFieldScrubber, type FieldRules, type PathStep } from './json-field-scrubber.js';
+import {
+  concretePath,
+  genericPath,
+  REDACTED,
+  SCHEME_HEADERS,
+  SECRET_BODY_FIELDS,
+  SECRET_HEADERS,
+  isSecretQueryName,
+} from './secret-rules.js';
+import { compileSweeps, escapeRegExp, PLACEHOLDER_SOURCE, type Sweep } from './secret-spellings.js';
+
+export { isSecretQueryName, REDACTED, SECRET_BODY_FIELDS } from './secret-rules.js';
 
 /** What a user may add to the policy (a proxy config's `redaction`, a cassette command's --secrets). */
 export interface RedactionConfig {
@@ -60,64 +71,9 @@ export interface SecretPolicyConfig extends RedactionConfig {
   literals?: Iterable<readonly [string, string]>;
 }
 
-/**
- * JSON body fields whose values are secrets wherever they appear: the spec's own (a sealed
- * secret, an import password, tokens) and the names OAuth and API key responses use, so a
- * recorded token exchange keeps none of them. Not `key`: the secrets public key is a public
- * value a replayed client must get back as it was. Form fields of the same names are secret too.
- */
-export const SECRET_BODY_FIELDS = [
-  'encrypted_value',
-  'vcs_password',
-  'password',
-  'token',
-  'client_secret',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'api_key',
-  'private_key',
-] as const;
-/** Headers whose value is a scheme and a credential: the scheme stays readable. */
-const SCHEME_HEADERS = new Set(['authorization', 'proxy-authorization']);
-/** Headers whose whole value is secret (cookies are judged per cookie). */
-const SECRET_HEADERS = ['x-api-key', ...SCHEME_HEADERS];
-/**
- * Query keys whose value is a secret, judged by the words of the name (split at `_`, `-`, `.`
- * and camelCase): `access_token`, `api_key`, `X-Amz-Signature`, `code` are; `keyword`,
- * `author`, `design`, `zipcode` and `encoding` are not (a pattern over the whole name once
- * hid them all). Run-together names common in the wild (`apikey`, `accesstoken`) count too.
- */
-const SECRET_QUERY_WORDS = new Set([
-  'token',
-  'key',
-  'secret',
-  'sig',
-  'signature',
-  'password',
-  'passwd',
-  'pwd',
-  'auth',
-  'code',
-  'credential',
-  'session',
-]);
-const SECRET_QUERY_NAMES = new Set(['apikey', 'accesstoken', 'authtoken', 'clientsecret', 'sessionid', 'refreshtoken', 'idtoken']);
-export const isSecretQueryName = (name: string) =>
-  SECRET_QUERY_NAMES.has(name.toLowerCase()) ||
-  name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).some((word) => SECRET_QUERY_WORDS.has(word.toLowerCase()));
-
-export const REDACTED = '<redacted>';
 const MIN_SWEEP_LENGTH = 8;
 const SECRET_NAME = /^[A-Za-z0-9_.-]+$/;
-const PLACEHOLDER_SOURCE = '<secret:[A-Za-z0-9_.-]+>|<redacted>|%3Csecret%3A[A-Za-z0-9_.-]+%3E|%3Credacted%3E';
-
 export type Side = 'request' | 'response';
-/** `$.items[*].token`: what jsonPaths and notes name. */
-const genericPath = (steps: readonly PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? '[*]' : `.${s}`)).join('')}`;
-/** `$.items[3].token`. */
-const concretePath = (steps: readonly PathStep[]): string => `$${steps.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
-type Sweep = (text: string) => string;
 /** One pass over a message: where notes go, and the sweeps of every known secret form. */
 export interface Pass {
   notes: Set<string>;
@@ -126,60 +82,6 @@ export interface Pass {
   url: Sweep;
   /** Over latin1-decoded bytes, so inline binary bodies are swept byte for byte. */
   bytes: Sweep;
-}
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const urlPlaceholder = (p: string) => (p.startsWith('<') ? encodeURIComponent(p) : p);
-
-/**
- * The text with its JSON escapes of printable characters (`\u0073`, `\/`) written as the
- * characters they stand for; an escaped backslash, quote or control character stays escaped,
- * so a JSON text stays the same JSON value.
- */
-export function unfoldJsonEscapes(text: string): string {
-  return text.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (whole, escaped: string) => {
-    if (escaped === '/') return '/';
-    if (escaped.length !== 5) return whole;
-    const code = Number.parseInt(escaped.slice(1), 16);
-    const plain = code >= 0x20 && code !== 0x22 && code !== 0x5c && (code < 0xd800 || code > 0xdfff);
-    return plain ? String.fromCharCode(code) : whole;
-  });
-}
-
-/** Every spelling of a secret value the sweep looks for, each with what replaces it. */
-function spellings(value: string, placeholder: string): Array<[string, string]> {
-  const b64 = Buffer.from(value).toString('base64');
-  return [
-    [value, placeholder],
-    [encodeURIComponent(value), urlPlaceholder(placeholder)],
-    [b64, placeholder],
-    [b64.replace(/=+$/, ''), placeholder],
-    [Buffer.from(value).toString('base64url'), placeholder],
-  ];
-}
-
-function makeSweep(forms: Array<[string, string]>, keep: string, inUrl: boolean): Sweep {
-  if (forms.length === 0) return (text) => text;
-  const byForm = new Map(forms);
-  const pattern = new RegExp(`(${keep})|${forms.map(([f]) => escapeRegExp(f)).join('|')}`, 'g');
-  return (text) =>
-    text.replace(pattern, (match: string, kept: string | undefined) => {
-      if (kept !== undefined) return kept;
-      const placeholder = byForm.get(match)!;
-      return inUrl ? urlPlaceholder(placeholder) : placeholder;
-    });
-}
-
-/** A text sweep that also finds secrets spelt with JSON escapes. */
-function unfoldingSweep(sweep: Sweep): Sweep {
-  return (text) => {
-    const out = sweep(text);
-    if (!text.includes('\\')) return out;
-    const unfolded = unfoldJsonEscapes(out);
-    if (unfolded === out) return out;
-    const swept = sweep(unfolded);
-    return swept === unfolded ? out : swept;
-  };
 }
 
 export interface SecretPolicy {
@@ -257,24 +159,12 @@ export function createSecretPolicy(config: SecretPolicyConfig = {}): SecretPolic
   const queryKeys = new Set((config.queryParams ?? []).map((k) => k.toLowerCase()));
   const bodyFields = new Set([...SECRET_BODY_FIELDS, ...(config.bodyFields ?? [])].map((f) => f.toLowerCase()));
   const jsonPaths = new Set(config.jsonPaths ?? []);
-  let cached: { size: number; forms: Array<[string, string]>; text: Sweep; url: Sweep; bytes: Sweep } | undefined;
+  let cached: ({ size: number } & ReturnType<typeof compileSweeps>) | undefined;
   let compiled: { forms: ReadonlyArray<readonly [string, string]>; extra: unknown; replacements: Replacements } | undefined;
 
   function sweeps() {
     if (cached?.size === known.size) return cached;
-    const byForm = new Map<string, string>();
-    for (const [value, placeholder] of [...known].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      for (const [form, p] of spellings(value, placeholder)) if (form.length > 0 && !byForm.has(form)) byForm.set(form, p);
-    }
-    const forms = [...byForm].sort(([a], [b]) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
-    const latin1 = forms.map(([f, p]): [string, string] => [Buffer.from(f).toString('latin1'), p]);
-    cached = {
-      size: known.size,
-      forms,
-      text: unfoldingSweep(makeSweep(forms, keep, false)),
-      url: makeSweep(forms, keep, true),
-      bytes: makeSweep(latin1, keep, false),
-    };
+    cached = { size: known.size, ...compileSweeps(known, keep) };
     return cached;
   }
   const livePass = (): Pass => ({ ...sweeps(), notes });
