@@ -59,8 +59,10 @@ const MISS_QUERY = '?miss=1';
 const LOAD_TRIES = 3;
 
 /** Bare server vs talkback vs replay of a 1-interaction cassette vs replay of a `bigSize` one, alternated. */
-export async function measureReplay(context: ScenarioContext & { settings: LoadSettings; bigSize: number }): Promise<ReplayFigures> {
-  const { workDir, settings, bigSize, log = () => {} } = context;
+export async function measureReplay(
+  context: ScenarioContext & { settings: LoadSettings; bigSize: number; loadTries?: number },
+): Promise<ReplayFigures> {
+  const { workDir, settings, bigSize, loadTries = LOAD_TRIES, log = () => {} } = context;
   mkdirSync(workDir, { recursive: true });
   const oneFile = path.join(workDir, 'items-1.cassette.json');
   const bigFile = path.join(workDir, `items-${bigSize}.cassette.json`);
@@ -83,7 +85,7 @@ export async function measureReplay(context: ScenarioContext & { settings: LoadS
       // LOAD_TRIES: interference only ever adds time.
       const bigRole = { kind: 'proxy', options: replay(bigFile), firstRequestPath: itemPath(bigSize) } as const;
       const bigLoads: number[] = [];
-      while (bigLoads.length < LOAD_TRIES) {
+      while (bigLoads.length < loadTries) {
         const timed = await startHost(bigRole);
         bigLoads.push(timed.loadMs!);
         await timed.close();

@@ -5,8 +5,6 @@
 // may be ERROR (a mock is a poor implementation, not a broken harness).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,16 +13,9 @@ import type { Results } from '../core/results.js';
 import { validateResults } from '../report/write-reports.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { runCli, tokensFile } from '../../test-support/cli-process.js';
+import { freePort } from '../../test-support/free-port.js';
 
 const PRISM = path.join(path.dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 /** `prism mock doc` on 127.0.0.1, once it says it listens. */
 async function startPrism(doc: string): Promise<{ url: string; child: ChildProcess }> {

@@ -4,12 +4,12 @@
 // is judged CONFORMING for its areas in every CI run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { TOUCHSTONE_BIN } from '../../test-support/cli-process.js';
+import { freePort } from '../../test-support/free-port.js';
 
 const TUTORIAL = path.join(PROJECT_ROOT, 'docs', 'validate-your-implementation.md');
 
@@ -17,14 +17,6 @@ const TUTORIAL = path.join(PROJECT_ROOT, 'docs', 'validate-your-implementation.m
 function tutorialCommands(): string[] {
   const text = readFileSync(TUTORIAL, 'utf8');
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map(([, block]) => block.trim());
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 test('the tutorial, run as written, takes the example target to CONFORMING', async () => {
@@ -36,7 +28,10 @@ test('the tutorial, run as written, takes the example target to CONFORMING', asy
   // so the world export, the reports and nothing else land in it.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-tutorial-'));
   symlinkSync(path.join(PROJECT_ROOT, 'examples'), path.join(dir, 'examples'));
-  const ready = `until node -e "fetch('http://127.0.0.1:${port}/_conformance/capabilities').then(() => process.exit(0), () => process.exit(1))"; do sleep 0.2; done`;
+  // Bounded, and over as soon as the server is gone: a server that could not start must not
+  // leave the script waiting for it until the test's timeout.
+  const answers = `node -e "fetch('http://127.0.0.1:${port}/_conformance/capabilities').then(() => process.exit(0), () => process.exit(1))"`;
+  const ready = `for try in $(seq 300); do ${answers} && break; kill -0 $! || { echo 'the server stopped before it answered' >&2; exit 1; }; [ "$try" -lt 300 ] || { echo 'the server did not answer in a minute' >&2; exit 1; }; sleep 0.2; done`;
   const lines = commands
     // npm ci is the clone's own install, done already.
     .filter((command) => command !== 'npm ci')
@@ -44,13 +39,29 @@ test('the tutorial, run as written, takes the example target to CONFORMING', asy
     // A server started in the background is waited for, as a reader waits for its first line.
     .flatMap((command) => (command.endsWith('&') ? [command, ready] : [command]));
   const script = ['set -ex', ...lines].join('\n');
+  // Its own process group, so what the script left running (the server, when a step failed
+  // before `kill %1`) ends with it; and its output is kept for the assertion on a timeout too.
+  const child = spawn('bash', ['-c', script], { cwd: dir, detached: true, env: { ...process.env, NO_COLOR: '1' } });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const endGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const bound = setTimeout(() => {
+    output += '\n[test: the tutorial took over 540 s; stopped]';
+    endGroup();
+  }, 540_000);
   const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
+  }).finally(() => {
+    clearTimeout(bound);
+    endGroup();
   });
   expect(result.code, result.output).toBe(0);
   expect(result.output).toContain('nothing blocks a run');
