@@ -33,7 +33,6 @@ import { describeToken } from '../suite/world-tokens.js';
 import { loadWorld } from '../../reference-impl/service/world-loader.js';
 import { expandVariables } from '../../reference-impl/service/world-expansion.js';
 import { artifactZip, expandArtifacts } from '../../reference-impl/service/areas/artifacts/artifact-files.js';
-import { generatedBytes } from '../../reference-impl/service/git/generated-bytes.js';
 import { type BuiltRepository, seriesFiles, worldRepository } from '../../reference-impl/service/git/world-git.js';
 import type { ObjectStore, TreeEntry } from '../../reference-impl/service/git/object-store.js';
 import type { World, WorldGitEntry, WorldRepository } from '../../reference-impl/service/world-model.js';
@@ -125,7 +124,7 @@ async function writeExport(world: World, dir: string): Promise<ExportSummary> {
       await writeBareRepository(path.join(dir, `git/${where}.git`), built);
       gitSection = {
         ...repository.git,
-        commits: exportedCommits(repository, listing),
+        commits: await exportedCommits(repository, listing, built.store),
         listing: `git/${where}.json`,
         bare: `git/${where}.git`,
       };
@@ -223,35 +222,32 @@ async function gitListing(repository: WorldRepository, built: BuiltRepository): 
  * The world's commits with their `changes` explicit: series expanded to one file each (the
  * padding of world-git.ts), generated files given their size, SHA-256 and blob id.
  */
-function exportedCommits(repository: WorldRepository, listing: GitListing) {
-  const hashes = new Map<string, string>();
-  return (repository.git?.commits ?? []).map((commit) => {
-    const files = listing.commits.find((listed) => listed.id === commit.id)?.files ?? {};
-    const changes: Record<string, WorldGitEntry | null | object> = {};
-    for (const [filePath, entry] of Object.entries(commit.changes)) {
-      if (entry !== null && 'series' in entry)
-        for (const [name, text] of seriesFiles(entry.series)) changes[`${filePath}/${name}`] = { text };
-      else if (entry !== null && 'generated' in entry) {
-        const { size, seed } = entry.generated;
-        const key = `${size}:${seed}`;
-        let hash = hashes.get(key);
-        if (hash === undefined) hashes.set(key, (hash = sha256(generatedBytes(size, seed))));
-        changes[filePath] = { generated: { size, seed, sha256: hash, oid: files[filePath]?.oid } };
-      } else changes[filePath] = entry;
-    }
-    return { ...commit, oid: listing.commits.find((listed) => listed.id === commit.id)?.oid, changes };
-  });
+async function exportedCommits(repository: WorldRepository, listing: GitListing, store: ObjectStore) {
+  // A generated file's SHA-256 is taken of the bytes the reference holds for its blob, once per blob.
+  const hashes = new Map<string, Promise<string>>();
+  const hashOf = (oid: string) => hashes.get(oid) ?? hashes.set(oid, store.readBlob(oid).then(sha256)).get(oid)!;
+  return Promise.all(
+    (repository.git?.commits ?? []).map(async (commit) => {
+      const files = listing.commits.find((listed) => listed.id === commit.id)?.files ?? {};
+      const changes: Record<string, WorldGitEntry | null | object> = {};
+      for (const [filePath, entry] of Object.entries(commit.changes)) {
+        if (entry !== null && 'series' in entry)
+          for (const [name, text] of seriesFiles(entry.series)) changes[`${filePath}/${name}`] = { text };
+        else if (entry !== null && 'generated' in entry) {
+          const { size, seed } = entry.generated;
+          const oid = files[filePath]?.oid;
+          changes[filePath] = { generated: { size, seed, sha256: oid === undefined ? undefined : await hashOf(oid), oid } };
+        } else changes[filePath] = entry;
+      }
+      return { ...commit, oid: listing.commits.find((listed) => listed.id === commit.id)?.oid, changes };
+    }),
+  );
 }
 
-/** A bare repository `git clone` reads: the reference's loose objects, copied, and the world's refs. */
+/** A bare repository `git clone` reads: the reference's objects, as loose objects, and the world's refs. */
 async function writeBareRepository(gitdir: string, built: BuiltRepository): Promise<void> {
   await git.init({ fs, dir: gitdir, gitdir, bare: true, defaultBranch: built.refs.defaultBranch });
-  for (const oid of [...built.objects].sort()) {
-    const from = path.join(built.store.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
-    const to = path.join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(from, to);
-  }
+  await built.store.exportObjects([...built.objects].sort(), gitdir);
   for (const [name, oid] of Object.entries(built.refs.branches)) await git.writeRef({ fs, gitdir, ref: `refs/heads/${name}`, value: oid });
   for (const [name, oid] of Object.entries(built.refs.tags)) await git.writeRef({ fs, gitdir, ref: `refs/tags/${name}`, value: oid });
 }

@@ -1,4 +1,6 @@
-// The object store reads back what it wrote, and knows the type of an object and a blob's size by its id.
+// The object store reads back what it wrote, knows the type of an object and a blob's size by its
+// id, and exports its objects as loose objects that git reads.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,11 +25,18 @@ test('blobs, trees and commits read back as written; typeOf names each and nothi
       'commit',
       undefined,
     ]);
-    // A second store over the same folder sees the same objects.
-    const again = await openObjectStore(dir);
-    expect(await again.typeOf(commit)).toBe('commit');
-    // Sizes: known from the write, and read from the object by a store that did not write it.
+    // Exported, the objects are loose objects git reads; a store over the exported folder reads
+    // them from disk, the blob's size and type included.
+    const exported = path.join(dir, 'exported.git');
+    execFileSync('git', ['init', '-q', '--bare', exported]);
+    await store.exportObjects([blob, tree, commit], exported);
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', exported, ...args], { encoding: 'utf8' });
+    expect(git('cat-file', '-p', blob)).toBe('hello\n');
+    expect(git('log', '--format=%an %s', commit).trim()).toBe('monalisa hi');
+    const again = await openObjectStore(exported);
+    expect(await Promise.all([blob, tree, commit].map((oid) => again.typeOf(oid)))).toEqual(['blob', 'tree', 'commit']);
     expect([await store.blobSize(blob), await again.blobSize(blob)]).toEqual([6, 6]);
+    expect(Buffer.from(await again.readBlob(blob)).toString()).toBe('hello\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,8 +1,9 @@
 // `git` is the judge of the reference's repositories: the objects the world's commits
-// become are read, listed and checked by git itself, through a bare repository that
-// borrows the store's objects (objects/info/alternates) and holds the declared refs.
+// become are read, listed and checked by git itself, through a bare repository that holds
+// the store's objects (exported as loose objects) and the declared refs.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -14,12 +15,11 @@ const world = loadWorld();
 const widgets = world.repositories.find((r) => r.name === 'widgets')!;
 
 /** A bare repository with `built`'s refs whose objects are the store's. */
-function exported(built: BuiltRepository): { git: (...args: string[]) => string; dir: string } {
+async function exported(built: BuiltRepository): Promise<{ git: (...args: string[]) => string; dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-export-'));
   const git = (...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' });
   execFileSync('git', ['init', '-q', '--bare', dir]);
-  mkdirSync(path.join(dir, 'objects', 'info'), { recursive: true });
-  writeFileSync(path.join(dir, 'objects', 'info', 'alternates'), `${path.join(built.store.gitdir, 'objects')}\n`);
+  await built.store.exportObjects(built.objects, dir);
   for (const [name, oid] of Object.entries(built.refs.branches)) git('update-ref', `refs/heads/${name}`, oid);
   for (const [name, oid] of Object.entries(built.refs.tags)) git('update-ref', `refs/tags/${name}`, oid);
   git('symbolic-ref', 'HEAD', `refs/heads/${built.refs.defaultBranch}`);
@@ -27,7 +27,7 @@ function exported(built: BuiltRepository): { git: (...args: string[]) => string;
 }
 
 test('git fsck finds the world repository whole: every commit, tree and blob well-formed and reachable', async () => {
-  const { git, dir } = exported((await worldRepository(world, widgets))!);
+  const { git, dir } = await exported((await worldRepository(world, widgets))!);
   try {
     expect(() => git('fsck', '--full', '--strict', '--no-dangling')).not.toThrow();
     expect(git('rev-list', '--count', '--all').trim()).toBe('3');
@@ -42,7 +42,7 @@ test('git fsck finds the world repository whole: every commit, tree and blob wel
 
 test('trees hold what the world declares, with the modes git gives files, executables, symlinks and submodules', async () => {
   const built = (await worldRepository(world, widgets))!;
-  const { git, dir } = exported(built);
+  const { git, dir } = await exported(built);
   try {
     const tree = git('ls-tree', '-r', '--format=%(objectmode) %(objecttype) %(path)', 'main').trim().split('\n');
     expect(tree).toEqual([
@@ -89,4 +89,29 @@ test('generated files: the size asked for, the same bytes for a seed, other byte
   expect(generatedBytes(0, 1).length).toBe(0);
   // The documented form, which a third-party target reproduces: `<seed>:<line>\n` lines cut at the size.
   expect(generatedBytes(14, 7).toString('latin1')).toBe('7:0\n7:1\n7:2\n7:');
+  // A smaller size is a prefix of a larger one, across the lines whose numbers grow a digit: the
+  // build makes each seed once, at its largest size (world-git.ts generatedFiles).
+  const long = generatedBytes(2_000_000, 3);
+  for (const size of [1, 99_999, 100_000, 1_048_576]) expect(generatedBytes(size, 3).equals(long.subarray(0, size)), `${size}`).toBe(true);
+});
+
+test('each generated file of the world is the blob of its own bytes, whatever the other sizes of its seed', async () => {
+  test.setTimeout(60_000);
+  const withGenerated = world.repositories.filter((r) =>
+    r.git?.commits.some((c) => Object.values(c.changes).some((entry) => entry !== null && 'generated' in entry)),
+  );
+  expect(withGenerated.length).toBeGreaterThan(0);
+  for (const repository of withGenerated) {
+    const built = (await worldRepository(world, repository))!;
+    for (const commit of repository.git!.commits)
+      for (const [file, entry] of Object.entries(commit.changes)) {
+        if (entry === null || !('generated' in entry)) continue;
+        const bytes = generatedBytes(entry.generated.size, entry.generated.seed);
+        const blob = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+        const held = await built.store.readBlob(blob);
+        expect(built.objects.has(blob), file).toBe(true);
+        expect(held.length, file).toBe(entry.generated.size);
+        expect(Buffer.from(held).equals(bytes), file).toBe(true);
+      }
+  }
 });

@@ -1,8 +1,8 @@
 // The world's repositories as Git repositories: each declared commit becomes a real commit
 // object (its tree built from its parent's and its `changes`, author and committer from
 // the world's user and date), and branches and tags point at them. The objects go to one
-// object store per process (building a repository with 100 MB files costs seconds, and
-// every service instance of a test run shares them); refs are returned for each instance
+// object store per process (building a repository with 100 MB files costs most of a second,
+// and every service instance of a test run shares them); refs are returned for each instance
 // to hold and change.
 //
 // Decisions where the brief is silent:
@@ -88,14 +88,16 @@ async function build(store: ObjectStore, world: World, declared: WorldGitReposit
     return oid;
   };
   const blob = async (bytes: Uint8Array) => remember(await store.writeBlob(bytes));
+  const generated = generatedFiles(declared);
   for (const commit of declared.commits) {
     const [first] = commit.parents ?? [];
     const files = new Map(first === undefined ? [] : trees.get(first));
     for (const [filePath, entry] of Object.entries(commit.changes)) {
       if (entry === null) files.delete(filePath);
       else if ('series' in entry)
-        for (const [name, text] of seriesFiles(entry.series)) files.set(`${filePath}/${name}`, await leafOf({ text }, blob, blobs));
-      else files.set(filePath, await leafOf(entry, blob, blobs));
+        for (const [name, text] of seriesFiles(entry.series))
+          files.set(`${filePath}/${name}`, await leafOf({ text }, blob, blobs, generated));
+      else files.set(filePath, await leafOf(entry, blob, blobs, generated));
     }
     await writeGitmodules(files, blob);
     trees.set(commit.id, files);
@@ -132,18 +134,41 @@ export function seriesFiles({ count, name, text }: { count: number; name: string
   });
 }
 
+/**
+ * The bytes of the repository's generated files. A generated file is a prefix of every larger
+ * one of its seed (generated-bytes.ts), so each seed is generated once, at the largest size the
+ * repository declares, and the smaller sizes are views of it: the size boundaries (100 MiB - 1,
+ * 100 MiB, 100 MiB + 1) cost one generation, not three.
+ */
+function generatedFiles(declared: WorldGitRepository): (size: number, seed: number) => Uint8Array {
+  const largest = new Map<number, number>();
+  for (const commit of declared.commits)
+    for (const entry of Object.values(commit.changes))
+      if (entry && 'generated' in entry) {
+        const { size, seed } = entry.generated;
+        largest.set(seed, Math.max(size, largest.get(seed) ?? 0));
+      }
+  const made = new Map<number, Buffer>();
+  return (size, seed) => {
+    let bytes = made.get(seed);
+    if (!bytes) made.set(seed, (bytes = generatedBytes(largest.get(seed) ?? size, seed)));
+    return bytes.subarray(0, size);
+  };
+}
+
 async function leafOf(
   entry: Exclude<WorldGitEntry, { series: unknown }>,
   blob: (bytes: Uint8Array) => Promise<string>,
   cache: Map<string, string>,
+  generated: (size: number, seed: number) => Uint8Array,
 ): Promise<Leaf> {
   if ('submodule' in entry) return { mode: '160000', oid: entry.submodule.commit, type: 'commit', url: entry.submodule.url };
   if ('symlink' in entry) return { mode: '120000', oid: await blob(Buffer.from(entry.symlink)), type: 'blob' };
   if ('generated' in entry) {
-    // Generated files are big: make each (size, seed) once per build.
+    // Generated files are big: each (size, seed) is named once per build.
     const key = `${entry.generated.size}:${entry.generated.seed}`;
     let oid = cache.get(key);
-    if (oid === undefined) cache.set(key, (oid = await blob(generatedBytes(entry.generated.size, entry.generated.seed))));
+    if (oid === undefined) cache.set(key, (oid = await blob(generated(entry.generated.size, entry.generated.seed))));
     return { mode: '100644', oid, type: 'blob' };
   }
   const bytes = 'text' in entry ? Buffer.from(entry.text) : Buffer.from(entry.base64, 'base64');

@@ -2,6 +2,10 @@
 // commits on a branch, refused when the caller's view is stale, when another write is under
 // way, or when the workflow directory needs more than the caller holds.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { exportReachable } from '../../../../test-support/git-export.js';
 import { processObjectStore } from '../../git/world-git.js';
 import { expect, expectErrorBody, test } from '../../service.fixture.js';
 
@@ -47,12 +51,18 @@ test('create (201), update with the current sha (200), delete (200, content null
 
 test('git agrees: the commits are well-formed objects whose tree holds the file', async ({ api }) => {
   const { commit } = (await api.call('PUT', FILE, { as: 'repo-writer', body: { message: 'Add', content: b64('x\n') } })).json();
-  const gitdir = (await processObjectStore()).gitdir;
-  const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
-  expect(git('rev-parse', `${commit.sha}^{tree}`).trim()).toBe(commit.tree.sha);
-  expect(git('cat-file', '-p', `${commit.sha}:notes/todo.md`)).toBe('x\n');
-  expect(git('rev-parse', `${commit.sha}^`).trim()).toBe(commit.parents[0].sha);
-  expect(() => git('fsck', '--strict', '--no-dangling', commit.sha)).not.toThrow();
+  const gitdir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-export-'));
+  try {
+    execFileSync('git', ['init', '-q', '--bare', gitdir]);
+    await exportReachable(await processObjectStore(), [commit.sha], gitdir);
+    const git = (...args: string[]) => execFileSync('git', ['--git-dir', gitdir, ...args], { encoding: 'utf8' });
+    expect(git('rev-parse', `${commit.sha}^{tree}`).trim()).toBe(commit.tree.sha);
+    expect(git('cat-file', '-p', `${commit.sha}:notes/todo.md`)).toBe('x\n');
+    expect(git('rev-parse', `${commit.sha}^`).trim()).toBe(commit.parents[0].sha);
+    expect(() => git('fsck', '--strict', '--no-dangling', commit.sha)).not.toThrow();
+  } finally {
+    rmSync(gitdir, { recursive: true, force: true });
+  }
 });
 
 test('the sha: required to update (422), a stale one is 409, and so is one for a path that holds nothing', async ({ api }) => {

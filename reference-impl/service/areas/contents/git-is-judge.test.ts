@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { exportReachable } from '../../../../test-support/git-export.js';
 import { processObjectStore } from '../../git/world-git.js';
 import { expect, test, type Api } from '../../service.fixture.js';
 
@@ -87,12 +88,12 @@ test('a repository written through the API, exported with its branch, passes git
   last = (await api.call('DELETE', `${REPO}/contents/README.md`, { as: 'repo-writer', body: { message: 'Drop', sha: readme } })).json()
     .commit.sha;
 
-  // A bare repository whose objects are the store's and whose main is the last commit.
+  // A bare repository holding the objects the last commit reaches, its main that commit.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-export-'));
   try {
     const git = (...args: string[]) => execFileSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8' });
     execFileSync('git', ['init', '-q', '--bare', '--initial-branch=main', dir]);
-    writeFileSync(path.join(dir, 'objects', 'info', 'alternates'), `${path.join((await processObjectStore()).gitdir, 'objects')}\n`);
+    await exportReachable(await processObjectStore(), [last], dir);
     git('update-ref', 'refs/heads/main', last);
     expect(() => git('fsck', '--full', '--strict', '--no-dangling')).not.toThrow();
     expect(git('rev-list', '--count', 'main').trim()).toBe('6');
