@@ -14,33 +14,26 @@ import { IMPORT_FAULTS, IMPORT_VARIANTS } from './source-imports/switch-names.js
 import { TRAFFIC_FAULTS, TRAFFIC_VARIANTS } from './traffic/switch-names.js';
 import { VARIABLE_FAULTS, VARIABLE_VARIANTS } from './variables/switch-names.js';
 
-export const AREA_FAULTS = [
-  ...ASSIGNEE_FAULTS,
-  ...LIMIT_FAULTS,
-  ...TRAFFIC_FAULTS,
-  ...CONTENTS_FAULTS,
-  ...PROTECTION_FAULTS,
-  ...ARTIFACT_FAULTS,
-  ...ASSISTANT_FAULTS,
-  ...VARIABLE_FAULTS,
-  ...SECRET_FAULTS,
-  ...SOCIAL_FAULTS,
-  ...IMPORT_FAULTS,
+/** Each area's switch names, in the order of AREAS (index.ts); areas.test.ts holds the two to one order. */
+export const AREA_SWITCH_NAMES = [
+  { area: 'assignees', faults: ASSIGNEE_FAULTS, variants: ASSIGNEE_VARIANTS },
+  { area: 'interaction-limits', faults: LIMIT_FAULTS, variants: LIMIT_VARIANTS },
+  { area: 'traffic', faults: TRAFFIC_FAULTS, variants: TRAFFIC_VARIANTS },
+  { area: 'contents', faults: CONTENTS_FAULTS, variants: CONTENTS_VARIANTS },
+  { area: 'deployment-protection', faults: PROTECTION_FAULTS, variants: PROTECTION_VARIANTS },
+  { area: 'artifacts', faults: ARTIFACT_FAULTS, variants: ARTIFACT_VARIANTS },
+  { area: 'assistant', faults: ASSISTANT_FAULTS, variants: ASSISTANT_VARIANTS },
+  { area: 'variables', faults: VARIABLE_FAULTS, variants: VARIABLE_VARIANTS },
+  { area: 'devenv-secrets', faults: SECRET_FAULTS, variants: SECRET_VARIANTS },
+  { area: 'social-accounts', faults: SOCIAL_FAULTS, variants: SOCIAL_VARIANTS },
+  { area: 'source-imports', faults: IMPORT_FAULTS, variants: IMPORT_VARIANTS },
 ] as const;
 
-export const AREA_VARIANTS = [
-  ...ASSIGNEE_VARIANTS,
-  ...LIMIT_VARIANTS,
-  ...TRAFFIC_VARIANTS,
-  ...CONTENTS_VARIANTS,
-  ...PROTECTION_VARIANTS,
-  ...ARTIFACT_VARIANTS,
-  ...ASSISTANT_VARIANTS,
-  ...VARIABLE_VARIANTS,
-  ...SECRET_VARIANTS,
-  ...SOCIAL_VARIANTS,
-  ...IMPORT_VARIANTS,
-] as const;
+type Switches = (typeof AREA_SWITCH_NAMES)[number];
+
+export const AREA_FAULTS: readonly Switches['faults'][number][] = AREA_SWITCH_NAMES.flatMap((area) => area.faults);
+
+export const AREA_VARIANTS: readonly Switches['variants'][number][] = AREA_SWITCH_NAMES.flatMap((area) => area.variants);
 
 /** The built-in faults the areas declare. */
 export type AreaFault = (typeof AREA_FAULTS)[number];
