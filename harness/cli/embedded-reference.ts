@@ -130,7 +130,7 @@ const CLOSE_BOUND_MS = 10_000;
  * with a HarnessError; a thread that ends by itself later makes close() reject with one, so a
  * run whose reference died does not end as if nothing happened. close() ends the thread.
  */
-export function startReferenceThread(
+export async function startReferenceThread(
   options: ReferenceOptions = {},
   name = 'the embedded reference',
   /** The thread's module, as Worker's first arguments: reference-thread.ts (tests give one that fails). */
