@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HarnessError } from '../core/errors.js';
-import { type ReferenceOptions, startReferenceLanes, startReferenceThread } from './embedded-reference.js';
+import { type ReferenceOptions, startReferenceLanes, startReferenceThread, type ThreadModule } from './embedded-reference.js';
 
 let dir: string;
 test.beforeAll(() => {
@@ -19,7 +19,7 @@ test.beforeAll(() => {
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A thread module standing in for reference-thread.ts, to make a thread fail in a given way. */
-function threadModule(name: string, body: string): [URL, {}] {
+function threadModule(name: string, body: string): ThreadModule {
   const file = path.join(dir, `${name}.mjs`);
   writeFileSync(file, `import { parentPort } from 'node:worker_threads';\n${body}\n`);
   return [pathToFileURL(file), {}];
