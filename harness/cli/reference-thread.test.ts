@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { HarnessError } from '../core/errors.js';
+import { harnessErrorOf } from '../../test-support/harness-error.js';
 import { type ReferenceOptions, startReferenceLanes, startReferenceThread, type ThreadModule } from './embedded-reference.js';
 
 let dir: string;
@@ -25,15 +25,6 @@ function threadModule(name: string, body: string): ThreadModule {
   return [pathToFileURL(file), {}];
 }
 
-async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
-}
-
 test('two lanes are two references, each answering on its own port; close() ends them', async () => {
   const lanes = await startReferenceLanes(2);
   const urls = lanes.map((lane) => lane.url);
@@ -44,7 +35,7 @@ test('two lanes are two references, each answering on its own port; close() ends
 });
 
 test("a reference that cannot start in its thread gives the thread's HarnessError, its code kept", async () => {
-  const error = await harnessError(startReferenceLanes(2, { faults: ['no.such-fault'] }));
+  const error = await harnessErrorOf(startReferenceLanes(2, { faults: ['no.such-fault'] }));
   expect(error.code).toBe('USAGE');
   expect(error.message).toMatch(/^unknown fault no\.such-fault; the reference has: /);
 
@@ -52,7 +43,7 @@ test("a reference that cannot start in its thread gives the thread's HarnessErro
   await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
   const { port } = busy.address() as { port: number };
   try {
-    const taken = await harnessError(startReferenceThread({ port }));
+    const taken = await harnessErrorOf(startReferenceThread({ port }));
     expect(taken.message).toContain(`cannot listen on 127.0.0.1:${port}: `);
   } finally {
     busy.close();
@@ -61,7 +52,7 @@ test("a reference that cannot start in its thread gives the thread's HarnessErro
 
 test('options that are not data cannot reach the thread: a usage error says so', async () => {
   const options = { faults: [() => 'pagination.no-link-header'] } as unknown as ReferenceOptions;
-  const error = await harnessError(startReferenceThread(options, 'the embedded reference of lane 1 of 2'));
+  const error = await harnessErrorOf(startReferenceThread(options, 'the embedded reference of lane 1 of 2'));
   expect(error.code).toBe('USAGE');
   expect(error.message).toMatch(
     /^the options of the embedded reference of lane 1 of 2 cannot be sent to its thread \(they must be data\): /,
@@ -69,11 +60,11 @@ test('options that are not data cannot reach the thread: a usage error says so',
 });
 
 test('a thread that dies, before it listens or after, is a HarnessError naming the lane and the cause', async () => {
-  const thrown = await harnessError(startReferenceThread({}, 'lane 2', threadModule('throws', "throw new Error('broken at start');")));
+  const thrown = await harnessErrorOf(startReferenceThread({}, 'lane 2', threadModule('throws', "throw new Error('broken at start');")));
   expect(thrown.code).toBe('TARGET_UNREACHABLE');
   expect(thrown.message).toMatch(/^lane 2 stopped: Error: broken at start\n/);
 
-  const exits = await harnessError(startReferenceThread({}, 'lane 2', threadModule('exits', 'process.exit(3);')));
+  const exits = await harnessErrorOf(startReferenceThread({}, 'lane 2', threadModule('exits', 'process.exit(3);')));
   expect(exits.message).toBe('lane 2 stopped (its thread ended with code 3)');
 
   // Listens, then dies: the run goes on (its requests to the lane fail), and close() says why.
@@ -87,6 +78,6 @@ test('a thread that dies, before it listens or after, is a HarnessError naming t
   );
   expect(later.url).toBe('http://127.0.0.1:9');
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const died = await harnessError(later.close());
+  const died = await harnessErrorOf(later.close());
   expect(died.message).toMatch(/^lane 2 stopped: Error: broken later\n/);
 });
