@@ -11,6 +11,8 @@
 // - dist/commands/service.js and proxy-server.js: the reference service (createReferenceService,
 //   loadWorld) and the proxy (createProxy) as modules, the code `touchstone serve` and
 //   `touchstone proxy` run: bench:service and bench:proxy measure them, not the sources.
+// - dist/commands/reference-thread.js: the worker thread that serves one lane of a run with
+//   several workers (harness/cli/embedded-reference.ts, startReferenceThread).
 // - dist/commands/protoc.cjs: `touchstone protoc`, whole: compilers are run many times in a
 //   build, so its start counts like the plugin's.
 // - dist/protoc-gen-touchstone.cjs: the reference plugin, whole.
@@ -95,6 +97,7 @@ async function build(outdir: string): Promise<string[]> {
         ...Object.fromEntries(COMMAND_FILES.filter((file) => file !== 'protoc').map((file) => [file, `harness/cli/${file}.ts`])),
         service: 'reference-impl/service/service.ts',
         'proxy-server': 'harness/proxy/proxy-server.ts',
+        'reference-thread': 'harness/cli/reference-thread.ts',
       },
       outdir: path.join(outdir, 'commands'),
       chunkNames: 'chunks/[name]-[hash]',

@@ -33,7 +33,7 @@ import { reportDirectory, runConformance } from '../run/conformance-process.js';
 import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
 import { verdictOptions } from './protocol-run.js';
-import { startReferenceService, type RunningService } from './embedded-reference.js';
+import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
 
 export interface RunOptions {
@@ -210,7 +210,7 @@ export async function run(options: RunOptions): Promise<number> {
     const lanes = options.replay ? 1 : workers;
     // The contents suite reads the world's Git data: the reference builds it from the start.
     const warmGit = selected.some((suite) => suite.name === 'contents');
-    if (embedded) for (let i = 0; i < lanes; i++) services.push(await startReferenceService({ warmGit }));
+    if (embedded) services.push(...(await startReferenceLanes(lanes, { warmGit })));
     const upstreams = embedded ? services.map((s) => s.url) : targets;
     const cassettes = options.record ?? options.replay;
     if (cassettes) {
@@ -302,8 +302,13 @@ export async function run(options: RunOptions): Promise<number> {
     return error.exitCode;
   } finally {
     await Promise.all(proxies.map((p) => p.close()));
-    await Promise.all(services.map((s) => s.close()));
-    rmSync(scratch, { recursive: true, force: true });
+    try {
+      // A lane whose reference stopped during the run (its thread ended by an error) throws
+      // here: the run ends with that error, its cases got no answers from a reference.
+      await closeServices(services);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
 }
 

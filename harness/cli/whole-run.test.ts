@@ -2,6 +2,9 @@
 // test that needs a whole run: the self-check, the same verdicts through a separately served
 // reference, and the two shards merged. One run where there were three: the tests run in
 // order in one worker (not spread over workers, each of which would run the whole again).
+// The whole run has two lanes, each reference in a worker thread of its own; each shard has
+// one, on the CLI's thread (embedded-reference.ts, startReferenceLanes): the shards merged equal
+// to the whole run is also one lane and two giving the same results.
 import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -68,7 +71,7 @@ test('run --target against a separately served reference gives the same verdicts
   }
 });
 
-test('all suites in two shards, merged, equal one unsharded run with two workers', async () => {
+test('all suites in two shards of one lane each, merged, equal one unsharded run with two lanes (two reference threads)', async () => {
   const [one, two] = await Promise.all([
     runCli(['run', '--shard', '1/2', '--out', path.join(dir, 'one')]),
     runCli(['run', '--shard', '2/2', '--out', path.join(dir, 'two')]),

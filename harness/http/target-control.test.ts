@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { HarnessError } from '../core/errors.js';
 import { createTargetControl } from './target-control.js';
 import type { WireRequest, WireResponse } from './transport.js';
+import { harnessErrorOf } from '../../test-support/harness-error.js';
 
 /** A control over a fake transport that records every request and answers `status` with `body`. */
 function control(status: number, body: string | object = '', baseUrl = 'http://127.0.0.1:9/base//') {
@@ -13,16 +14,6 @@ function control(status: number, body: string | object = '', baseUrl = 'http://1
     return { status, headers: [], body: Buffer.from(text) };
   };
   return { target: createTargetControl(baseUrl, transport, 'touchstone-test/1'), sent };
-}
-
-/** The HarnessError a call rejects with. */
-async function refusal(call: Promise<unknown>): Promise<HarnessError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
 }
 
 test('capabilities are the strings of the capabilities list, read with a GET that wants JSON', async () => {
@@ -95,31 +86,31 @@ test('faults POSTs exactly the given fault ids, an empty list included', async (
 });
 
 test('a refused reset, clock or faults is a TARGET_IO error with the status and the JSON error or message', async () => {
-  const reset = await refusal(control(409, { error: 'no recording for POST /_conformance/reset' }).target.reset());
+  const reset = await harnessErrorOf(control(409, { error: 'no recording for POST /_conformance/reset' }).target.reset());
   expect(reset.code).toBe('TARGET_IO');
   expect(reset.message).toBe('control API reset answered 409: no recording for POST /_conformance/reset');
 
-  const clock = await refusal(control(400, { message: 'set must be a date' }).target.clock({ set: 'soon' }));
+  const clock = await harnessErrorOf(control(400, { message: 'set must be a date' }).target.clock({ set: 'soon' }));
   expect(clock.code).toBe('TARGET_IO');
   expect(clock.message).toBe('control API clock answered 400: set must be a date');
 
-  const faults = await refusal(control(422, { error: 'unknown fault: nope', message: 'second' }).target.faults(['nope']));
+  const faults = await harnessErrorOf(control(422, { error: 'unknown fault: nope', message: 'second' }).target.faults(['nope']));
   expect(faults.code).toBe('TARGET_IO');
   expect(faults.message).toBe('control API faults answered 422: unknown fault: nope');
 });
 
 test('a refusal that is not JSON shows the start of its body, and just the status when the body is empty', async () => {
   const long = `  proxy error: ${'x'.repeat(400)}`;
-  const error = await refusal(control(502, long).target.reset());
+  const error = await harnessErrorOf(control(502, long).target.reset());
   expect(error.code).toBe('TARGET_IO');
   expect(error.message).toMatch(/^control API reset answered 502: proxy error: x+$/);
   expect(error.message).toContain(long.slice(0, 300).trim());
   expect(error.message).not.toContain(long.slice(0, 301).trim());
 
-  const empty = await refusal(control(503, '').target.reset());
+  const empty = await harnessErrorOf(control(503, '').target.reset());
   expect(empty.message).toBe('control API reset answered 503');
 
-  const redirect = await refusal(control(302, 'moved').target.reset());
+  const redirect = await harnessErrorOf(control(302, 'moved').target.reset());
   expect(redirect.message).toBe('control API reset answered 302: moved');
 });
 
@@ -134,7 +125,7 @@ test('a control call that gets no answer stays a harness error (TARGET_IO) that 
     throw new HarnessError('TARGET_IO', `${request.method} ${request.url}: connect ECONNREFUSED 127.0.0.1:9`);
   };
   const target = createTargetControl('http://127.0.0.1:9', transport, 'touchstone-test/1');
-  const error = await refusal(target.reset());
+  const error = await harnessErrorOf(target.reset());
   expect(error.code).toBe('TARGET_IO');
   expect(error.message).toBe(
     'the control API (POST /_conformance/reset) gave no answer: POST http://127.0.0.1:9/_conformance/reset: connect ECONNREFUSED 127.0.0.1:9',

@@ -2,9 +2,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { HarnessError } from '../core/errors.js';
 import type { HeaderPairs } from '../core/results.js';
 import { createHttpTransport, headerValue, type HttpTransport } from './transport.js';
+import { harnessErrorOf } from '../../test-support/harness-error.js';
 
 interface Seen {
   method: string;
@@ -45,16 +45,6 @@ async function withServer(
 
 /** The raw header list a server saw, as pairs. */
 const pairsOf = (raw: string[]): HeaderPairs => raw.flatMap((v, i) => (i % 2 === 0 ? [[v, raw[i + 1]] as [string, string]] : []));
-
-/** The error a send rejects with. */
-async function failure(call: Promise<unknown>): Promise<HarnessError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HarnessError);
-  return error as HarnessError;
-}
 
 test('exactly the given headers go out, in order and spelling, with Host added first and no User-Agent or Accept', async () => {
   await withServer(
@@ -221,7 +211,7 @@ for (const [title, handler] of stalls) {
     await withServer(
       handler,
       async (base, _seen, transport) => {
-        const error = await failure(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
+        const error = await harnessErrorOf(transport.send({ method: 'GET', url: `${base}/slow`, headers: [] }));
         expect(error.code).toBe('TARGET_IO');
         expect(error.message).toBe(`GET ${base}/slow: no answer within 0.3 s (--request-timeout)`);
       },
@@ -238,7 +228,7 @@ test('a refused connection is a TARGET_IO error naming the method and URL', asyn
   const transport = createHttpTransport();
   try {
     const url = `http://127.0.0.1:${port}/repos/o/r`;
-    const error = await failure(transport.send({ method: 'PATCH', url, headers: [], body: Buffer.from('{}') }));
+    const error = await harnessErrorOf(transport.send({ method: 'PATCH', url, headers: [], body: Buffer.from('{}') }));
     expect(error.code).toBe('TARGET_IO');
     expect(error.message).toContain(`PATCH ${url}: `);
     expect(error.message).toMatch(/ECONNREFUSED/);
