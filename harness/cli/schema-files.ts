@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SchemaFile } from '../core/schema-document.js';
+import { cassetteSchemaFile } from '../cassette/cassette-format.js';
 import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
@@ -29,6 +30,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   pluginSuiteSchemaFile,
   compilerSuiteSchemaFile,
   pluginSessionSchemaFile,
+  cassetteSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
