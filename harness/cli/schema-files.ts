@@ -15,6 +15,7 @@ import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
 import { endpointsSchemaFile } from '../suite/endpoint-aliases.js';
+import { tokensSchemaFile } from '../http/tokens-file.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const SCHEMAS_COMMAND = 'npm run schemas';
@@ -31,6 +32,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   compilerSuiteSchemaFile,
   pluginSessionSchemaFile,
   cassetteSchemaFile,
+  tokensSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */
