@@ -5,7 +5,8 @@
 //
 // TypeBox writes most of JSON Schema as it is; the helpers below write the few keywords its
 // builders do not (`oneOf`, `const` without a `type`, a list of types, a map with
-// `additionalProperties`, `$defs` and `$ref`), each with the static type the keyword means, so
+// `additionalProperties`, a pair as `prefixItems`, an object holding one of several groups of
+// properties, `$defs` and `$ref`), each with the static type the keyword means, so
 // the generated schema says exactly what the formats always said.
 import {
   Type,
