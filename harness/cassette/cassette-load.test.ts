@@ -1,12 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { HarnessError } from '../core/errors.js';
-import type { Body } from './cassette-format.js';
+import { projectPath } from '../../lib/project-files.js';
+import { CASSETTE_SUFFIX, type Body } from './cassette-format.js';
 import { loadCassetteFile, parseCassette, readBodyBytes, readWireBytes } from './cassette-load.js';
+import { serializeCassette } from './cassette-serialize.js';
 
 const FILE = '/work/cassettes/w.cassette.json';
 
@@ -104,6 +106,46 @@ test('schema violations name the JSON path of the problem', () => {
   expect(refusal(damaged((c) => (c.interactions[0].response.body = { text: 'x', contentEncoding: 'zstd' })))).toMatch(
     /contentEncoding must be equal to one of the allowed values/,
   );
+});
+
+test('body shapes the schema refuses: one representation each, digests only on requests, encoded only with its coding', () => {
+  const digest = { sha256: 'c'.repeat(64), size: 5 };
+  const request = (body: unknown) => refusal(damaged((c) => (c.interactions[0].request.body = body)));
+  const response = (body: unknown) => refusal(damaged((c) => (c.interactions[0].response.body = body)));
+  // A digest alone stands for a request body only; a response's bytes are replayed, so they are kept.
+  expect(response(digest)).toMatch(/\/interactions\/0\/response\/body/);
+  expect(request({ ...digest, text: 'x' })).toMatch(/\/interactions\/0\/request\/body/);
+  expect(request({ sha256: digest.sha256 })).toMatch(/\/interactions\/0\/request\/body/);
+  expect(request({ ...digest, file: '' })).toMatch(/\/interactions\/0\/request\/body/);
+  expect(request({ ...digest, extra: 1 })).toMatch(/\/interactions\/0\/request\/body/);
+  expect(response({})).toMatch(/\/interactions\/0\/response\/body must have required property 'json'/);
+  expect(response({ text: 'x', base64: 'AA==' })).toMatch(/must match exactly one schema/);
+  expect(response({ text: 'x', encoded: { base64: 'AA==' } })).toMatch(
+    /must have property contentEncoding when property encoded is present/,
+  );
+  expect(response({ text: 'x', contentEncoding: 'gzip', encoded: { base64: 'AA==', ...digest } })).toMatch(/\/response\/body\/encoded/);
+  expect(response({ text: 'x', sha256: digest.sha256 })).toMatch(/must have propert/);
+  expect(refusal(damaged((c) => (c.redactions = ['a', 'a'])))).toMatch(/\/redactions must NOT have duplicate items/);
+  expect(refusal(damaged((c) => (c.recordedAt = 'yesterday')))).toMatch(/\/recordedAt must match format "date-time"/);
+  expect(refusal(damaged((c) => (c.interactions[0].request.method = 'GE T')))).toMatch(/\/request\/method must match pattern/);
+  // Negative control: the same digest is a request body the schema takes, with or without its coding.
+  for (const body of [digest, { ...digest, contentEncoding: 'gzip' }]) {
+    expect(
+      parseCassette(
+        damaged((c) => (c.interactions[0].request.body = body)),
+        FILE,
+      ).interactions[0]!.request.body,
+    ).toEqual(body);
+  }
+});
+
+test('every committed cassette loads, and writes back byte for byte', () => {
+  const files = readdirSync(projectPath('cassettes'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(CASSETTE_SUFFIX));
+  expect(files.length).toBeGreaterThan(100);
+  for (const file of files) {
+    const full = projectPath(path.join('cassettes', file));
+    expect(serializeCassette(loadCassetteFile(full)), file).toBe(readFileSync(full, 'utf8'));
+  }
 });
 
 test('numbers that are not safe integers, and statuses outside 100..999, are refused', () => {

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { SchemaFile } from '../core/schema-document.js';
+import { cassetteSchemaFile } from '../cassette/cassette-format.js';
 import { resultsSchemaFile } from '../core/results.js';
 import { requirementsSchemaFile, suiteSchemaFile } from '../core/suite-format.js';
 import { switchSchemaFiles } from '../mutate/switch-registry.js';
@@ -14,6 +15,7 @@ import { pluginSuiteSchemaFile } from '../plugin/plugin-suite-format.js';
 import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
 import { endpointsSchemaFile } from '../suite/endpoint-aliases.js';
+import { tokensSchemaFile } from '../http/tokens-file.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const SCHEMAS_COMMAND = 'npm run schemas';
@@ -29,6 +31,8 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   pluginSuiteSchemaFile,
   compilerSuiteSchemaFile,
   pluginSessionSchemaFile,
+  cassetteSchemaFile,
+  tokensSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */

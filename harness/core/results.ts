@@ -2,7 +2,7 @@
 // (HTML, JUnit, Markdown) and by the CLI to choose its exit code. Schema: results.schema.json,
 // generated from the TypeBox schemas below.
 import { Type, type Static } from 'typebox';
-import { constant, Definitions, described, schemaFile, type SchemaFile } from './schema-document.js';
+import { constant, Definitions, described, pair, schemaFile, type SchemaFile } from './schema-document.js';
 
 export const OUTCOMES = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -33,10 +33,7 @@ const LevelSchema = resultsDefs.define('level', Type.Enum(LEVELS));
 const OutcomeSchema = resultsDefs.define('outcome', Type.Enum(OUTCOMES));
 
 /** A message's headers as name-value pairs, in the order and case they were sent. */
-const Headers = resultsDefs.define(
-  'headers',
-  Type.Array(Type.Unsafe<[string, string]>({ type: 'array', prefixItems: [Type.String(), Type.String()], minItems: 2, maxItems: 2 })),
-);
+const Headers = resultsDefs.define('headers', Type.Array(pair(Type.String(), Type.String())));
 
 export type HeaderPairs = Static<typeof Headers>;
 

@@ -5,9 +5,19 @@
 //
 // TypeBox writes most of JSON Schema as it is; the helpers below write the few keywords its
 // builders do not (`oneOf`, `const` without a `type`, a list of types, a map with
-// `additionalProperties`, `$defs` and `$ref`), each with the static type the keyword means, so
+// `additionalProperties`, a pair as `prefixItems`, an object holding one of several groups of
+// properties, `$defs` and `$ref`), each with the static type the keyword means, so
 // the generated schema says exactly what the formats always said.
-import { Type, type Static, type TSchema, type TSchemaOptions, type TUnsafe } from 'typebox';
+import {
+  Type,
+  type Static,
+  type TObject,
+  type TObjectOptions,
+  type TProperties,
+  type TSchema,
+  type TSchemaOptions,
+  type TUnsafe,
+} from 'typebox';
 
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -42,6 +52,35 @@ export function described<T extends TSchema>(schema: T, description: string): TU
 /** An object from any name to `value` (`additionalProperties`; TypeBox's Record writes patternProperties). */
 export function nameMap<T extends TSchema>(value: T, options: TSchemaOptions = {}): TUnsafe<Record<string, Static<T>>> {
   return Type.Unsafe<Record<string, Static<T>>>({ type: 'object', ...options, additionalProperties: value });
+}
+
+/** A pair (`prefixItems` of exactly two; TypeBox's Tuple adds `items: false`). */
+export function pair<A extends TSchema, B extends TSchema>(first: A, second: B): TUnsafe<[Static<A>, Static<B>]> {
+  return Type.Unsafe<[Static<A>, Static<B>]>({ type: 'array', prefixItems: [first, second], minItems: 2, maxItems: 2 });
+}
+
+/** One object type of an intersection, so editors and errors show its fields. */
+type Flat<T> = { [K in keyof T]: T[K] };
+type OneGroup<S, Group, All extends PropertyKey> = Group extends readonly (infer K extends keyof S)[]
+  ? Flat<{ [Q in K]-?: Exclude<S[Q], undefined> } & Omit<S, All>>
+  : never;
+type Grouped<P extends TProperties, G extends readonly (readonly (keyof P)[])[]> = OneGroup<
+  Static<TObject<P>>,
+  G[number],
+  G[number][number]
+>;
+
+/**
+ * An object holding exactly one of `groups` (a oneOf of `required` lists), each group's
+ * properties together, the other properties optional beside it. `properties` declares every
+ * property as optional; the static type is the union of the groups, so code can tell them apart.
+ */
+export function oneGroupOf<P extends TProperties, const G extends readonly (keyof P & string)[][]>(
+  properties: P,
+  groups: G,
+  options: TObjectOptions = {},
+): TUnsafe<Grouped<P, G>> {
+  return Type.Unsafe<Grouped<P, G>>({ ...Type.Object(properties, options), oneOf: groups.map((group) => ({ required: group })) });
 }
 
 /**
