@@ -16,8 +16,12 @@ import { runCli, startServe, tokensFile } from '../../test-support/cli-process.j
 const REFERENCE_CASSETTES = path.join(PROJECT_ROOT, 'cassettes/reference');
 
 test.describe.configure({ mode: 'parallel' });
+// The first two are whole runs (about 20-40 s here): on a machine loaded by the rest of the
+// tests and the kill matrix (.ci/run) they went past the default minute.
+const WHOLE_RUN_MS = 300_000;
 
 test('run --replay cassettes/reference passes offline and the sentinel target sees zero connections', async () => {
+  test.setTimeout(WHOLE_RUN_MS);
   const out = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-test-'));
   let connections = 0;
   const sentinel = net.createServer((socket) => {
@@ -52,6 +56,7 @@ test('run --replay cassettes/reference passes offline and the sentinel target se
 // The committed recordings are today's reference: a fresh recording into a copy of them
 // changes no byte, adds no file and removes none (CI has no second check of this).
 test('run --record reproduces the committed recordings byte for byte', async () => {
+  test.setTimeout(WHOLE_RUN_MS);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-record-test-'));
   try {
     cpSync(REFERENCE_CASSETTES, dir, { recursive: true });
