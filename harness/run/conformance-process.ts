@@ -21,10 +21,10 @@ import { builtAndCurrent } from '../../bin/entry.js';
  * TypeScript module by module through its transform and loader hooks, in its runner and again
  * in every worker (about 1.5 s and 1 s on a 2-core machine); the bundle is a few files.
  */
-export function playwrightConfig(root: string = PROJECT_ROOT): string {
-  return builtAndCurrent(root, 'engine')
-    ? path.join(root, 'dist', 'engine', 'conformance.config.js')
-    : path.join(root, 'harness', 'run', 'conformance.config.ts');
+function playwrightConfig(): string {
+  return builtAndCurrent(PROJECT_ROOT, 'engine')
+    ? path.join(PROJECT_ROOT, 'dist', 'engine', 'conformance.config.js')
+    : path.join(PROJECT_ROOT, 'harness', 'run', 'conformance.config.ts');
 }
 
 const timestamp = (d: Date) =>
