@@ -113,9 +113,9 @@ function checkEngine(result: esbuild.BuildResult): void {
   const starts = Object.entries(outputs)
     .filter(([, output]) => output.entryPoint !== undefined && serviceEntries.includes(output.entryPoint))
     .map(([file]) => file);
+  if (starts.length !== serviceEntries.length) throw new Error(`bin/build.ts: dist/engine/ lacks one of ${serviceEntries.join(', ')}`);
   const service = loadedBy(statically(starts)).filter((input) => /(^|\/)protobufjs(\/|$)/.test(input));
-  if (service.length > 0 || starts.length !== serviceEntries.length)
-    throw new Error(`bin/build.ts: a service run's part of dist/engine/ would load protobufjs (${service.join(', ')})`);
+  if (service.length > 0) throw new Error(`bin/build.ts: a service run's part of dist/engine/ would load protobufjs (${service.join(', ')})`);
   const playwright = loadedBy(Object.keys(outputs)).filter((input) => /(^|\/)node_modules\/(@playwright|playwright(-core)?)\//.test(input));
   if (playwright.length > 0) throw new Error(`bin/build.ts: dist/engine/ bundles Playwright (${playwright.join(', ')}); it must stay external`);
 }

@@ -35,5 +35,7 @@ export default defineConfig({
   preserveOutput: 'never',
   // The compiled form is plain JavaScript already: Playwright loads it as it is, not through its
   // transform (which would hash and look up every bundled file in its cache, on every load).
+  // A run also turns Playwright's ESM loader off for it (conformance-process.ts); this holds
+  // without that too.
   ...(extension === '.js' && { build: { external: ['dist/engine/**'] } }),
 });
