@@ -26,6 +26,12 @@
 //   every start); every other package stays in node_modules and is loaded as it is. yargs'
 //   string-width is the exception: lib/ascii-string-width.ts stands in for it (measured:
 //   `touchstone --help` 95 -> 65 ms, 1.87 -> 1.31 of a bare `node -e 0`).
+// - dist/engine/: the run engine's Playwright entry files (harness/run/conformance.config.ts,
+//   conformance.spec.ts, conformance-reporter.ts), ES modules sharing chunks, each kind's worker
+//   a chunk of its own (loaded by that kind's runs only). Every run hands them to Playwright
+//   (harness/run/conformance-process.ts) while they are current: Playwright loads each module
+//   of the TypeScript through its transform and loader hooks, one by one, in its runner and in
+//   every worker; the bundle is a few files, and its packages are bundled with it (ENGINE_EXTERNAL).
 // - Data files (schemas, suites, plugin.proto) stay where they are: lib/project-files.ts finds
 //   them from the project's root, at any depth of dist/.
 // - For a stack trace against the TypeScript, TOUCHSTONE_FROM_SOURCE=1 runs the sources.
@@ -69,6 +75,53 @@ function common(): esbuild.BuildOptions {
   };
 }
 
+/** The run engine's Playwright entry files (harness/run/<file>.ts), built into dist/engine/. */
+const ENGINE_FILES = ['conformance.config', 'conformance.spec', 'conformance-reporter'];
+/**
+ * The packages dist/engine/ leaves in node_modules. Under Playwright every module a process
+ * loads goes through its loader hooks, a round trip to the hooks' thread each, in the runner and
+ * in every worker; typebox (373 modules), ajv (86) and yaml (72) are most of what the engine
+ * loads, so the engine bundles its packages, unlike the commands. Playwright stays out (its
+ * test API must be the runner's own copy), and libsodium-wrappers (two modules, megabytes).
+ */
+const ENGINE_EXTERNAL = ['@playwright/test', 'libsodium-wrappers'];
+
+/**
+ * Fails the build if the engine's bundle breaks what the sources promise: a service run loads
+ * no protobufjs (engine-test.ts loads each kind's worker lazily: its own chunk here), and
+ * Playwright's test API is the runner's own copy in node_modules, never a bundled second one
+ * (a test registered with another copy is not seen by the runner).
+ */
+function checkEngine(result: esbuild.BuildResult): void {
+  const outputs = result.metafile?.outputs ?? {};
+  const statically = (start: string[]) => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file) || !outputs[file]) return;
+      seen.add(file);
+      for (const imported of outputs[file].imports) if (imported.kind === 'import-statement') visit(imported.path);
+    };
+    for (const file of start) visit(file);
+    return [...seen];
+  };
+  const loadedBy = (loaded: string[]) =>
+    loaded.flatMap((file) => [
+      ...Object.keys(outputs[file]!.inputs),
+      ...outputs[file]!.imports.filter((imported) => imported.external).map((imported) => imported.path),
+    ]);
+  // What a service run loads: the entry files, and the chunk of its kind's worker (each kind's
+  // worker, a dynamic import, is an entry of its own in the metafile).
+  const serviceEntries = [...ENGINE_FILES, 'service-kind'].map((file) => `harness/run/${file}.ts`);
+  const starts = Object.entries(outputs)
+    .filter(([, output]) => output.entryPoint !== undefined && serviceEntries.includes(output.entryPoint))
+    .map(([file]) => file);
+  if (starts.length !== serviceEntries.length) throw new Error(`bin/build.ts: dist/engine/ lacks one of ${serviceEntries.join(', ')}`);
+  const service = loadedBy(statically(starts)).filter((input) => /(^|\/)protobufjs(\/|$)/.test(input));
+  if (service.length > 0) throw new Error(`bin/build.ts: a service run's part of dist/engine/ would load protobufjs (${service.join(', ')})`);
+  const playwright = loadedBy(Object.keys(outputs)).filter((input) => /(^|\/)node_modules\/(@playwright|playwright(-core)?)\//.test(input));
+  if (playwright.length > 0) throw new Error(`bin/build.ts: dist/engine/ bundles Playwright (${playwright.join(', ')}); it must stay external`);
+}
+
 // Bundled CommonJS (protobufjs) calls require() for node's modules: each ES module gets one.
 const ESM_REQUIRE = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 // In CommonJS output import.meta is empty: its url is the file's.
@@ -87,32 +140,47 @@ async function build(outdir: string): Promise<string[]> {
       define: { 'import.meta.url': '__importMetaUrl' },
       banner: { js: CJS_IMPORT_META },
     });
-  const [front, plugin, protoc, commands] = await Promise.all([
+  const esm = (entryPoints: Record<string, string>, dir: string, options: esbuild.BuildOptions = {}) =>
+    esbuild.build({
+      ...common(),
+      ...options,
+      entryPoints,
+      outdir: path.join(outdir, dir),
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
+      format: 'esm',
+      banner: { js: ESM_REQUIRE },
+    });
+  const [front, plugin, protoc, commands, engine] = await Promise.all([
     entry('touchstone', 'harness/cli/main.ts'),
     entry('protoc-gen-touchstone', 'reference-impl/plugin/main.ts'),
     entry('commands/protoc', 'harness/cli/protoc.ts'),
-    esbuild.build({
-      ...common(),
-      entryPoints: {
+    esm(
+      {
         ...Object.fromEntries(COMMAND_FILES.filter((file) => file !== 'protoc').map((file) => [file, `harness/cli/${file}.ts`])),
         service: 'reference-impl/service/service.ts',
         'proxy-server': 'harness/proxy/proxy-server.ts',
         'reference-thread': 'harness/cli/reference-thread.ts',
       },
-      outdir: path.join(outdir, 'commands'),
-      chunkNames: 'chunks/[name]-[hash]',
-      splitting: true,
-      format: 'esm',
-      banner: { js: ESM_REQUIRE },
-    }),
+      'commands',
+    ),
+    esm(Object.fromEntries(ENGINE_FILES.map((file) => [file, `harness/run/${file}.ts`])), 'engine', { external: ENGINE_EXTERNAL }),
   ]);
+  checkEngine(engine);
   // The project files each part was built from, checked by bin/entry.js when that part starts:
   // `touchstone --help` checks the few files of its front, not every command's.
   const inputsOf = (...results: esbuild.BuildResult[]) => [
-    ...new Set(results.flatMap((result) => Object.keys(result.metafile?.inputs ?? {})).filter((input) => !input.startsWith('node_modules/'))),
+    // Packages are not listed (package.json is: a changed dependency makes every part stale); in a
+    // checkout whose node_modules is a link, esbuild names them by their real path.
+    ...new Set(results.flatMap((result) => Object.keys(result.metafile?.inputs ?? {})).filter((input) => !input.split('/').includes('node_modules'))),
     'package.json',
   ].sort();
-  const parts = { touchstone: inputsOf(front), commands: inputsOf(commands, protoc), 'protoc-gen-touchstone': inputsOf(plugin) };
+  const parts = {
+    touchstone: inputsOf(front),
+    commands: inputsOf(commands, protoc),
+    'protoc-gen-touchstone': inputsOf(plugin),
+    engine: inputsOf(engine),
+  };
   if (Object.keys(parts).sort().join() !== [...BUILD_PARTS].sort().join()) throw new Error('bin/build.ts: parts differ from BUILD_PARTS (bin/entry.js)');
   const inputs = [...new Set(Object.values(parts).flat())].sort();
   // Each input's digest, for an input newer than the build but with the same bytes (bin/entry.js).

@@ -12,8 +12,12 @@ import vm from 'node:vm';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(import.meta.url);
 
-/** The parts bin/build.ts writes, each started (and checked) on its own. */
-export const BUILD_PARTS = ['touchstone', 'commands', 'protoc-gen-touchstone'];
+/**
+ * The parts bin/build.ts writes, each started (and checked) on its own. `engine` is the run
+ * engine's Playwright entry files (config, spec, reporter), which no bin/ script starts: the
+ * run hands them to Playwright (harness/run/conformance-process.ts asks builtAndCurrent).
+ */
+export const BUILD_PARTS = ['touchstone', 'commands', 'protoc-gen-touchstone', 'engine'];
 
 /** The parts of the build in root/dist that are missing or stale. */
 export function staleParts(root) {
@@ -90,6 +94,11 @@ export function runWithCodeCache(file) {
 }
 
 const fromSource = process.env.TOUCHSTONE_FROM_SOURCE === '1';
+
+/** Whether part `part` is to run compiled: current (isCurrent), and TOUCHSTONE_FROM_SOURCE=1 not set. */
+export function builtAndCurrent(root, part) {
+  return !fromSource && isCurrent(root, part);
+}
 let tsxRegistered;
 async function underTsx(load) {
   tsxRegistered ??= import('tsx/esm/api').then(({ register }) => register());
@@ -103,11 +112,10 @@ async function underTsx(load) {
  * when those are current, else `sources.part(file)`), checked when the first part is asked for.
  */
 export async function start(name, sources) {
-  const entry =
-    !fromSource && isCurrent(ROOT, name) ? runWithCodeCache(path.join(ROOT, 'dist', `${name}.cjs`)) : await underTsx(sources.entry);
+  const entry = builtAndCurrent(ROOT, name) ? runWithCodeCache(path.join(ROOT, 'dist', `${name}.cjs`)) : await underTsx(sources.entry);
   let partsCurrent;
   const part = (file) => {
-    partsCurrent ??= !fromSource && isCurrent(ROOT, 'commands');
+    partsCurrent ??= builtAndCurrent(ROOT, 'commands');
     if (!partsCurrent) return underTsx(() => sources.part(file));
     const compiled = path.join(ROOT, 'dist', 'commands', file);
     return existsSync(`${compiled}.cjs`) ? runWithCodeCache(`${compiled}.cjs`) : import(pathToFileURL(`${compiled}.js`).href);

@@ -126,7 +126,7 @@ test('a packed package ships the compiled commands (an install from it runs no p
   const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   expect(packed.status, packed.stderr).toBe(0);
   const files = (JSON.parse(packed.stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
-  for (const built of ['dist/manifest.json', 'dist/touchstone.cjs', 'dist/protoc-gen-touchstone.cjs', 'dist/commands/protoc.cjs'])
+  for (const built of ['dist/manifest.json', 'dist/touchstone.cjs', 'dist/protoc-gen-touchstone.cjs', 'dist/commands/protoc.cjs', 'dist/engine/conformance.config.js'])
     expect(files, built).toContain(built);
   expect(files).toContain('bin/touchstone.js');
   const leftovers = files.filter((file) => /^(node_modules|test-results|playwright-report|\.touchstone-tmp)\/|\.v8-cache$/.test(file));

@@ -13,9 +13,10 @@ export interface CliResult {
 
 export const TOUCHSTONE_BIN = path.join(PROJECT_ROOT, 'bin', 'touchstone.js');
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
+/** `bin` is another copy of the project's bin/touchstone.js. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string, bin = TOUCHSTONE_BIN): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TOUCHSTONE_BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd,
       // As a user's shell would start it: without the FORCE_COLOR Playwright gives its test
       // workers (in CI too), unless a test asks for it. A variable given as undefined is removed.
