@@ -1,6 +1,7 @@
 // Every command explains itself: `--help` exits 0 and shows examples of its use; and the
 // command reference (docs/commands.md) and the README's table of commands say the same.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCli } from '../../test-support/cli-process.js';
@@ -74,4 +75,19 @@ test('docs/commands.md has a section for every command, naming every option its 
   expect(undocumented).toEqual([]);
   for (const [command] of COMMANDS)
     expect(readme, `README's table of commands: touchstone ${command}`).toContain(`\`touchstone ${command}`);
+});
+
+test("--version is touchstone's own, whatever folder it runs in (another project's package.json, or none above)", async () => {
+  const { version } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const other = mkdtempSync(path.join(os.tmpdir(), 'touchstone-version-'));
+  try {
+    writeFileSync(path.join(other, 'package.json'), JSON.stringify({ name: 'someone-else', version: '9.9.9' }));
+    for (const cwd of [other, path.parse(other).root]) {
+      const result = await runCli(['--version'], {}, cwd);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim(), `run in ${cwd}`).toBe(version);
+    }
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
 });

@@ -5,6 +5,7 @@
 // `load`: the compiled files in dist/ or the TypeScript sources (start-up: bench/README.md).
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
+import { packageVersion } from '../../lib/project-files.js';
 
 export interface CommandFile {
   command: {
@@ -82,6 +83,9 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       .example('$0 plugin --plugin ./protoc-gen-yours', 'judge a code-generator plugin')
       .epilog('Each command has --help with its own examples.')
       .strict()
+      // touchstone's own version: yargs' default reads the package.json nearest the folder the
+      // command runs in, which printed another project's version, or "unknown" outside any.
+      .version(packageVersion())
       .fail((message, error) => {
         throw error ?? new HarnessError('USAGE', message);
       })
