@@ -7,6 +7,7 @@ import { guarded } from './guarded.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { updateBaseline, type BaselineChangeKind } from '../report/baseline-update.js';
 import { readResults } from '../report/read-results.js';
+import { plural } from '../core/plural.js';
 
 interface UpdateOptions {
   file: string;
@@ -48,7 +49,7 @@ const updateCommand = {
       if (written > 0 || before === undefined) writeFileAtomic(argv.file, text);
       const pending = changes.length - written;
       process.stdout.write(
-        `touchstone: ${written > 0 ? `${written} change(s) written to ${argv.file}` : `${argv.file} needs no change`}` +
+        `touchstone: ${written > 0 ? `${plural(written, 'change')} written to ${argv.file}` : `${argv.file} needs no change`}` +
           `${pending > 0 ? `; ${pending} to look at${argv.fix ? '' : ' (--fix removes passing entries and takes new messages)'}` : ''}\n`,
       );
       return EXIT.conforming;

@@ -14,6 +14,7 @@ import { toNockDefinitions } from '../cassette/nock-export.js';
 import { createRedactor } from '../cassette/redaction.js';
 import { readSecretsFile } from '../http/tokens-file.js';
 import { readDataFile } from '../core/validated-file.js';
+import { plural } from '../core/plural.js';
 
 /** Every *.cassette.json named, or found below a named folder. */
 function cassetteFiles(paths: string[]): string[] {
@@ -55,7 +56,7 @@ function lint(paths: string[]): number {
     problems += found.length;
     for (const message of found) process.stdout.write(`touchstone: ${message}\n`);
   }
-  process.stdout.write(`touchstone: ${files.length} cassette(s), ${problems} problem(s)\n`);
+  process.stdout.write(`touchstone: ${plural(files.length, 'cassette')}, ${plural(problems, 'problem')}\n`);
   return problems ? EXIT.failed : EXIT.conforming;
 }
 

@@ -37,7 +37,7 @@ test('run --replay cassettes/reference passes offline and the sentinel target se
     expect(results.cases.filter((c) => c.outcome !== 'PASS').map((c) => `${c.id}: ${c.outcome} ${c.message}`)).toEqual([]);
     // Every case of every suite was replayed: a lost case fails here.
     expect(results.summary.total).toBe(loadSuites(suitePaths.service).reduce((n, suite) => n + suite.cases.length, 0));
-    expect(result.stdout).toMatch(/proxy \(replay\): \d+ cassette\(s\), \d+ answer\(s\) replayed, 0 recorded\n/);
+    expect(result.stdout).toMatch(/proxy \(replay\): \d+ cassettes, \d+ answers replayed, 0 recorded\n/);
     expect(result.stdout).not.toContain('never asked for');
     expect(connections).toBe(0);
     // The --target named stands for the recordings; the proxy's passing port is named nowhere.

@@ -72,7 +72,7 @@ test('a web server that is not the service: check and run both stop at once with
       '--out',
       path.join(mkdtempSync(path.join(os.tmpdir(), 'touchstone-check-')), 'r'),
     ]);
-    expect(anyway.stdout).toContain('running 1 cases');
+    expect(anyway.stdout).toContain('running 1 case against');
     expect(anyway.code).not.toBe(3);
   } finally {
     await server.close();

@@ -78,7 +78,7 @@ test('a flood of misses is counted, not kept: the summary lists the first ones a
   expect(summary.misses).toHaveLength(LISTED_MISSES);
   expect(summary.misses.at(-1)?.url).toBe(`/length?n=${LISTED_MISSES}`);
   expect(summary.unlistedMisses).toBe(extra);
-  expect(formatProxySummary(summary)).toContain(`${LISTED_MISSES + extra} miss(es) (the first ${LISTED_MISSES} listed):`);
+  expect(formatProxySummary(summary)).toContain(`${LISTED_MISSES + extra} misses (the first ${LISTED_MISSES} listed):`);
 });
 
 test('a request body too big to keep inline is recorded as its digest only, and still decides a match', async () => {

@@ -3,8 +3,7 @@
 // always comes with its reasons: which MUST requirements went unchecked and why (roles
 // without a token, capabilities the target lacks, cases in ERROR), or what is broken.
 import type { Results } from '../core/results.js';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { plural } from '../core/plural.js';
 
 /** The headline: what the verdict means for this run. */
 export function verdictHeadline(results: Results): string {

@@ -12,6 +12,7 @@ import { renderJunit } from './junit-report.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
 import { RECORDED_ORIGIN, resultsSchemaFile, type Results } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
+import { plural } from '../core/plural.js';
 
 export const REPORT_FILES = {
   results: 'results.json',
@@ -27,7 +28,10 @@ export const REPRO_FILE = 'repro.sh';
 export function renderReproScript(results: Results): string | undefined {
   const again = results.cases.filter((c) => c.rerun !== undefined);
   if (again.length === 0) return undefined;
-  const lines = ['#!/bin/sh', `# The ${again.length} case(s) of this run that did not pass, each run again against the same target.`];
+  const lines = [
+    '#!/bin/sh',
+    `# The ${plural(again.length, 'case')} of this run that did not pass, each run again against the same target.`,
+  ];
   const tokensFrom = results.target.embedded ? 'of the world (suites/world.yaml)' : 'from your tokens file';
   for (const c of again) {
     lines.push('', `# ${c.id}: ${c.outcome}${c.failure ? ` (${c.failure.requirement})` : ''}`, c.rerun!);

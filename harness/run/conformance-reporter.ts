@@ -18,6 +18,7 @@ import { writeReports } from '../report/write-reports.js';
 import { maxFailuresMessage } from './max-failures.js';
 import { caseIdOf, handedOverOutcome } from './case-test.js';
 import { readRunPlan, registryOf, type RunPlan } from './run-plan.js';
+import { plural } from '../core/plural.js';
 
 function readOutcome(result: TestResult): CaseOutcome {
   const handed = handedOverOutcome(result.annotations);
@@ -74,7 +75,9 @@ export default class ConformanceReporter implements Reporter {
       (config.workers ?? 1) > 1 && `${config.workers} workers`,
       config.shard && `shard ${config.shard.current}/${config.shard.total}`,
     ].filter(Boolean);
-    process.stdout.write(`touchstone: running ${this.total} cases against ${target}${how.length > 0 ? ` (${how.join(', ')})` : ''}\n`);
+    process.stdout.write(
+      `touchstone: running ${plural(this.total, 'case')} against ${target}${how.length > 0 ? ` (${how.join(', ')})` : ''}\n`,
+    );
   }
 
   onTestEnd(test: TestCase, result: TestResult) {
