@@ -91,3 +91,15 @@ test("--version is touchstone's own, whatever folder it runs in (another project
     rmSync(other, { recursive: true, force: true });
   }
 });
+
+test('a mistyped command or option is named with the closest known one; a name close to none gets no guess', async () => {
+  const command = await runCli(['rn']);
+  expect(command.code).toBe(2);
+  expect(command.stderr).toContain('Unknown argument: rn (rn: did you mean run?)');
+  // The options of the command that refused it: --workers is run's.
+  const options = await runCli(['run', '--suites', 'x', '--workrs', '2']);
+  expect(options.code).toBe(2);
+  expect(options.stderr).toContain('(--suites: did you mean --suite?; --workrs: did you mean --workers?)');
+  const far = await runCli(['run', '--zzzzzz']);
+  expect(far.stderr).toContain('Unknown argument: zzzzzz\n');
+});

@@ -4,6 +4,7 @@
 // yargs and nothing else (no ajv, suites, reference or Playwright). bin/entry.js supplies
 // `load`: the compiled files in dist/ or the TypeScript sources (start-up: bench/README.md).
 import type { Argv } from 'yargs';
+import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { packageVersion } from '../../lib/project-files.js';
 
@@ -47,6 +48,38 @@ const fileOf = (command: string) => command.split(' ')[0];
 /** The command files main() loads, for the build (bin/build.ts). */
 export const COMMAND_FILES = COMMANDS.map(([command]) => fileOf(command));
 
+/**
+ * yargs' "Unknown argument(s): a, b" with a "did you mean" for each name that is close to a
+ * known one: an option (`--suites`) to the options of the command that refused it, a word to
+ * the commands (`touchstone rn`). Other messages are as yargs wrote them.
+ */
+export function withSuggestions(message: string, args: readonly string[], options: readonly string[]): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  const hints = unknown[1].split(', ').flatMap((name) => {
+    const asOption = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
+    const near = asOption
+      ? closestName(name, options)
+      : closestName(
+          name,
+          COMMANDS.map(([command]) => fileOf(command)),
+        );
+    if (near === undefined) return [];
+    return asOption ? [`--${name}: did you mean --${near}?`] : [`${name}: did you mean ${near}?`];
+  });
+  return hints.length > 0 ? `${message} (${hints.join('; ')})` : message;
+}
+
+/**
+ * The options of the command being parsed (yargs configures one instance per command, so at a
+ * failure it holds the failing command's). getOptions is yargs' own but left out of its types:
+ * where it is missing, no option is suggested.
+ */
+function knownOptions(cli: Argv): string[] {
+  const { getOptions } = cli as unknown as { getOptions?: () => { key: Record<string, unknown> } };
+  return typeof getOptions === 'function' ? Object.keys(getOptions.call(cli).key) : [];
+}
+
 export async function main(args: string[], load: LoadCommandFile): Promise<void> {
   // A reader that stops early (`touchstone openapi | head`) closes the pipe: stop quietly, as
   // Unix tools do, not with an unhandled EPIPE stack trace.
@@ -87,7 +120,7 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       // command runs in, which printed another project's version, or "unknown" outside any.
       .version(packageVersion())
       .fail((message, error) => {
-        throw error ?? new HarnessError('USAGE', message);
+        throw error ?? new HarnessError('USAGE', withSuggestions(message, args, knownOptions(cli)));
       })
       .help()
       .parseAsync();
