@@ -71,6 +71,12 @@ test('touchstone report compare writes compare.html and compare.md and exits 1 o
   expect(broken.stderr).toContain('is not JSON');
   const one = await runCli(['report', 'compare', base, '--out', path.join(dir, 'out5')]);
   expect(one.code).toBe(2);
+  expect(one.stderr).toContain('compare needs at least two runs; got 1');
+  // One run and no --out: the one run is the mistake named, not the missing --out.
+  const oneNoOut = await runCli(['report', 'compare', base]);
+  expect([oneNoOut.code, oneNoOut.stderr]).toEqual([2, 'touchstone: compare needs at least two runs; got 1\n']);
+  const noOut = await runCli(['report', 'compare', base, same]);
+  expect([noOut.code, noOut.stderr]).toEqual([2, 'touchstone: compare needs --out DIR, the folder compare.html and compare.md go to\n']);
 });
 
 test('baseline: update writes a run’s failures; the next run with it is XFAIL and exit 0; a fixed target makes the entry stale; --fix drops it; an unknown case is exit 2', async () => {

@@ -55,7 +55,7 @@ const mergeCommand = {
 interface CompareOptions {
   runs: string[];
   label: string[];
-  out: string;
+  out?: string;
 }
 
 export const COMPARE_FILES = { html: 'compare.html', markdown: 'compare.md' } as const;
@@ -78,7 +78,10 @@ const compareCommand = {
         default: [] as string[],
         describe: 'a name for each run, in order (default: the folder names)',
       })
-      .option('out', { type: 'string', demandOption: true, describe: `where ${COMPARE_FILES.html} and ${COMPARE_FILES.markdown} go` })
+      // Required, but checked in the handler after the runs: yargs checks a required option
+      // before anything else, so `report compare r1` said "Missing required argument: out"
+      // where the mistake is the one run.
+      .option('out', { type: 'string', describe: `where ${COMPARE_FILES.html} and ${COMPARE_FILES.markdown} go (required)` })
       .example(
         '$0 report compare reports/main reports/branch --out reports/diff',
         'what a change did: newly failing cases first, exit 1 if any',
@@ -89,7 +92,9 @@ const compareCommand = {
       ),
   handler: (argv: CompareOptions) => {
     process.exitCode = guarded(() => {
-      if (argv.runs.length < 2) throw new HarnessError('USAGE', 'compare needs at least two runs');
+      if (argv.runs.length < 2) throw new HarnessError('USAGE', `compare needs at least two runs; got ${argv.runs.length}`);
+      if (argv.out === undefined)
+        throw new HarnessError('USAGE', `compare needs --out DIR, the folder ${COMPARE_FILES.html} and ${COMPARE_FILES.markdown} go to`);
       if (argv.label.length > argv.runs.length) throw new HarnessError('USAGE', `${argv.label.length} labels for ${argv.runs.length} runs`);
       const labels = runLabels(
         argv.label,
