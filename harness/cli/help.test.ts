@@ -35,16 +35,19 @@ const COMMANDS = [
 let helpTexts: ReturnType<typeof runCli>[] | undefined;
 const helpsOf = () => (helpTexts ??= COMMANDS.map((words) => runCli([...words, '--help'])));
 
-test('every command has --help with examples', async () => {
+test('every command has --help with examples; --version is listed only at the top', async () => {
   const helps = await Promise.all(helpsOf());
   helps.forEach((help, i) => {
     const name = COMMANDS[i].join(' ');
     expect(help.code, `${name}: ${help.stderr}`).toBe(0);
     expect(help.stdout, name).toContain(`touchstone ${name}`);
     expect(help.stdout, name).toContain('Examples:');
+    // --version is touchstone's, listed once, at the top (protoc's is protoc's own flag).
+    if (name !== 'protoc') expect(help.stdout, name).not.toContain('--version');
   });
   const top = await runCli(['--help']);
   for (const [command] of COMMANDS) expect(top.stdout).toContain(`touchstone ${command}`);
+  expect(top.stdout).toContain('--version');
 });
 
 /** docs/commands.md's section of each command, by its first word: `## \`touchstone run\`` up to the next `## `. */

@@ -103,7 +103,9 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       cli.command(
         command,
         describe,
-        async (y: Argv) => (await loaded()).builder(y),
+        // --version is touchstone's, not the command's: it works after a command too, but only the
+        // top-level help lists it.
+        async (y: Argv) => (await loaded()).builder(y).hide('version'),
         async (argv) => {
           await (await loaded()).handler(argv);
         },
