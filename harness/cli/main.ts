@@ -53,17 +53,12 @@ export const COMMAND_FILES = COMMANDS.map(([command]) => fileOf(command));
  * known one: an option (`--suites`) to the options of the command that refused it, a word to
  * the commands (`touchstone rn`). Other messages are as yargs wrote them.
  */
-export function withSuggestions(message: string, args: readonly string[], options: readonly string[]): string {
+function withSuggestions(message: string, args: readonly string[], options: readonly string[]): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (!unknown) return message;
   const hints = unknown[1].split(', ').flatMap((name) => {
     const asOption = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
-    const near = asOption
-      ? closestName(name, options)
-      : closestName(
-          name,
-          COMMANDS.map(([command]) => fileOf(command)),
-        );
+    const near = closestName(name, asOption ? options : COMMAND_FILES);
     if (near === undefined) return [];
     return asOption ? [`--${name}: did you mean --${near}?`] : [`${name}: did you mean ${near}?`];
   });

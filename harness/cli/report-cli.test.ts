@@ -110,7 +110,7 @@ test('baseline: update writes a run’s failures; the next run with it is XFAIL 
     expect(update.stdout).toContain(
       '+ added   interaction-limits/repo-conflict-with-org-limit: MUST interaction-limits.repo-conflict-409, as repo-admin: expected status 409, got status 200',
     );
-    expect(update.stdout).toMatch(/2 change\(s\) written to .*known\.yaml/);
+    expect(update.stdout).toMatch(/2 changes written to .*known\.yaml/);
     expect(readFileSync(baseline, 'utf8')).toContain('# known failures');
 
     const second = await run('second');
