@@ -137,7 +137,7 @@ export async function startReferenceThread(
   module: ThreadModule = referenceThreadModule(),
 ): Promise<RunningService> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-lane-'));
-  // The thread's Git objects (hundreds of MiB) are in scratch: removed when this process exits
+  // The thread's temporary files (its Git trees and commits) are in scratch: removed when this process exits
   // too, which ends its threads without their own exit handlers (`touchstone run | head`).
   const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   process.once('exit', removeScratch);

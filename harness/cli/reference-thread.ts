@@ -11,7 +11,7 @@ const port = parentPort;
 if (!port) throw new Error('reference-thread.ts runs in a worker thread, started by startReferenceThread');
 const { options, scratch } = workerData as ReferenceThreadData;
 const report = (message: ReferenceThreadReport) => port.postMessage(message);
-// The reference's temporary files (its Git objects: hundreds of MiB) go into the folder the CLI
+// The reference's temporary files (its Git trees and commits; blobs stay in memory) go into the folder the CLI
 // made for this lane and removes itself, even when it ends without closing the lane (a process
 // exit ends the thread without its own exit handlers). Set here, not through the Worker's env:
 // tsx, registered before this module runs, keeps its cache where it was.
