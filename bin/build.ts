@@ -32,11 +32,13 @@
 //   (harness/run/conformance-process.ts) while they are current: Playwright loads each module
 //   of the TypeScript through its transform and loader hooks, one by one, in its runner and in
 //   every worker; the bundle is a few files, and its packages are bundled with it (ENGINE_EXTERNAL).
+// - dist/commands/api.js: the library (`import { run } from 'touchstone'`, package.json's exports),
+//   and dist/types/: its declarations, written by tsc (tsconfig.types.json) while esbuild builds.
 // - Data files (schemas, suites, plugin.proto) stay where they are: lib/project-files.ts finds
 //   them from the project's root, at any depth of dist/.
 // - For a stack trace against the TypeScript, TOUCHSTONE_FROM_SOURCE=1 runs the sources.
 // Usage: npm run build (tsx bin/build.ts).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,9 +129,20 @@ const ESM_REQUIRE = "import { createRequire as __createRequire } from 'node:modu
 // In CommonJS output import.meta is empty: its url is the file's.
 const CJS_IMPORT_META = "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
+/** The library's declarations (dist/types/), by tsc in a child process: it takes seconds, beside esbuild's work. */
+function declarations(): Promise<void> {
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.types.json')], (error, stdout) =>
+      error ? reject(new Error(`bin/build.ts: tsc -p tsconfig.types.json failed:\n${stdout}`)) : resolve(),
+    ),
+  );
+}
+
 /** Builds into outdir; returns the project files the build read (relative to the root). */
 async function build(outdir: string): Promise<string[]> {
   rmSync(outdir, { recursive: true, force: true });
+  const types = declarations();
   const entry = (name: string, source: string) =>
     esbuild.build({
       ...common(),
@@ -161,12 +174,15 @@ async function build(outdir: string): Promise<string[]> {
         service: 'reference-impl/service/service.ts',
         'proxy-server': 'harness/proxy/proxy-server.ts',
         'reference-thread': 'harness/cli/reference-thread.ts',
+        'config-file': 'harness/cli/config-file.ts',
+        api: 'harness/cli/api.ts',
       },
       'commands',
     ),
     esm(Object.fromEntries(ENGINE_FILES.map((file) => [file, `harness/run/${file}.ts`])), 'engine', { external: ENGINE_EXTERNAL }),
   ]);
   checkEngine(engine);
+  await types;
   // The project files each part was built from, checked by bin/entry.js when that part starts:
   // `touchstone --help` checks the few files of its front, not every command's.
   const inputsOf = (...results: esbuild.BuildResult[]) => [

@@ -9,7 +9,9 @@ import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { protocolCaseFacts } from '../suite/case-facts.js';
 import { planRun } from '../run/run-plan.js';
-import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
+import { judged, protocolRunOptions, runProtocolSuites, listOf, type VerdictArgs } from './protocol-run.js';
+import type { Results } from '../core/results.js';
+import type { ProtocolRunOptions } from './options.js';
 
 export interface CompilerOptions extends ProtocolRunOptions {
   compiler: string;
@@ -25,21 +27,21 @@ export const command = {
         describe: 'the compiler command, e.g. protoc or "npx touchstone protoc" (words and quotes as in a shell)',
       }),
       'compiler',
-      60,
       'suites/plugin/compiler',
     )
       .example('$0 compiler --compiler protoc', "judge Debian's protoc")
       .example('$0 compiler --compiler "npx buf"', 'judge another compiler'),
-  handler: async (argv: CompilerOptions) => {
-    process.exitCode = await runCompilerSuites(argv);
+  handler: async (argv: CompilerOptions & VerdictArgs) => {
+    process.exitCode = await judged(argv, () => runCompilerSuites(argv));
   },
 };
 
-export function runCompilerSuites(options: CompilerOptions): Promise<number> {
+/** Runs the compiler suites against options.compiler (as `touchstone compiler`), writes the reports, and returns the results. */
+export function runCompilerSuites(options: CompilerOptions): Promise<Results> {
   return runProtocolSuites('compiler', options.compiler, options, async (limits) => {
     const command = splitCommand(options.compiler);
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    const suites = loadCompilerSuites(suitePaths.compiler, options.suite);
+    const suites = loadCompilerSuites(suitePaths.compiler, listOf(options.suite));
     const problems = lintCompilerSuites(suites, registry, suitePaths.pluginFixtures);
     if (problems.length) throw new HarnessError('CONFIG', `the compiler suites do not pass the lint:\n  ${problems.join('\n  ')}`);
     // A command that cannot start at all would make every case ERROR: say so once instead.

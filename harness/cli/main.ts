@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { closestName } from '../core/did-you-mean.js';
 import { HarnessError } from '../core/errors.js';
 import { packageVersion } from '../../lib/project-files.js';
+import type { ConfigCommand, YargsOptions } from './config-file.js';
 
 export interface CommandFile {
   command: {
@@ -21,8 +22,14 @@ export interface ProtocFile {
   runProtocCommand(args: string[]): Promise<number>;
 }
 
+/** config-file.ts: defaults from touchstone.config.* and TOUCHSTONE_* variables. */
+export interface ConfigFile {
+  isConfigCommand(command: string): command is ConfigCommand;
+  applyConfig(yargs: Argv, command: ConfigCommand, options: YargsOptions, args: readonly string[]): Promise<Argv>;
+}
+
 /** Imports harness/cli/<file>.ts, or what it was compiled to. */
-export type LoadCommandFile = <T extends CommandFile | ProtocFile>(file: string) => Promise<T>;
+export type LoadCommandFile = <T extends CommandFile | ProtocFile | ConfigFile>(file: string) => Promise<T>;
 
 // Each command's file is harness/cli/<its first word>.ts.
 const COMMANDS: [command: string, describe: string][] = [
@@ -68,11 +75,20 @@ function withSuggestions(message: string, args: readonly string[], options: read
 /**
  * The options of the command being parsed (yargs configures one instance per command, so at a
  * failure it holds the failing command's). getOptions is yargs' own but left out of its types:
- * where it is missing, no option is suggested.
+ * where it is missing, no option is known (none is suggested, none configured).
  */
-function knownOptions(cli: Argv): string[] {
-  const { getOptions } = cli as unknown as { getOptions?: () => { key: Record<string, unknown> } };
-  return typeof getOptions === 'function' ? Object.keys(getOptions.call(cli).key) : [];
+export function optionsOf(cli: Argv): YargsOptions {
+  const { getOptions } = cli as unknown as { getOptions?: () => Omit<YargsOptions, 'key'> & { key: Record<string, unknown> } };
+  const known = typeof getOptions === 'function' ? getOptions.call(cli) : undefined;
+  return {
+    array: [],
+    boolean: [],
+    number: [],
+    string: [],
+    choices: {},
+    ...known,
+    key: Object.keys(known?.key ?? {}).filter((key) => key !== 'help' && key !== 'version'),
+  };
 }
 
 export async function main(args: string[], load: LoadCommandFile): Promise<void> {
@@ -100,7 +116,11 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
         describe,
         // --version is touchstone's, not the command's: it works after a command too, but only the
         // top-level help lists it.
-        async (y: Argv) => (await loaded()).builder(y).hide('version'),
+        async (y: Argv) => {
+          const built = (await loaded()).builder(y).hide('version');
+          const config = await load<ConfigFile>('config-file');
+          return config.isConfigCommand(file) ? config.applyConfig(built, file, optionsOf(built), args) : built;
+        },
         async (argv) => {
           await (await loaded()).handler(argv);
         },
@@ -117,7 +137,7 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       // command runs in, which printed another project's version, or "unknown" outside any.
       .version(packageVersion())
       .fail((message, error) => {
-        throw error ?? new HarnessError('USAGE', withSuggestions(message, args, knownOptions(cli)));
+        throw error ?? new HarnessError('USAGE', withSuggestions(message, args, optionsOf(cli).key));
       })
       .help()
       .parseAsync();

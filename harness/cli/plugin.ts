@@ -14,14 +14,9 @@ import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { protocolCaseFacts } from '../suite/case-facts.js';
 import { planRun } from '../run/run-plan.js';
-import { protocolRunOptions, runProtocolSuites, type ProtocolRunOptions } from './protocol-run.js';
-
-export interface PluginOptions extends ProtocolRunOptions {
-  /** Required unless `replay` is given. */
-  plugin?: string;
-  record?: string;
-  replay?: string;
-}
+import { judged, protocolRunOptions, runProtocolSuites, listOf, type VerdictArgs } from './protocol-run.js';
+import type { Results } from '../core/results.js';
+import type { PluginOptions } from './options.js';
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
@@ -36,17 +31,17 @@ export const command = {
         .option('record', { type: 'string', describe: 'save every run (exact bytes and a readable form) in this directory, for --replay' })
         .option('replay', { type: 'string', describe: 'judge the runs recorded in this directory instead of running a plugin' }),
       'plugin',
-      30,
       'suites/plugin',
     )
       .example('$0 plugin --plugin ./protoc-gen-yours', 'judge your plugin')
       .example('$0 plugin --plugin "npx protoc-gen-es" --record session/', 'judge it and keep the session, for --replay session/'),
-  handler: async (argv: PluginOptions) => {
-    process.exitCode = await runPluginSuites(argv);
+  handler: async (argv: PluginOptions & VerdictArgs) => {
+    process.exitCode = await judged(argv, () => runPluginSuites(argv));
   },
 };
 
-export function runPluginSuites(options: PluginOptions): Promise<number> {
+/** Runs the plugin suites against options.plugin (as `touchstone plugin`), writes the reports, and returns the results. */
+export function runPluginSuites(options: PluginOptions): Promise<Results> {
   return runProtocolSuites('plugin', options.plugin ?? '', options, async (given) => {
     if (options.record !== undefined && options.replay !== undefined)
       throw new HarnessError('USAGE', '--record and --replay cannot be used together');
@@ -57,7 +52,7 @@ export function runPluginSuites(options: PluginOptions): Promise<number> {
     const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
     const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
     const registry = loadRequirementRegistry(suitePaths.requirements);
-    const suites = loadPluginSuites(suitePaths.plugin, options.suite);
+    const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite));
     const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures);
     if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
     // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.

@@ -13,16 +13,31 @@ import { colourWanted } from '../report/console-colour.js';
 import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from '../run/conformance-process.js';
 import type { RunPlan } from '../run/run-plan.js';
+import type { Results } from '../core/results.js';
+import type { ProtocolRunOptions } from './options.js';
 
-export interface ProtocolRunOptions {
-  suite: string[];
-  out?: string;
-  strict: boolean;
-  baseline?: string;
-  timeout: number;
-  'max-output': number;
-  'allow-incomplete': boolean;
-  'min-coverage': string[];
+/** The flags that turn results into an exit code: only the command line has one. */
+export interface VerdictArgs {
+  allowIncomplete: boolean;
+  minCoverage: string[];
+}
+
+/**
+ * The exit code of a command that runs suites: `work`'s results judged by exitCodeOf, with
+ * each coverage shortfall said; a HarnessError said on stderr, its code the exit code.
+ * --min-coverage is checked before the work starts.
+ */
+export async function judged(args: VerdictArgs, work: () => Promise<Results>): Promise<number> {
+  try {
+    const minCoverage = parseMinCoverage(args.minCoverage);
+    const results = await work();
+    for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
+    return exitCodeOf(results, args.allowIncomplete, minCoverage);
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    process.stderr.write(`touchstone: ${error.message}\n`);
+    return error.exitCode;
+  }
 }
 
 /** How every conformance run (run, plugin, compiler) turns its results into a verdict and an exit code. */
@@ -44,7 +59,10 @@ export function verdictOptions<T>(yargs: Argv<T>) {
     });
 }
 
-export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', timeoutSeconds: number, suitesDir: string) {
+/** The default of --timeout: seconds one run of a plugin, or of a compiler, may take. */
+export const DEFAULT_TIMEOUT_S = { plugin: 30, compiler: 60 } as const;
+
+export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', suitesDir: string) {
   return verdictOptions(
     yargs.option('suite', {
       type: 'array',
@@ -55,7 +73,7 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
   )
     .option('timeout', {
       type: 'number',
-      default: timeoutSeconds,
+      default: DEFAULT_TIMEOUT_S[target],
       describe: `seconds one run of the ${target} may take before it is killed (the case is ERROR)`,
     })
     .option('max-output', {
@@ -75,13 +93,13 @@ export async function runProtocolSuites(
   target: string,
   options: ProtocolRunOptions,
   prepare: (limits: PluginProcessOptions) => Promise<{ specific: Partial<RunConfig>; plan: RunPlan }>,
-): Promise<number> {
+): Promise<Results> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
   try {
-    if (!(options.timeout > 0) || !(options['max-output'] > 0))
-      throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
-    const minCoverage = parseMinCoverage(options['min-coverage']);
-    const limits = { timeoutMs: options.timeout * 1000, maxOutputBytes: options['max-output'] * 1024 * 1024 };
+    const timeout = options.timeout ?? DEFAULT_TIMEOUT_S[kind];
+    const maxOutput = options.maxOutput ?? 256;
+    if (!(timeout > 0) || !(maxOutput > 0)) throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
+    const limits = { timeoutMs: timeout * 1000, maxOutputBytes: maxOutput * 1024 * 1024 };
     const { specific, plan } = await prepare(limits);
     const startedAt = new Date();
     const config: RunConfig = {
@@ -90,23 +108,21 @@ export async function runProtocolSuites(
       embedded: false,
       tokens: {},
       cassettes: false,
-      suites: options.suite,
+      suites: listOf(options.suite),
       outDir: reportDirectory(options.out, startedAt),
-      strict: options.strict,
+      strict: options.strict === true,
       capabilities: [],
       colour: colourWanted(process.stdout),
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
       ...specific,
     };
-    const results = await runConformance(config, plan, scratch);
-    for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
-    return exitCodeOf(results, options['allow-incomplete'], minCoverage);
-  } catch (error) {
-    if (!(error instanceof HarnessError)) throw error;
-    process.stderr.write(`touchstone: ${error.message}\n`);
-    return error.exitCode;
+    return await runConformance(config, plan, scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+/** A list option given as one value or several. */
+export const listOf = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];

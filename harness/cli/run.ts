@@ -26,39 +26,15 @@ import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
-import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
+import type { Results } from '../core/results.js';
 import { reportDirectory, runConformance } from '../run/conformance-process.js';
 import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
-import { verdictOptions } from './protocol-run.js';
+import { judged, listOf, type VerdictArgs, verdictOptions } from './protocol-run.js';
+import type { RunOptions } from './options.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
-
-export interface RunOptions {
-  /** One per worker when there are several: each worker's cases change only its own target's state. */
-  target: string[];
-  workers?: number;
-  shard?: string;
-  tokens?: string;
-  suite: string[];
-  only: string[];
-  grep?: string;
-  'grep-invert'?: string;
-  'request-timeout'?: string;
-  'case-timeout'?: string;
-  'max-failures'?: string;
-  out?: string;
-  strict: boolean;
-  baseline?: string;
-  record?: string;
-  replay?: string;
-  'allow-incomplete': boolean;
-  'min-coverage': string[];
-  /** --no-preflight: judge the target even when it does not answer like the service. */
-  preflight?: boolean;
-}
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
 export const RUN_CASSETTE = '_run/probe';
@@ -132,8 +108,8 @@ export const command = {
       )
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
-  handler: async (argv: RunOptions) => {
-    process.exitCode = await run(argv);
+  handler: async (argv: RunOptions & VerdictArgs) => {
+    process.exitCode = await judged(argv, () => runService(argv));
   },
 };
 
@@ -159,7 +135,9 @@ function checkRecordings(dir: string, selected: Suite[]): void {
   }
 }
 
-export async function run(options: RunOptions): Promise<number> {
+/** Runs the service suites (as `touchstone run`), writes the reports, and returns the results; a HarnessError for what stops it. */
+export async function runService(given: RunOptions): Promise<Results> {
+  const options = { ...given, target: listOf(given.target), suite: listOf(given.suite), only: listOf(given.only) };
   const services: RunningService[] = [];
   const proxies: RunningProxy[] = [];
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-run-'));
@@ -168,18 +146,17 @@ export async function run(options: RunOptions): Promise<number> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const selected = selectCases(suites, { only: options.only ?? [], grep: options.grep, grepInvert: options['grep-invert'] });
+    const selected = selectCases(suites, { only: options.only, grep: options.grep, grepInvert: options.grepInvert });
     if (options.replay) checkRecordings(options.replay, selected);
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
     const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-    const minCoverage = parseMinCoverage(options['min-coverage']);
-    const seconds = (option: 'request-timeout' | 'case-timeout', fallback: number) =>
-      options[option] === undefined ? fallback : parseSeconds(`--${option}`, options[option]);
+    const seconds = (value: number | string | undefined, flag: string, fallback: number) =>
+      value === undefined ? fallback : parseSeconds(flag, value);
     // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
-    const requestTimeoutS = seconds('request-timeout', DEFAULT_REQUEST_TIMEOUT_S);
-    const caseTimeoutS = seconds('case-timeout', DEFAULT_CASE_TIMEOUT_S);
-    const maxFailures = options['max-failures'] === undefined ? undefined : parseCount('--max-failures', options['max-failures']);
+    const requestTimeoutS = seconds(options.requestTimeout, '--request-timeout', DEFAULT_REQUEST_TIMEOUT_S);
+    const caseTimeoutS = seconds(options.caseTimeout, '--case-timeout', DEFAULT_CASE_TIMEOUT_S);
+    const maxFailures = options.maxFailures === undefined ? undefined : parseCount('--max-failures', String(options.maxFailures));
     if (options.tokens && targets.length === 0 && !options.replay)
       throw new HarnessError('USAGE', '--tokens maps roles for --target; the embedded reference has its own tokens');
     // Replay needs the tokens only to recognise roles: any values work if each role keeps its own.
@@ -263,12 +240,12 @@ export async function run(options: RunOptions): Promise<number> {
         reportedUrls,
       }),
       suites: options.suite,
-      only: options.only ?? [],
+      only: options.only,
       grep: options.grep,
-      grepInvert: options['grep-invert'],
+      grepInvert: options.grepInvert,
       rerun: rerunCommand(options),
       outDir,
-      strict: options.strict,
+      strict: options.strict === true,
       capabilities: [...capabilities],
       requestTimeoutMs: requestTimeoutS * 1000,
       caseTimeoutMs: caseTimeoutS * 1000,
@@ -282,24 +259,14 @@ export async function run(options: RunOptions): Promise<number> {
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
       // A full re-recording leaves no cassette of a case that no longer exists.
       const everything =
-        options.suite.length === 0 &&
-        (options.only ?? []).length === 0 &&
-        options.grep === undefined &&
-        options['grep-invert'] === undefined &&
-        !shard;
+        options.suite.length === 0 && options.only.length === 0 && options.grep === undefined && options.grepInvert === undefined && !shard;
       if (options.record && everything)
         removeStaleCassettes(
           path.resolve(options.record),
           closed.flatMap((c) => c.written),
         );
     }
-
-    for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
-    return exitCodeOf(results, options['allow-incomplete'], minCoverage);
-  } catch (error) {
-    if (!(error instanceof HarnessError)) throw error;
-    process.stderr.write(`touchstone: ${error.message}\n`);
-    return error.exitCode;
+    return results;
   } finally {
     await Promise.all(proxies.map((p) => p.close()));
     try {
@@ -316,7 +283,7 @@ export async function run(options: RunOptions): Promise<number> {
  * Workers: --workers, else one per --target. Several workers against external targets need
  * a target each: cases change state, and two workers on one state would judge each other's changes.
  */
-function workerCount(options: RunOptions, targets: string[]): number {
+function workerCount(options: { workers?: number; replay?: string }, targets: string[]): number {
   const workers = options.workers ?? Math.max(1, targets.length);
   if (!Number.isInteger(workers) || workers < 1)
     throw new HarnessError('USAGE', `--workers ${options.workers} is not a positive whole number`);
@@ -329,7 +296,7 @@ function workerCount(options: RunOptions, targets: string[]): number {
 }
 
 /** `touchstone run` against the same target as this run (tokens, recordings, strictness), for reports to add `--only <case>` to. */
-function rerunCommand(options: RunOptions): string {
+function rerunCommand(options: RunOptions & { target: string[] }): string {
   const words = ['npx', 'touchstone', 'run'];
   // One case needs one worker: the first target does.
   if (options.target.length > 0) words.push('--target', options.target[0]);

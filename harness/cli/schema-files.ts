@@ -16,6 +16,7 @@ import { proxyConfigSchemaFile } from '../proxy/proxy-config-format.js';
 import { baselineSchemaFile } from '../report/baseline.js';
 import { endpointsSchemaFile } from '../suite/endpoint-aliases.js';
 import { tokensSchemaFile } from '../http/tokens-file.js';
+import { configSchemaFile } from './config-format.js';
 import { projectPath } from '../../lib/project-files.js';
 
 export const SCHEMAS_COMMAND = 'npm run schemas';
@@ -33,6 +34,7 @@ export const SCHEMA_FILES: readonly SchemaFile[] = [
   pluginSessionSchemaFile,
   cassetteSchemaFile,
   tokensSchemaFile,
+  configSchemaFile,
 ];
 
 /** The file's text as the generator writes it. */

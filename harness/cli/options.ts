@@ -1,0 +1,49 @@
+// The options of the commands that run suites, as the library takes them (harness/cli/api.ts)
+// and as the commands' handlers get them from yargs (which gives each flag in camelCase too).
+// Kept apart from the commands, which import yargs: the library's types must not need yargs'.
+
+/**
+ * What `touchstone run` and the library's run() take: each key is the flag of the same name in
+ * camelCase (the flags' descriptions say what each does). Seconds and counts may be numbers or
+ * the text a flag would give.
+ */
+export interface RunOptions {
+  /** One per worker when there are several: each worker's cases change only its own target's state. */
+  target?: string | string[];
+  workers?: number;
+  shard?: string;
+  tokens?: string;
+  suite?: string | string[];
+  only?: string | string[];
+  grep?: string;
+  grepInvert?: string;
+  requestTimeout?: number | string;
+  caseTimeout?: number | string;
+  maxFailures?: number | string;
+  out?: string;
+  strict?: boolean;
+  baseline?: string;
+  record?: string;
+  replay?: string;
+  /** false (--no-preflight): judge the target even when it does not answer like the service. */
+  preflight?: boolean;
+}
+
+/** What `touchstone plugin` and `compiler` (and the library's judgePlugin) take besides the target: the flags, in camelCase. */
+export interface ProtocolRunOptions {
+  suite?: string | string[];
+  out?: string;
+  strict?: boolean;
+  baseline?: string;
+  /** Seconds one run of the target may take (default: the command's). */
+  timeout?: number;
+  /** MiB of stdout one run may write (default 256). */
+  maxOutput?: number;
+}
+
+export interface PluginOptions extends ProtocolRunOptions {
+  /** Required unless `replay` is given. */
+  plugin?: string;
+  record?: string;
+  replay?: string;
+}
