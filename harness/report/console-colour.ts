@@ -2,6 +2,10 @@
 // (no-color.org: present and not empty), always with FORCE_COLOR (not 0 or false) unless
 // NO_COLOR says otherwise; TERM=dumb has none. The CLI decides once, for its own stdout, and
 // hands the decision to the Playwright process that prints progress (RunConfig.colour).
+// The escape codes are node's own (util.styleText, Node.js 20.12+), not a package's: picocolors
+// would add a dependency for six colours, and its own NO_COLOR/TTY test would be a second
+// decision beside colourWanted's (styleText in Node.js 20 applies the style whenever asked).
+import { styleText } from 'node:util';
 import type { Outcome, Verdict } from '../core/results.js';
 
 export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -10,19 +14,19 @@ export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
   return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
-const CODES: Record<Outcome | Verdict, number> = {
-  PASS: 32,
-  FAIL: 31,
-  WARN: 33,
-  SKIP: 90,
-  ERROR: 35,
-  XFAIL: 36,
-  conforming: 32,
-  incomplete: 33,
-  'non-conforming': 31,
+const COLOURS: Record<Outcome | Verdict, Parameters<typeof styleText>[0]> = {
+  PASS: 'green',
+  FAIL: 'red',
+  WARN: 'yellow',
+  SKIP: 'gray',
+  ERROR: 'magenta',
+  XFAIL: 'cyan',
+  conforming: 'green',
+  incomplete: 'yellow',
+  'non-conforming': 'red',
 };
 
 /** `text` in the colour of `key` (an outcome or a verdict), or as it is without colour. */
 export function paint(colour: boolean, key: Outcome | Verdict, text: string): string {
-  return colour ? `\u001b[${CODES[key]}m${text}\u001b[39m` : text;
+  return colour ? styleText(COLOURS[key], text) : text;
 }
