@@ -16,6 +16,7 @@ const COMMANDS = [
   ['cassette'],
   ['plugin'],
   ['compiler'],
+  ['list'],
   ['mutate'],
   ['report'],
   ['report', 'merge'],
