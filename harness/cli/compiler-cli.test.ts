@@ -10,6 +10,7 @@ import path from 'node:path';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 import type { Results } from '../core/results.js';
 import { runCli } from '../../test-support/cli-process.js';
+import { expectMergedAsWhole } from '../../test-support/same-judgement.js';
 
 let dir: string;
 test.beforeAll(() => {
@@ -82,7 +83,6 @@ test('--workers and --shard: two workers per half, merged, judge the selected ca
   test.setTimeout(300_000);
   const compiler = `"${process.execPath}" bin/touchstone.js protoc`;
   const select = ['--suite', 'failures', '--suite', 'names', '--grep-invert', 'backslash'];
-  const judged = (out: string) => results(out).cases.map((c) => `${c.outcome} ${c.id} ${c.failure?.requirement ?? ''}`);
   const runs = [];
   for (const [i, extra] of [[], ['--workers', '2', '--shard', '1/2'], ['--workers', '2', '--shard', '2/2']].entries())
     runs.push(await runCli(['compiler', '--compiler', compiler, ...select, '--out', path.join(dir, `parallel-${i}`), ...extra]));
@@ -91,25 +91,8 @@ test('--workers and --shard: two workers per half, merged, judge the selected ca
   const one = results(path.join(dir, 'parallel-0'));
   expect(one.cases.map((c) => c.id)).not.toContain('names/backslash');
   expect(one.cases.length).toBe(9);
-  const merged = path.join(dir, 'parallel-merged');
-  const merge = await runCli(['report', 'merge', path.join(dir, 'parallel-1'), path.join(dir, 'parallel-2'), '--out', merged]);
-  expect(merge.code, merge.stdout + merge.stderr).toBe(0);
-  expect(judged(merged)).toEqual(judged(path.join(dir, 'parallel-0')));
-  expect(results(merged)).toMatchObject({ kind: 'compiler', verdict: one.verdict });
-  expect(results(merged).requirements.map((r) => [r.id, r.status])).toEqual(one.requirements.map((r) => [r.id, r.status]));
+  const parts = [path.join(dir, 'parallel-1'), path.join(dir, 'parallel-2')];
+  await expectMergedAsWhole(parts, path.join(dir, 'parallel-0'), path.join(dir, 'parallel-merged'));
   // No case kept its sandbox (all passed), in either half.
   for (const part of ['parallel-1', 'parallel-2']) expect(existsSync(path.join(dir, part, 'compiler-cases'))).toBe(false);
-});
-
-test('compiler --help offers what a compiler run has: workers, shards, selection, requirement coverage only', async () => {
-  const help = await runCli(['compiler', '--help']);
-  expect(help.code).toBe(0);
-  for (const option of ['--workers', '--shard', '--only', '--grep', '--grep-invert']) expect(help.stdout).toContain(option);
-  expect(help.stdout).not.toMatch(/endpoint|tokens or capabilities/);
-  const aspects = await runCli(['compiler', '--compiler', 'protoc', '--min-coverage', 'endpoint-aspects=80']);
-  expect(aspects.code).toBe(2);
-  expect(aspects.stderr).toContain('--min-coverage endpoint-aspects=80: give a percentage, or KIND=PERCENT with KIND requirements');
-  const grep = await runCli(['compiler', '--compiler', 'protoc', '--grep', 'zzzz-no-such-case']);
-  expect(grep.code).toBe(2);
-  expect(grep.stderr).toContain('--grep zzzz-no-such-case matches no case');
 });

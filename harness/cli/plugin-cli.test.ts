@@ -7,6 +7,7 @@ import type { Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { treeDifferences } from '../../test-support/tree-diff.js';
 import { runCli } from '../../test-support/cli-process.js';
+import { expectMergedAsWhole, judgement } from '../../test-support/same-judgement.js';
 
 let dir: string;
 test.beforeAll(() => {
@@ -169,7 +170,6 @@ test('--record with --replay, no --plugin without --replay, and a bad session ar
 test('--workers 2 judges as one worker does; the parts of --shard i/n merge into the whole run', async () => {
   test.setTimeout(240_000);
   const es = path.join(PROJECT_ROOT, 'node_modules/.bin/protoc-gen-es');
-  const judged = (out: string) => results(out).cases.map((c) => `${c.outcome} ${c.id} ${c.failure?.requirement ?? ''}`);
   const runs = [];
   for (const [i, extra] of [[], ['--workers', '2'], ['--workers', '2', '--shard', '1/2'], ['--shard', '2/2']].entries())
     runs.push(await runCli(['plugin', '--plugin', es, '--out', path.join(dir, `parallel-${i}`), ...extra]));
@@ -178,17 +178,11 @@ test('--workers 2 judges as one worker does; the parts of --shard i/n merge into
   expect(runs[2].stdout).toContain('(2 workers, shard 1/2)');
   const one = results(path.join(dir, 'parallel-0'));
   expect(one.cases.map((c) => c.outcome)).toContain('WARN');
-  expect(judged(path.join(dir, 'parallel-1'))).toEqual(judged(path.join(dir, 'parallel-0')));
-  expect(results(path.join(dir, 'parallel-1')).verdict).toBe(one.verdict);
+  expect(judgement(path.join(dir, 'parallel-1'))).toEqual(judgement(path.join(dir, 'parallel-0')));
   const halves = [2, 3].map((i) => results(path.join(dir, `parallel-${i}`)).cases.length);
   expect(halves.every((n) => n > 0 && n < one.cases.length)).toBe(true);
-
-  const merged = path.join(dir, 'parallel-merged');
-  const merge = await runCli(['report', 'merge', path.join(dir, 'parallel-3'), path.join(dir, 'parallel-2'), '--out', merged]);
-  expect(merge.code, merge.stdout + merge.stderr).toBe(0);
-  expect(judged(merged)).toEqual(judged(path.join(dir, 'parallel-0')));
-  expect(results(merged)).toMatchObject({ kind: 'plugin', verdict: one.verdict });
-  expect(results(merged).requirements.map((r) => [r.id, r.status])).toEqual(one.requirements.map((r) => [r.id, r.status]));
+  const parts = [path.join(dir, 'parallel-3'), path.join(dir, 'parallel-2')];
+  await expectMergedAsWhole(parts, path.join(dir, 'parallel-0'), path.join(dir, 'parallel-merged'));
 });
 
 test('--only, --grep and --grep-invert select the cases as run selects them; a selection of nothing is exit 2', async () => {
@@ -217,20 +211,4 @@ test('--only, --grep and --grep-invert select the cases as run selects them; a s
   const nothing = await runCli(['plugin', '--plugin', 'cat', '--only', 'io/no-such-case']);
   expect(nothing.code).toBe(2);
   expect(nothing.stderr).toContain('--only names no case: io/no-such-case');
-});
-
-test('plugin --help offers what a plugin run has: workers, shards, selection, requirement coverage only', async () => {
-  const help = await runCli(['plugin', '--help']);
-  expect(help.code).toBe(0);
-  for (const option of ['--workers', '--shard', '--only', '--grep', '--grep-invert']) expect(help.stdout).toContain(option);
-  expect(help.stdout).not.toMatch(/endpoint|tokens or capabilities/);
-  const endpoints = await runCli(['plugin', '--plugin', 'cat', '--min-coverage', 'endpoints=50']);
-  expect(endpoints.code).toBe(2);
-  expect(endpoints.stderr).toContain('--min-coverage endpoints=50: give a percentage, or KIND=PERCENT with KIND requirements');
-  const workers = await runCli(['plugin', '--plugin', 'cat', '--workers', '0']);
-  expect(workers.code).toBe(2);
-  expect(workers.stderr).toContain('--workers 0 is not a positive whole number');
-  const shard = await runCli(['plugin', '--plugin', 'cat', '--shard', '3/2']);
-  expect(shard.code).toBe(2);
-  expect(shard.stderr).toContain('--shard 3/2 is not i/n');
 });
