@@ -84,9 +84,11 @@ const ENGINE_FILES = ['conformance.config', 'conformance.spec', 'conformance-rep
  * loads goes through its loader hooks, a round trip to the hooks' thread each, in the runner and
  * in every worker; typebox (373 modules), ajv (86) and yaml (72) are most of what the engine
  * loads, so the engine bundles its packages, unlike the commands. Playwright stays out (its
- * test API must be the runner's own copy), and libsodium-wrappers (two modules, megabytes).
+ * test API must be the runner's own copy), libsodium-wrappers (two modules, megabytes), and
+ * write-file-atomic (CommonJS that names its temp files after __filename, which an ES module
+ * bundle does not have: every report write threw).
  */
-const ENGINE_EXTERNAL = ['@playwright/test', 'libsodium-wrappers'];
+const ENGINE_EXTERNAL = ['@playwright/test', 'libsodium-wrappers', 'write-file-atomic'];
 
 /**
  * Fails the build if the engine's bundle breaks what the sources promise: a service run loads

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
 import type { Results } from '../core/results.js';
 import { runCli } from '../../test-support/cli-process.js';
+import { expectMergedAsWhole } from '../../test-support/same-judgement.js';
 
 let dir: string;
 test.beforeAll(() => {
@@ -74,4 +75,24 @@ test('a compiler that cannot be started is exit 3, said once', async () => {
   const run = await runCli(['compiler', '--compiler', path.join(dir, 'no-such-protoc'), '--out', path.join(dir, 'missing')]);
   expect(run.code).toBe(3);
   expect(run.stderr).toContain('the compiler cannot be started');
+});
+
+// Each case runs the compiler in a sandbox of its own, so workers share nothing: the halves of
+// a --shard split, each run by two workers, merge into what one worker judges of the same cases.
+test('--workers and --shard: two workers per half, merged, judge the selected cases as one worker does', async () => {
+  test.setTimeout(300_000);
+  const compiler = `"${process.execPath}" bin/touchstone.js protoc`;
+  const select = ['--suite', 'failures', '--suite', 'names', '--grep-invert', 'backslash'];
+  const runs = [];
+  for (const [i, extra] of [[], ['--workers', '2', '--shard', '1/2'], ['--workers', '2', '--shard', '2/2']].entries())
+    runs.push(await runCli(['compiler', '--compiler', compiler, ...select, '--out', path.join(dir, `parallel-${i}`), ...extra]));
+  for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(runs[1].stdout).toContain('(2 workers, shard 1/2)');
+  const one = results(path.join(dir, 'parallel-0'));
+  expect(one.cases.map((c) => c.id)).not.toContain('names/backslash');
+  expect(one.cases.length).toBe(9);
+  const parts = [path.join(dir, 'parallel-1'), path.join(dir, 'parallel-2')];
+  await expectMergedAsWhole(parts, path.join(dir, 'parallel-0'), path.join(dir, 'parallel-merged'));
+  // No case kept its sandbox (all passed), in either half.
+  for (const part of ['parallel-1', 'parallel-2']) expect(existsSync(path.join(dir, part, 'compiler-cases'))).toBe(false);
 });

@@ -5,11 +5,9 @@ import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { lintCompilerSuites, loadCompilerSuites } from '../plugin/plugin-suite-loader.js';
-import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { protocolCaseFacts } from '../suite/case-facts.js';
-import { planRun } from '../run/run-plan.js';
-import { judged, protocolRunOptions, runProtocolSuites, listOf, type VerdictArgs } from './protocol-run.js';
+import { judged, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
+import { listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
 
@@ -32,21 +30,23 @@ export const command = {
       .example('$0 compiler --compiler protoc', "judge Debian's protoc")
       .example('$0 compiler --compiler "npx buf"', 'judge another compiler'),
   handler: async (argv: CompilerOptions & VerdictArgs) => {
-    process.exitCode = await judged(argv, () => runCompilerSuites(argv));
+    process.exitCode = await judged('compiler', argv, () => runCompilerSuites(argv));
   },
 };
 
 /** Runs the compiler suites against options.compiler (as `touchstone compiler`), writes the reports, and returns the results. */
 export function runCompilerSuites(options: CompilerOptions): Promise<Results> {
-  return runProtocolSuites('compiler', options.compiler, options, async (limits) => {
+  return runProtocolSuites('compiler', options.compiler, options, (limits, registry) => {
     const command = splitCommand(options.compiler);
-    const registry = loadRequirementRegistry(suitePaths.requirements);
     const suites = loadCompilerSuites(suitePaths.compiler, listOf(options.suite));
     const problems = lintCompilerSuites(suites, registry, suitePaths.pluginFixtures);
     if (problems.length) throw new HarnessError('CONFIG', `the compiler suites do not pass the lint:\n  ${problems.join('\n  ')}`);
-    // A command that cannot start at all would make every case ERROR: say so once instead.
-    const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
-    if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
-    return { specific: { compiler: { command, ...limits, cwd: process.cwd() } }, plan: planRun(suites, registry, protocolCaseFacts) };
+    const start = async () => {
+      // A command that cannot start at all would make every case ERROR: say so once instead.
+      const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
+      if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
+      return { compiler: { command, ...limits, cwd: process.cwd() } };
+    };
+    return { suites, start };
   });
 }

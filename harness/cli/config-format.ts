@@ -42,7 +42,10 @@ const CLIENT_TIMEOUTS = { headTimeout: number, requestTimeout: number, idleTimeo
 const section = <P extends Record<string, TSchema>>(properties: P) =>
   Type.Partial(Type.Object(properties, { additionalProperties: false }));
 
-const PROTOCOL = { suite: texts, timeout: number, maxOutput: number, ...VERDICT };
+/** --suite, --only, --grep, --grep-invert: which cases run. */
+const SELECTION = { suite: texts, only: texts, grep: text, grepInvert: text };
+
+const PROTOCOL = { ...SELECTION, workers: number, shard: text, timeout: number, maxOutput: number, ...VERDICT };
 
 /** Each configurable command's section; CONFIG_COMMANDS lists them. */
 const SECTIONS = {
@@ -51,10 +54,7 @@ const SECTIONS = {
     workers: number,
     shard: text,
     tokens: text,
-    suite: texts,
-    only: texts,
-    grep: text,
-    grepInvert: text,
+    ...SELECTION,
     requestTimeout: amount,
     caseTimeout: amount,
     maxFailures: amount,

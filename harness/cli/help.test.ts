@@ -16,6 +16,7 @@ const COMMANDS = [
   ['cassette'],
   ['plugin'],
   ['compiler'],
+  ['list'],
   ['mutate'],
   ['report'],
   ['report', 'merge'],
@@ -106,3 +107,34 @@ test('a mistyped command or option is named with the closest known one; a name c
   const far = await runCli(['run', '--zzzzzz']);
   expect(far.stderr).toContain('Unknown argument: zzzzzz\n');
 });
+
+// Plugins and compilers have no endpoints, and their cases need no tokens or capabilities: their
+// help offers neither, and --min-coverage refuses the endpoint kinds. Both share run's workers,
+// shards and selection.
+const PROTOCOL_COMMANDS: [command: string, target: string[]][] = [
+  ['plugin', ['--plugin', 'cat']],
+  ['compiler', ['--compiler', 'protoc']],
+];
+for (const [command, target] of PROTOCOL_COMMANDS) {
+  test(`${command} --help offers what a ${command} run has: workers, shards, selection, requirement coverage only`, async () => {
+    const help = await runCli([command, '--help']);
+    expect(help.code).toBe(0);
+    for (const option of ['--workers', '--shard', '--only', '--grep', '--grep-invert']) expect(help.stdout).toContain(option);
+    expect(help.stdout).not.toMatch(/endpoint|tokens or capabilities/);
+    const refusals: [string[], string][] = [
+      [['--min-coverage', 'endpoints=50'], '--min-coverage endpoints=50: give a percentage, or KIND=PERCENT with KIND requirements'],
+      [
+        ['--min-coverage', 'endpoint-aspects=80'],
+        '--min-coverage endpoint-aspects=80: give a percentage, or KIND=PERCENT with KIND requirements',
+      ],
+      [['--workers', '0'], '--workers 0 is not a positive whole number'],
+      [['--shard', '3/2'], '--shard 3/2 is not i/n'],
+      [['--grep', 'zzzz-no-such-case'], '--grep zzzz-no-such-case matches no case'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await runCli([command, ...target, ...args]);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr, args.join(' ')).toContain(message);
+    }
+  });
+}

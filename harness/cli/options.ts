@@ -2,21 +2,25 @@
 // and as the commands' handlers get them from yargs (which gives each flag in camelCase too).
 // Kept apart from the commands, which import yargs: the library's types must not need yargs'.
 
+/** Which cases to run (or list): --suite, --only, --grep, --grep-invert. */
+export interface SelectionOptions {
+  suite?: string | string[];
+  only?: string | string[];
+  grep?: string;
+  grepInvert?: string;
+}
+
 /**
  * What `touchstone run` and the library's run() take: each key is the flag of the same name in
  * camelCase (the flags' descriptions say what each does). Seconds and counts may be numbers or
  * the text a flag would give.
  */
-export interface RunOptions {
+export interface RunOptions extends SelectionOptions {
   /** One per worker when there are several: each worker's cases change only its own target's state. */
   target?: string | string[];
   workers?: number;
   shard?: string;
   tokens?: string;
-  suite?: string | string[];
-  only?: string | string[];
-  grep?: string;
-  grepInvert?: string;
   requestTimeout?: number | string;
   caseTimeout?: number | string;
   maxFailures?: number | string;
@@ -30,8 +34,9 @@ export interface RunOptions {
 }
 
 /** What `touchstone plugin` and `compiler` (and the library's judgePlugin) take besides the target: the flags, in camelCase. */
-export interface ProtocolRunOptions {
-  suite?: string | string[];
+export interface ProtocolRunOptions extends SelectionOptions {
+  workers?: number;
+  shard?: string;
   out?: string;
   strict?: boolean;
   baseline?: string;

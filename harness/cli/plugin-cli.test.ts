@@ -7,6 +7,7 @@ import type { Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { treeDifferences } from '../../test-support/tree-diff.js';
 import { runCli } from '../../test-support/cli-process.js';
+import { expectMergedAsWhole, judgement } from '../../test-support/same-judgement.js';
 
 let dir: string;
 test.beforeAll(() => {
@@ -161,4 +162,53 @@ test('--record with --replay, no --plugin without --replay, and a bad session ar
   const tooNew = await runCli(['plugin', '--replay', newer]);
   expect(tooNew.code).toBe(2);
   expect(tooNew.stderr).toContain('version 2 of the plugin session format is not supported');
+});
+
+// Each case starts the plugin on its own, so workers share nothing: two give the verdicts of
+// one, and the halves of a --shard split merge (report merge) into the whole run. Against
+// protoc-gen-es, whose one WARN shows a finding survives the split.
+test('--workers 2 judges as one worker does; the parts of --shard i/n merge into the whole run', async () => {
+  test.setTimeout(240_000);
+  const es = path.join(PROJECT_ROOT, 'node_modules/.bin/protoc-gen-es');
+  const runs = [];
+  for (const [i, extra] of [[], ['--workers', '2'], ['--workers', '2', '--shard', '1/2'], ['--shard', '2/2']].entries())
+    runs.push(await runCli(['plugin', '--plugin', es, '--out', path.join(dir, `parallel-${i}`), ...extra]));
+  for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(runs[1].stdout).toContain('(2 workers)');
+  expect(runs[2].stdout).toContain('(2 workers, shard 1/2)');
+  const one = results(path.join(dir, 'parallel-0'));
+  expect(one.cases.map((c) => c.outcome)).toContain('WARN');
+  expect(judgement(path.join(dir, 'parallel-1'))).toEqual(judgement(path.join(dir, 'parallel-0')));
+  const halves = [2, 3].map((i) => results(path.join(dir, `parallel-${i}`)).cases.length);
+  expect(halves.every((n) => n > 0 && n < one.cases.length)).toBe(true);
+  const parts = [path.join(dir, 'parallel-3'), path.join(dir, 'parallel-2')];
+  await expectMergedAsWhole(parts, path.join(dir, 'parallel-0'), path.join(dir, 'parallel-merged'));
+});
+
+test('--only, --grep and --grep-invert select the cases as run selects them; a selection of nothing is exit 2', async () => {
+  test.setTimeout(120_000);
+  const out = path.join(dir, 'selected');
+  const run = await runCli([
+    'plugin',
+    '--plugin',
+    'node bin/protoc-gen-touchstone.js',
+    '--only',
+    'io/real-request',
+    '--grep',
+    '^files/',
+    '--grep-invert',
+    'optional',
+    '--out',
+    out,
+  ]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const ids = results(out).cases.map((c) => c.id);
+  expect(ids).toContain('io/real-request');
+  expect(ids.filter((id) => id.startsWith('io/'))).toEqual(['io/real-request']);
+  expect(ids.some((id) => id.startsWith('files/'))).toBe(true);
+  expect(ids).not.toContain('files/proto3-optional');
+  expect(results(out).scope).toMatchObject({ only: ['io/real-request'], grep: '^files/', grep_invert: 'optional' });
+  const nothing = await runCli(['plugin', '--plugin', 'cat', '--only', 'io/no-such-case']);
+  expect(nothing.code).toBe(2);
+  expect(nothing.stderr).toContain('--only names no case: io/no-such-case');
 });

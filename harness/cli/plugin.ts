@@ -10,11 +10,9 @@ import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-session.js';
 import { lintPluginSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
-import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { protocolCaseFacts } from '../suite/case-facts.js';
-import { planRun } from '../run/run-plan.js';
-import { judged, protocolRunOptions, runProtocolSuites, listOf, type VerdictArgs } from './protocol-run.js';
+import { judged, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
+import { listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { PluginOptions } from './options.js';
 
@@ -36,13 +34,13 @@ export const command = {
       .example('$0 plugin --plugin ./protoc-gen-yours', 'judge your plugin')
       .example('$0 plugin --plugin "npx protoc-gen-es" --record session/', 'judge it and keep the session, for --replay session/'),
   handler: async (argv: PluginOptions & VerdictArgs) => {
-    process.exitCode = await judged(argv, () => runPluginSuites(argv));
+    process.exitCode = await judged('plugin', argv, () => runPluginSuites(argv));
   },
 };
 
 /** Runs the plugin suites against options.plugin (as `touchstone plugin`), writes the reports, and returns the results. */
 export function runPluginSuites(options: PluginOptions): Promise<Results> {
-  return runProtocolSuites('plugin', options.plugin ?? '', options, async (given) => {
+  return runProtocolSuites('plugin', options.plugin ?? '', options, (given, registry) => {
     if (options.record !== undefined && options.replay !== undefined)
       throw new HarnessError('USAGE', '--record and --replay cannot be used together');
     if (options.plugin === undefined && options.replay === undefined)
@@ -51,26 +49,27 @@ export function runPluginSuites(options: PluginOptions): Promise<Results> {
     const replay = options.replay === undefined ? undefined : path.resolve(options.replay);
     const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
     const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
-    const registry = loadRequirementRegistry(suitePaths.requirements);
     const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite));
     const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures);
     if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
     // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.
     const limits = { ...(replayed?.limits ?? given), cwd: process.cwd() };
-    if (!replayed) {
-      // A command that cannot start at all would make every case ERROR: say so once instead.
-      const probe = await runPluginProcess(command, new Uint8Array(0), limits);
-      if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the plugin cannot be started: ${probe.spawnError}`);
-    }
-    // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
-    if (record !== undefined) createSessionRecorder(record, command, limits);
-    const specific = {
-      targetUrl: options.plugin ?? command.map(shellWord).join(' '),
-      plugin: { command, ...limits, ...(record !== undefined && { record }), ...(replay !== undefined && { replay }) },
-      // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
-      ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
-      ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
+    const start = async () => {
+      if (!replayed) {
+        // A command that cannot start at all would make every case ERROR: say so once instead.
+        const probe = await runPluginProcess(command, new Uint8Array(0), limits);
+        if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the plugin cannot be started: ${probe.spawnError}`);
+      }
+      // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
+      if (record !== undefined) createSessionRecorder(record, command, limits);
+      return {
+        targetUrl: options.plugin ?? command.map(shellWord).join(' '),
+        plugin: { command, ...limits, ...(record !== undefined && { record }), ...(replay !== undefined && { replay }) },
+        // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
+        ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
+        ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
+      };
     };
-    return { specific, plan: planRun(suites, registry, protocolCaseFacts) };
+    return { suites, start };
   });
 }

@@ -10,11 +10,16 @@ import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import type { RunConfig } from '../core/run-config.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
-import { coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
+import { coverageKindsOf, coverageShortfalls, parseMinCoverage } from '../core/coverage.js';
 import { reportDirectory, runConformance } from '../run/conformance-process.js';
-import type { RunPlan } from '../run/run-plan.js';
+import { planRun } from '../run/run-plan.js';
+import { loadRequirementRegistry, type RequirementRegistry, type RunKind } from '../core/requirement-registry.js';
+import { suitePaths } from '../core/suite-paths.js';
+import { protocolCaseFacts } from '../suite/case-facts.js';
+import { selectCases } from '../core/select-cases.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
+import { parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 
 /** The flags that turn results into an exit code: only the command line has one. */
 export interface VerdictArgs {
@@ -23,13 +28,13 @@ export interface VerdictArgs {
 }
 
 /**
- * The exit code of a command that runs suites: `work`'s results judged by exitCodeOf, with
- * each coverage shortfall said; a HarnessError said on stderr, its code the exit code.
+ * The exit code of a command that runs `kind`'s suites: `work`'s results judged by exitCodeOf,
+ * with each coverage shortfall said; a HarnessError said on stderr, its code the exit code.
  * --min-coverage is checked before the work starts.
  */
-export async function judged(args: VerdictArgs, work: () => Promise<Results>): Promise<number> {
+export async function judged(kind: RunKind, args: VerdictArgs, work: () => Promise<Results>): Promise<number> {
   try {
-    const minCoverage = parseMinCoverage(args.minCoverage);
+    const minCoverage = parseMinCoverage(args.minCoverage, kind);
     const results = await work();
     for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
     return exitCodeOf(results, args.allowIncomplete, minCoverage);
@@ -40,22 +45,30 @@ export async function judged(args: VerdictArgs, work: () => Promise<Results>): P
   }
 }
 
-/** How every conformance run (run, plugin, compiler) turns its results into a verdict and an exit code. */
-export function verdictOptions<T>(yargs: Argv<T>) {
+/**
+ * How every conformance run (run, plugin, compiler) turns its results into a verdict and an
+ * exit code. Each kind is offered what applies to it: only a service run has endpoints, and
+ * only a service case can go unchecked for want of a token or a capability.
+ */
+export function verdictOptions<T>(yargs: Argv<T>, kind: RunKind) {
+  const coverageKinds = coverageKindsOf(kind);
   return yargs
     .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
     .option('allow-incomplete', {
       type: 'boolean',
       default: false,
-      describe: 'exit 0 when nothing failed even though MUST requirements went unchecked (missing tokens or capabilities)',
+      describe: `exit 0 when nothing failed even though MUST requirements went unchecked (${kind === 'service' ? 'missing tokens or capabilities' : 'no case of the run checks them'})`,
     })
     .option('baseline', { type: 'string', describe: 'known failures and known-flaky cases (YAML; see docs/reports-and-baselines.md)' })
     .option('min-coverage', {
       type: 'array',
       string: true,
       default: [] as string[],
-      describe: 'exit 4 when coverage is below PERCENT: for every kind, or KIND=PERCENT (requirements, endpoints, endpoint-aspects)',
+      describe:
+        coverageKinds.length === 1
+          ? `exit 4 when coverage of the ${coverageKinds[0]} in scope is below PERCENT (or ${coverageKinds[0]}=PERCENT)`
+          : `exit 4 when coverage is below PERCENT: for every kind, or KIND=PERCENT (${coverageKinds.join(', ')})`,
     });
 }
 
@@ -64,12 +77,17 @@ export const DEFAULT_TIMEOUT_S = { plugin: 30, compiler: 60 } as const;
 
 export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compiler', suitesDir: string) {
   return verdictOptions(
-    yargs.option('suite', {
-      type: 'array',
-      string: true,
-      default: [] as string[],
-      describe: `run only these suites (file names under ${suitesDir})`,
-    }),
+    yargs
+      // Decision: one worker unless asked: each case starts the target on its own, so workers
+      // need no state of their own, but a slow target judged under the load of its own copies
+      // could time out where it would not alone.
+      .option('workers', {
+        type: 'number',
+        describe: `run N cases at once, each starting the ${target} on its own (default 1; --timeout then bounds each start under that load)`,
+      })
+      .options(SHARD_OPTION)
+      .options(selectionOptions('run', `file names under ${suitesDir}`)),
+    target,
   )
     .option('timeout', {
       type: 'number',
@@ -83,32 +101,53 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
     });
 }
 
+/** What a kind's command prepares before its cases run (see runProtocolSuites). */
+export interface ProtocolRun {
+  /** The kind's suites that --suite names, loaded and linted. */
+  suites: { name: string; cases: readonly ProtocolCase[] }[];
+  /** Checks the target can start and gives the kind's part of the configuration; called once the selection stands. */
+  start(): Promise<Partial<RunConfig>>;
+}
+
+interface ProtocolCase {
+  id: string;
+  title: string;
+  requirements: string[];
+}
+
 /**
- * Runs the `kind` suites against `target` (the command as given). `prepare` lints the
- * suites, checks the target can start, and returns the kind's part of the configuration and
- * the run's plan.
+ * Runs the `kind` suites against `target` (the command as given). `prepare` loads and lints
+ * the kind's suites; the cases the options select are then planned, and the target checked.
+ * Usage errors (options, selection) come before the target is started at all.
  */
 export async function runProtocolSuites(
   kind: 'plugin' | 'compiler',
   target: string,
   options: ProtocolRunOptions,
-  prepare: (limits: PluginProcessOptions) => Promise<{ specific: Partial<RunConfig>; plan: RunPlan }>,
+  prepare: (limits: PluginProcessOptions, registry: RequirementRegistry) => ProtocolRun,
 ): Promise<Results> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
   try {
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_S[kind];
     const maxOutput = options.maxOutput ?? 256;
     if (!(timeout > 0) || !(maxOutput > 0)) throw new HarnessError('USAGE', '--timeout and --max-output must be positive numbers');
+    const workers = parseWorkers(options.workers, 1);
+    const shard = shardOf(options);
     const limits = { timeoutMs: timeout * 1000, maxOutputBytes: maxOutput * 1024 * 1024 };
-    const { specific, plan } = await prepare(limits);
+    const registry = loadRequirementRegistry(suitePaths.requirements);
+    const run = prepare(limits, registry);
+    const plan = planRun(selectCases(run.suites, selectionOf(options)), registry, protocolCaseFacts);
+    const specific = await run.start();
     const startedAt = new Date();
     const config: RunConfig = {
       kind,
       targetUrl: target,
+      workers,
+      ...(shard && { shard }),
       embedded: false,
       tokens: {},
       cassettes: false,
-      suites: listOf(options.suite),
+      ...selectionConfig(options),
       outDir: reportDirectory(options.out, startedAt),
       strict: options.strict === true,
       capabilities: [],
@@ -122,7 +161,3 @@ export async function runProtocolSuites(
     rmSync(scratch, { recursive: true, force: true });
   }
 }
-
-/** A list option given as one value or several. */
-export const listOf = (value: string | string[] | undefined): string[] =>
-  value === undefined ? [] : Array.isArray(value) ? value : [value];

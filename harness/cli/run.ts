@@ -14,15 +14,9 @@ import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
 import { loadRequirementRegistry } from '../core/requirement-registry.js';
-import {
-  DEFAULT_CASE_TIMEOUT_S,
-  DEFAULT_REQUEST_TIMEOUT_S,
-  parseCount,
-  parseSeconds,
-  parseShard,
-  type RunConfig,
-} from '../core/run-config.js';
-import { lintSuites, loadSuites, selectCases } from '../suite/suite-loader.js';
+import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, parseCount, parseSeconds, type RunConfig } from '../core/run-config.js';
+import { lintSuites, loadSuites } from '../suite/suite-loader.js';
+import { selectCases } from '../core/select-cases.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
@@ -31,8 +25,9 @@ import type { Results } from '../core/results.js';
 import { reportDirectory, runConformance } from '../run/conformance-process.js';
 import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
-import { judged, listOf, type VerdictArgs, verdictOptions } from './protocol-run.js';
+import { judged, type VerdictArgs, verdictOptions } from './protocol-run.js';
 import type { RunOptions } from './options.js';
+import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
 
@@ -55,28 +50,9 @@ export const command = {
           describe:
             'run N cases at once, each worker against a target state of its own (default 1; the embedded reference starts one instance per worker)',
         })
-        .option('shard', {
-          type: 'string',
-          describe: 'run part i of n of the selected cases (i/n), one per CI machine; join the parts with `touchstone report merge`',
-        })
+        .options(SHARD_OPTION)
         .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
-        .option('suite', {
-          type: 'array',
-          string: true,
-          default: [] as string[],
-          describe: 'run only these suites (area folders under suites/service)',
-        })
-        .option('only', {
-          type: 'array',
-          string: true,
-          default: [] as string[],
-          describe: 'run only this case, <suite>/<case id> as reports name it (repeatable)',
-        })
-        .option('grep', { type: 'string', describe: 'run only the cases whose <suite>/<case id> or title matches this regular expression' })
-        .option('grep-invert', {
-          type: 'string',
-          describe: 'leave out the cases whose <suite>/<case id> or title matches this regular expression',
-        })
+        .options(selectionOptions('run', 'area folders under suites/service'))
         .option('request-timeout', {
           type: 'string',
           describe: `seconds a request may take before it counts as unanswered, a FAIL (default ${DEFAULT_REQUEST_TIMEOUT_S})`,
@@ -93,6 +69,7 @@ export const command = {
           default: true,
           describe: 'before any case, check the target answers like the service (--no-preflight: judge it anyway)',
         }),
+      'service',
     )
       .conflicts('record', 'replay')
       .example('$0 run', 'every suite against the embedded reference')
@@ -109,7 +86,7 @@ export const command = {
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
   handler: async (argv: RunOptions & VerdictArgs) => {
-    process.exitCode = await judged(argv, () => runService(argv));
+    process.exitCode = await judged('service', argv, () => runService(argv));
   },
 };
 
@@ -146,11 +123,11 @@ export async function runService(given: RunOptions): Promise<Results> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const selected = selectCases(suites, { only: options.only, grep: options.grep, grepInvert: options.grepInvert });
+    const selected = selectCases(suites, selectionOf(options));
     if (options.replay) checkRecordings(options.replay, selected);
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
-    const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+    const shard = shardOf(options);
     const seconds = (value: number | string | undefined, flag: string, fallback: number) =>
       value === undefined ? fallback : parseSeconds(flag, value);
     // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
@@ -239,10 +216,7 @@ export async function runService(given: RunOptions): Promise<Results> {
         recordings: { mode: options.record ? ('record' as const) : ('replay' as const), folder: cassettes },
         reportedUrls,
       }),
-      suites: options.suite,
-      only: options.only,
-      grep: options.grep,
-      grepInvert: options.grepInvert,
+      ...selectionConfig(options),
       rerun: rerunCommand(options),
       outDir,
       strict: options.strict === true,
@@ -284,9 +258,7 @@ export async function runService(given: RunOptions): Promise<Results> {
  * a target each: cases change state, and two workers on one state would judge each other's changes.
  */
 function workerCount(options: { workers?: number; replay?: string }, targets: string[]): number {
-  const workers = options.workers ?? Math.max(1, targets.length);
-  if (!Number.isInteger(workers) || workers < 1)
-    throw new HarnessError('USAGE', `--workers ${options.workers} is not a positive whole number`);
+  const workers = parseWorkers(options.workers, Math.max(1, targets.length));
   if (targets.length > 0 && !options.replay && workers !== targets.length)
     throw new HarnessError(
       'USAGE',

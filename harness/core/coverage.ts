@@ -3,22 +3,29 @@
 // A run below a threshold is incomplete (exit 4), even with --allow-incomplete: that flag
 // forgives unchecked requirements, the threshold says how many.
 import { HarnessError } from './errors.js';
-import type { Coverage, Results } from './results.js';
+import type { Coverage, Results, RunKind } from './results.js';
 
 export const COVERAGE_KINDS = { requirements: 'requirements', endpoints: 'endpoints', 'endpoint-aspects': 'endpoint_aspects' } as const;
 export type CoverageKind = keyof typeof COVERAGE_KINDS;
 export type MinCoverage = Partial<Record<CoverageKind, number>>;
 
-export function parseMinCoverage(values: string[]): MinCoverage {
+/** The kinds of coverage a run of this kind measures: plugin and compiler cases exercise no endpoints. */
+export function coverageKindsOf(run: RunKind): CoverageKind[] {
+  return run === 'service' ? (Object.keys(COVERAGE_KINDS) as CoverageKind[]) : ['requirements'];
+}
+
+/** --min-coverage's values for a run of kind `run`: a bare percentage holds each of its kinds to it. */
+export function parseMinCoverage(values: string[], run: RunKind): MinCoverage {
+  const known = coverageKindsOf(run);
   const min: MinCoverage = {};
   for (const value of values) {
     const match = /^(?:([a-z-]+)=)?(\d+(?:\.\d+)?)%?$/.exec(value.trim());
     const percent = match && Number(match[2]);
-    const kinds = match?.[1] === undefined ? (Object.keys(COVERAGE_KINDS) as CoverageKind[]) : [match[1] as CoverageKind];
-    if (!match || percent! > 100 || kinds.some((k) => !(k in COVERAGE_KINDS)))
+    const kinds = match?.[1] === undefined ? known : [match[1] as CoverageKind];
+    if (!match || percent! > 100 || kinds.some((k) => !known.includes(k)))
       throw new HarnessError(
         'USAGE',
-        `--min-coverage ${value}: give a percentage, or KIND=PERCENT with KIND one of ${Object.keys(COVERAGE_KINDS).join(', ')}`,
+        `--min-coverage ${value}: give a percentage, or KIND=PERCENT with KIND ${known.length === 1 ? known[0] : `one of ${known.join(', ')}`}`,
       );
     for (const kind of kinds) min[kind] = percent!;
   }

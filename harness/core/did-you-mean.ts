@@ -26,3 +26,16 @@ export function closestName(name: string, known: Iterable<string>): string | und
   }
   return best;
 }
+
+/**
+ * An unknown name refused with the closest known one and the list of them: "unknown suite
+ * asignees (did you mean assignees?); known: artifacts, assignees, …". `what` says what they
+ * name ("suite", "--kind").
+ */
+export function unknownNames(what: string, unknown: readonly string[], known: readonly string[]): string {
+  const named = unknown.map((name) => {
+    const near = closestName(name, known);
+    return near === undefined ? name : `${name} (did you mean ${near}?)`;
+  });
+  return `unknown ${what} ${named.join(', ')}; known: ${known.join(', ')}`;
+}

@@ -4,13 +4,13 @@
 // case names exists, and (compiler cases) the ids of the checks a case asks for are cited.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { HarnessError } from '../core/errors.js';
 import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
 import { caseIdentityProblems } from '../core/case-identity.js';
 import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
 import { checkRequirementsOf, compilerSuiteSchemaFile, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
 import { pluginSuiteSchemaFile, type PluginCase, type PluginSuite } from './plugin-suite-format.js';
 import { projectPath } from '../../lib/project-files.js';
+import { namedSuites } from '../core/select-cases.js';
 
 const PLUGIN_SCHEMA = projectPath(pluginSuiteSchemaFile.path);
 const COMPILER_SCHEMA = projectPath(compilerSuiteSchemaFile.path);
@@ -29,10 +29,7 @@ function loadSuites<C>(dir: string, schema: string, only: string[]): Suite<C>[] 
     file,
     ...readValidatedFile<{ description?: string; cases: C[] }>(file, validate),
   }));
-  const unknown = only.filter((name) => !suites.some((s) => s.name === name));
-  if (unknown.length)
-    throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
-  return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
+  return namedSuites(suites, only);
 }
 
 export function loadPluginSuites(dir: string, only: string[] = []): PluginSuite[] {

@@ -1,8 +1,8 @@
 // Playwright configuration of `touchstone run`, `touchstone plugin` and `touchstone compiler`
 // (the project's own tests use the top-level playwright.config.ts). Service cases change their
-// target's state, so each worker has a target of its own (RunConfig.targetUrls); plugin and
-// compiler runs keep one worker, so that a slow target is not judged under the load of its own
-// copies. One worker unless the run asks for more.
+// target's state, so each worker has a target of its own (RunConfig.targetUrls); a plugin or
+// compiler case starts its target on its own (a compiler case in a sandbox folder of its own),
+// so their workers share nothing. One worker unless the run asks for more (--workers).
 // The same file serves in both its forms: this TypeScript, and its bundle in dist/engine/ (bin/build.ts),
 // which conformance-process.ts hands to Playwright while the build is current. Each finds its
 // spec and reporter beside itself, in its own form (.ts or .js).

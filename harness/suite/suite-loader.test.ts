@@ -5,7 +5,8 @@ import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { listYamlFiles, loadRequirementRegistry } from '../core/requirement-registry.js';
-import { lintSuites, loadSuites, selectCases } from './suite-loader.js';
+import { lintSuites, loadSuites } from './suite-loader.js';
+import { selectCases } from '../core/select-cases.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from './world-tokens.js';
 

@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
+import { namedSuites } from '../core/select-cases.js';
 import { PAGINATION_REQUIREMENTS } from '../http/pagination-walk.js';
 import type { SchemaRegistry } from '../http/schema-registry.js';
 import { caseRequirements, caseRoles, caseSteps, isParallelStep, isRequestStep, isStepsCase, stepCapability } from './case-facts.js';
@@ -51,63 +52,7 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
       if (cases.length === 0) throw new HarnessError('CONFIG', `${areaDir}: an area folder with no cases (no .yaml file)`);
       return { name, dir: areaDir, cases, fileOf };
     });
-  const unknown = only.filter((name) => !suites.some((s) => s.name === name));
-  if (unknown.length)
-    throw new HarnessError('USAGE', `unknown suite ${unknown.join(', ')}; known: ${suites.map((s) => s.name).join(', ')}`);
-  return only.length ? suites.filter((s) => only.includes(s.name)) : suites;
-}
-
-/**
- * Which cases of the loaded suites run: `only` names `suite/case` keys, `grep` matches a key or
- * a title, and `grepInvert` (Playwright's --grep-invert) leaves out what it matches of the rest.
- */
-export interface CaseSelection {
-  only: readonly string[];
-  grep?: string;
-  grepInvert?: string;
-}
-
-function pattern(option: string, text: string | undefined): RegExp | undefined {
-  try {
-    return text === undefined ? undefined : new RegExp(text);
-  } catch (error) {
-    throw new HarnessError('USAGE', `${option} is not a regular expression: ${(error as Error).message}`);
-  }
-}
-
-/**
- * The suites with only the selected cases (suites left empty are dropped). An `only` key
- * naming no case, a `grep` or `grepInvert` that is not a regular expression, or a selection
- * that leaves nothing, is a usage error: a re-run of nothing must not pass for a re-run that passed.
- */
-export function selectCases(suites: Suite[], { only, grep, grepInvert }: CaseSelection): Suite[] {
-  if (only.length === 0 && grep === undefined && grepInvert === undefined) return suites;
-  const keys = suites.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
-  const unknown = only.filter((key) => !keys.includes(key));
-  if (unknown.length)
-    throw new HarnessError('USAGE', `--only names no case: ${unknown.join(', ')} (a case is <suite>/<case id>, as reports show it)`);
-  const wanted = pattern('--grep', grep);
-  const unwanted = pattern('--grep-invert', grepInvert);
-  const matches = (re: RegExp, key: string, c: Case) => re.test(key) || re.test(c.title);
-  const chosen = (suite: Suite, c: Case) => {
-    const key = `${suite.name}/${c.id}`;
-    // Without --only or --grep every case is a candidate; --grep-invert then leaves some out.
-    const candidate = (only.length === 0 && !wanted) || only.includes(key) || (wanted !== undefined && matches(wanted, key, c));
-    return candidate && !(unwanted && matches(unwanted, key, c));
-  };
-  const selected = suites
-    .map((suite) => ({ ...suite, cases: suite.cases.filter((c) => chosen(suite, c)) }))
-    .filter((s) => s.cases.length > 0);
-  if (selected.length === 0) {
-    const given = [grep !== undefined && `--grep ${grep}`, grepInvert !== undefined && `--grep-invert ${grepInvert}`].filter(Boolean);
-    throw new HarnessError(
-      'USAGE',
-      grepInvert === undefined
-        ? `${given[0]} matches no case`
-        : `${[...(only.length ? ['--only'] : []), ...given].join(' with ')} leaves no case to run`,
-    );
-  }
-  return selected;
+  return namedSuites(suites, only);
 }
 
 /** Every problem found, one line each; empty when the suites are sound. */
