@@ -2,6 +2,7 @@
 // per request at most, `touchstone: proxy: OUTCOME CASSETTE [#SEQ] METHOD URL -> STATUS[: why]`.
 // The caller hands over URLs already redacted (the cassette's secrets policy): a log is a
 // file too, once a terminal is captured by CI.
+import { readablePlaceholders } from '../cassette/placeholders.js';
 import type { MissExplanation } from './miss-explanation.js';
 import { LOG_LEVELS, type LogLevel } from './proxy-options.js';
 
@@ -44,7 +45,3 @@ export function nearestLine({ seq, request, differences }: MissExplanation['near
   );
   return `nearest #${seq} (${request}): ${rules.join('; ') || 'matches, but its answers are used up'}`;
 }
-
-/** A URL keeps its placeholders percent-encoded (%3Credacted%3E); a person reads them as <redacted>, <secret:NAME>. */
-export const readablePlaceholders = (url: string): string =>
-  url.replace(/%3C(redacted|secret%3A[\w.-]+)%3E/gi, (_, inner: string) => `<${inner.replace(/%3A/i, ':')}>`);

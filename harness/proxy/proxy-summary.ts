@@ -3,7 +3,7 @@
 // never asked for, verify differences, and why the proxy exits 1 when it does.
 import type { ProxySummary } from './proxy-options.js';
 import { plural } from '../core/plural.js';
-import { readablePlaceholders } from './proxy-log.js';
+import { readablePlaceholders } from '../cassette/placeholders.js';
 
 export function formatProxySummary(summary: ProxySummary): string {
   const total = (key: 'served' | 'recorded') => summary.cassettes.reduce((sum, c) => sum + c[key], 0);
