@@ -17,24 +17,27 @@ const ONE = path.join(REFERENCE, 'assignees/add-assignee.cassette.json');
 
 test.describe.configure({ mode: 'parallel' });
 
+/** `touchstone proxy ARGS` in a child process: its address once it listens; stop() sends SIGTERM and gives its exit code and output. */
 async function startProxy(args: string[]) {
   const child = spawn(process.execPath, [TOUCHSTONE_BIN, 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => {
       const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127(?:\.\d+){3}:\d+)\n/.exec(d.toString());
       if (match) resolve(match[1]);
       else reject(new Error(`unexpected first line: ${d}`));
     });
-    child.once('exit', (code) => reject(new Error(`proxy exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`proxy exited ${code}: ${stderr}`)));
   });
   const stop = () =>
-    new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      child.once('exit', (code) => resolve({ code, stdout }));
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      child.once('exit', (code) => resolve({ code, stdout, stderr }));
       child.kill('SIGTERM');
     });
-  return { url, stop };
+  return { url, stop, pid: child.pid! };
 }
 
 test('proxy --mode replay prints its address first, serves the cassette a request names, and SIGTERM ends it with the summary', async () => {
@@ -169,29 +172,6 @@ test('--head-timeout (and the other client timeouts) set how long proxy and serv
   );
 });
 
-/** A proxy recording or replaying `file` in front of the fidelity fixture; `stderr` is what it logged so far. */
-async function startLogged(args: string[]) {
-  const child = spawn(process.execPath, [TOUCHSTONE_BIN, 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (d: Buffer) => {
-      const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127(?:\.\d+){3}:\d+)\n/.exec(d.toString());
-      if (match) resolve(match[1]);
-      else reject(new Error(`unexpected first line: ${d}`));
-    });
-    child.once('exit', (code) => reject(new Error(`proxy exited ${code}: ${stderr}`)));
-  });
-  const stop = () =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      child.once('exit', (code) => resolve({ code, stdout, stderr }));
-      child.kill('SIGTERM');
-    });
-  return { url, stop, pid: child.pid!, stderr: () => stderr };
-}
-
 test.describe('recording over an existing cassette, misses, logs and cassette show', () => {
   let fixture: FixtureServer;
   let dir: string;
@@ -210,14 +190,14 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
   test('touchstone proxy --mode record on an existing cassette does not lose a recorded interaction', async () => {
     const file = path.join(dir, 's1.cassette.json');
     const record = ['--mode', 'record', '--target', fixture.url, '--cassette', file];
-    const first = await startLogged(record);
+    const first = await startProxy(record);
     await client.send(first.url, { path: '/counter' });
     await client.send(first.url, { path: '/length?page=1' });
     expect((await first.stop()).code).toBe(0);
     expect(interactions(file)).toEqual(['/counter', '/length?page=1']);
 
     // The same command again, with one request: the cassette keeps both interactions.
-    const again = await startLogged(record);
+    const again = await startProxy(record);
     expect((await client.send(again.url, { path: '/counter' })).status).toBe(200);
     const stopped = await again.stop();
     expect(stopped.code).toBe(0);
@@ -226,7 +206,7 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
       's1: already recorded, replayed and kept as it was (record mode once; --record-mode all re-records it)',
     );
     // --record-mode all is how to replace it.
-    const all = await startLogged([...record, '--record-mode', 'all']);
+    const all = await startProxy([...record, '--record-mode', 'all']);
     await client.send(all.url, { path: '/counter' });
     await all.stop();
     expect(interactions(file)).toEqual(['/counter']);
@@ -234,11 +214,11 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
 
   test('the second identical GET after one recorded gets the recorded answer again (--exhausted repeat-last by default; error on request)', async () => {
     const file = path.join(dir, 'one.cassette.json');
-    const recorder = await startLogged(['--mode', 'record', '--target', fixture.url, '--cassette', file]);
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file]);
     await client.send(recorder.url, { path: '/counter' });
     await recorder.stop();
     const statuses = async (extra: string[]) => {
-      const replayer = await startLogged(['--mode', 'replay', '--cassette', file, ...extra]);
+      const replayer = await startProxy(['--mode', 'replay', '--cassette', file, ...extra]);
       const seen = [
         (await client.send(replayer.url, { path: '/counter' })).status,
         (await client.send(replayer.url, { path: '/counter' })).status,
@@ -252,12 +232,12 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
 
   test('--fail-on-miss: a replay with a miss exits 1 and the summary says why; --log warn (the default) gives the miss a line on stderr, --log info every request', async () => {
     const file = path.join(dir, 'misses.cassette.json');
-    const recorder = await startLogged(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--log', 'info']);
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--log', 'info']);
     await client.send(recorder.url, { path: '/counter?access_token=tok-L0g-secret' });
     const recorded = await recorder.stop();
     expect(recorded.stderr).toBe('touchstone: proxy: recorded misses #1 GET /counter?access_token=<redacted> -> 200\n');
 
-    const quiet = await startLogged(['--mode', 'replay', '--cassette', file]);
+    const quiet = await startProxy(['--mode', 'replay', '--cassette', file]);
     await client.send(quiet.url, { path: '/counter?access_token=tok-L0g-secret' });
     await client.send(quiet.url, { path: '/nowhere' });
     const lenient = await quiet.stop();
@@ -265,7 +245,7 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
     expect(lenient.stderr).toBe('touchstone: proxy: miss misses GET /nowhere -> 599: no recorded interaction matches this request\n');
     expect(lenient.stdout).not.toContain('exit 1');
 
-    const strict = await startLogged(['--mode', 'replay', '--cassette', file, '--fail-on-miss', '--log', 'info']);
+    const strict = await startProxy(['--mode', 'replay', '--cassette', file, '--fail-on-miss', '--log', 'info']);
     await client.send(strict.url, { path: '/counter?access_token=tok-L0g-secret' });
     await client.send(strict.url, { path: '/nowhere' });
     const failed = await strict.stop();
@@ -284,7 +264,7 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
     const file = path.join(dir, 'shown.cassette.json');
     const secrets = path.join(dir, 'secrets.yaml');
     writeFileSync(secrets, 'admin: tok-Sh0w-secret\n');
-    const recorder = await startLogged(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
     await client.send(recorder.url, { path: '/counter', headers: [['Authorization', 'Bearer tok-Sh0w-secret']] });
     await client.send(recorder.url, { path: '/length?page=1&api_key=other-Sh0w-value' });
     const live = await runCli(['cassette', 'show', file]);
@@ -319,7 +299,7 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
     expect(done.stdout + live.stdout).not.toMatch(/tok-Sh0w-secret|other-Sh0w-value/);
 
     // A miss of a recording (record mode once over the cassette, now recorded) is in the journal while it runs.
-    const again = await startLogged(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
+    const again = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
     await client.send(again.url, { path: '/nowhere?token=tok-Sh0w-secret' });
     const during = await runCli(['cassette', 'show', file]);
     expect(during.stdout).toContain(`${file}.journal: being recorded by process ${again.pid}: 0 interactions so far\n  1 miss:\n`);
