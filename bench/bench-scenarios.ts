@@ -157,7 +157,7 @@ export async function measureRecord(context: ScenarioContext & { settings: LoadS
     try {
       passthrough = await startHost({ kind: 'http-proxy', target: upstream.url });
       recorder = await startHost(
-        { kind: 'proxy', options: { mode: 'record', target: upstream.url, cassette: cassetteFile } },
+        { kind: 'proxy', options: { mode: 'record', recordMode: 'all', target: upstream.url, cassette: cassetteFile } },
         { cpuProfileDir: context.cpuProfileDir },
       );
       const results = await compareTargets(
@@ -217,7 +217,7 @@ export async function measureStream(
     // the streamed body then pays for the search of every spelling of it.
     const redaction = { secrets: { BENCH_TOKEN: STREAM_SECRET } };
     let recorder: ServerHost | undefined = await startHost(
-      { kind: 'proxy', options: { mode: 'record', target: upstream.url, cassette: cassetteFile, redaction } },
+      { kind: 'proxy', options: { mode: 'record', recordMode: 'all', target: upstream.url, cassette: cassetteFile, redaction } },
       { cpuProfileDir: context.cpuProfileDir },
     );
     try {

@@ -14,7 +14,8 @@ const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const first = await lines.next();
 if (first.done) process.exit(0); // the test no longer needs this child
 const { mode, target, cassette } = JSON.parse(first.value) as { mode: ProxyMode; target: string; cassette: string };
-const proxy = await createProxy({ mode, target, cassette });
+// `record` re-records (the crash test replaces the cassette on every other run), as before record modes.
+const proxy = await createProxy({ mode, target, cassette, ...(mode === 'record' && { recordMode: 'all' as const }) });
 process.stdout.write(`${proxy.url}\n`);
 process.once('SIGTERM', () => {
   proxy.close().then(

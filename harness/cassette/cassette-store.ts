@@ -11,9 +11,12 @@
 //   crash after the rename but before the journal was deleted must not append twice.
 // - record-missing keeps the existing interactions first and appends the journal's
 //   (sorted by seq, stable), whatever seqs the recorder gave them; then renumbers 1..n.
-// - A `record` session (closed or recovered) with no interactions leaves the cassette
-//   alone: nothing was recorded, so there is nothing to replace it with; a recorder started
-//   and stopped by mistake wipes nothing.
+// - A session (closed or recovered, either mode) with no interactions leaves an existing
+//   cassette alone, byte for byte: nothing was recorded, so there is nothing to replace it
+//   with or add to it; a recorder started and stopped by mistake wipes nothing.
+// - A journal may also hold misses (`{"miss": {...}}` lines: a request a recording session
+//   answered from the cassette's absence, record mode once): `touchstone cassette show` lists
+//   them while the recording is under way. They are not recordings: compaction skips them.
 // - Recovery cannot know the redaction notes the recorder would have passed to close():
 //   a recovered cassette keeps only the notes of the cassette it extends.
 // - An explicit `now` wins over SOURCE_DATE_EPOCH, which wins over the clock.
@@ -50,9 +53,18 @@ export interface CassetteWriterOptions {
   now?: () => Date;
 }
 
+/** A request a recording session did not forward and had no answer for, as its journal keeps it (redacted). */
+export interface JournalMiss {
+  method: string;
+  url: string;
+  reason: string;
+}
+
 export interface CassetteWriter {
   /** Journals one finished interaction; once this returns, a crash cannot lose it. */
   append(interaction: Interaction): void;
+  /** Journals a miss, for `cassette show` while recording. */
+  appendMiss(miss: JournalMiss): void;
   /** The interactions already in the cassette (record-missing), or none (record). */
   existing(): Interaction[];
   /** Compacts the journal into the cassette and releases the lock. */
@@ -63,7 +75,7 @@ export interface CassetteWriter {
 
 const JOURNAL_VERSION = 1;
 
-interface JournalHeader {
+export interface JournalHeader {
   journal: number;
   mode: WriteMode;
   name: string;
@@ -101,12 +113,16 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
       if (!open) throw new HarnessError('USAGE', `${file}: append after the cassette writer was closed`);
       writeFileSync(fd, `${JSON.stringify(interaction)}\n`);
     },
+    appendMiss(miss) {
+      if (!open) throw new HarnessError('USAGE', `${file}: append after the cassette writer was closed`);
+      writeFileSync(fd, `${JSON.stringify({ miss })}\n`);
+    },
     existing: () => existing,
     close(extra) {
       finish();
       try {
         const { header, interactions } = readJournal(journal);
-        const keep = options.mode === 'record' && interactions.length === 0 && existsSync(file);
+        const keep = interactions.length === 0 && existsSync(file);
         const cassette = keep
           ? loadCassetteFile(file)
           : compactJournal(file, header ?? { mode: options.mode, name: options.name }, interactions, extra?.redactions ?? [], now);
@@ -145,7 +161,7 @@ function recoverLocked(file: string, now: () => Date): Cassette | undefined {
   const { journal } = paths(file);
   if (!existsSync(journal)) return undefined;
   const { header, interactions } = readJournal(journal);
-  const applies = header !== undefined && header.base === fileSha256(file) && !(header.mode === 'record' && interactions.length === 0);
+  const applies = header !== undefined && header.base === fileSha256(file) && interactions.length > 0;
   const cassette = applies ? compactJournal(file, header, interactions, [], now) : undefined;
   unlinkSync(journal);
   return cassette;
@@ -257,11 +273,31 @@ function writeAtomically(file: string, text: string): void {
   }
 }
 
+/** What a journal holds: its header, the interactions and the misses journaled so far. */
+export interface JournalContents {
+  header: JournalHeader | undefined;
+  interactions: Interaction[];
+  misses: JournalMiss[];
+}
+
+/**
+ * The journal beside `file`, read without the lock (a recorder appends whole lines, so a
+ * reader sees every interaction answered so far), and the pid of the live process recording
+ * it (undefined when the recording did not finish: the next start recovers it). Undefined
+ * when there is no journal.
+ */
+export function inspectJournal(file: string): (JournalContents & { journal: string; holder?: number }) | undefined {
+  const { journal, lock } = paths(file);
+  if (!existsSync(journal)) return undefined;
+  const holder = lockHolder(lock);
+  return { journal, ...readJournal(journal), ...(holder !== undefined && { holder }) };
+}
+
 /** Complete lines only: a last line without its newline was never acknowledged. */
-function readJournal(journal: string): { header: JournalHeader | undefined; interactions: Interaction[] } {
+function readJournal(journal: string): JournalContents {
   const lines = readFileSync(journal, 'utf8').split('\n');
   lines.pop();
-  if (lines.length === 0) return { header: undefined, interactions: [] };
+  if (lines.length === 0) return { header: undefined, interactions: [], misses: [] };
   const parsed = lines.map((line, index) => {
     try {
       return JSON.parse(line) as unknown;
@@ -277,7 +313,13 @@ function readJournal(journal: string): { header: JournalHeader | undefined; inte
   ) {
     throw new HarnessError('CONFIG', `${journal}: not a version ${JOURNAL_VERSION} cassette journal (written by another touchstone?)`);
   }
-  return { header: header as JournalHeader, interactions: parsed.slice(1) as Interaction[] };
+  const misses: JournalMiss[] = [];
+  const interactions: Interaction[] = [];
+  for (const line of parsed.slice(1) as (Interaction | { miss: JournalMiss })[]) {
+    if ('miss' in line) misses.push(line.miss);
+    else interactions.push(line);
+  }
+  return { header: header as JournalHeader, interactions, misses };
 }
 
 /** Undefined when the lock is now ours, else the pid of the live process holding it. */

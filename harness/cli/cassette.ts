@@ -1,4 +1,4 @@
-// `touchstone cassette lint|diff|export|import`: working with recordings without a proxy.
+// `touchstone cassette show|lint|diff|export|import`: working with recordings without a proxy.
 // lint and diff exit 1 when they find something, so CI can gate on them.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
 import { CASSETTE_SUFFIX, isDigestOnly, type Body, type Cassette } from '../cassette/cassette-format.js';
 import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
+import { formatCassetteShow, showCassette } from '../cassette/cassette-show.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter } from '../cassette/cassette-store.js';
 import { toHar } from '../cassette/har-export.js';
@@ -64,6 +65,15 @@ function lint(paths: string[]): number {
 export const command = {
   builder: (yargs: Argv) =>
     yargs
+      .command(
+        'show <file>',
+        'list what a cassette holds (one line per interaction), or what its recording under way has journaled so far',
+        (y) => y.option('json', { type: 'boolean', default: false, describe: 'print it as JSON, for machines' }),
+        (argv) => {
+          const show = showCassette(argv.file as string);
+          process.stdout.write(argv.json ? `${JSON.stringify(show, null, 2)}\n` : formatCassetteShow(show));
+        },
+      )
       .command('lint <paths..>', 'validate cassettes (schema, sidecars, leftovers of crashed recordings)', {}, (argv) => {
         process.exitCode = lint(argv.paths as string[]);
       })
@@ -125,7 +135,8 @@ export const command = {
           process.stdout.write(`touchstone: wrote ${out} (${written.interactions.length} interactions)\n`);
         },
       )
-      .demandCommand(1, 'name an action: lint, diff, export or import')
+      .demandCommand(1, 'name an action: show, lint, diff, export or import')
+      .example('$0 cassette show session.cassette.json', 'its interactions, misses and redactions (also while it is being recorded)')
       .example('$0 cassette lint cassettes/reference', 'every recording valid, no leftovers')
       .example('$0 cassette diff before.cassette.json after.cassette.json', 'what changed, ignoring volatile fields')
       .example('$0 cassette export session.cassette.json --format har --out session.har', 'for browser devtools and HAR viewers'),

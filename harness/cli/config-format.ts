@@ -10,7 +10,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { schemaFile, type SchemaFile } from '../core/schema-document.js';
 import { COVERAGE_KINDS } from '../core/coverage.js';
-import { EXHAUSTION_POLICIES, PROXY_MODES } from '../proxy/proxy-options.js';
+import { EXHAUSTION_POLICIES, LOG_LEVELS, PROXY_MODES, RECORD_MODES } from '../proxy/proxy-options.js';
 
 const text = Type.String();
 /** A repeatable option: one value or several. */
@@ -59,6 +59,7 @@ const SECTIONS = {
     caseTimeout: amount,
     maxFailures: amount,
     record: text,
+    recordMode: Type.Enum([...RECORD_MODES]),
     replay: text,
     preflight: flag,
     ...VERDICT,
@@ -67,6 +68,7 @@ const SECTIONS = {
   compiler: section({ compiler: text, ...PROTOCOL }),
   proxy: section({
     mode: Type.Enum([...PROXY_MODES]),
+    recordMode: Type.Enum([...RECORD_MODES]),
     target: text,
     cassette: text,
     port: number,
@@ -76,7 +78,9 @@ const SECTIONS = {
     config: text,
     exhausted: Type.Enum([...EXHAUSTION_POLICIES]),
     missStatus: number,
+    failOnMiss: flag,
     failOnUnused: flag,
+    log: Type.Enum([...LOG_LEVELS]),
     allowRemote: flag,
     ...CLIENT_TIMEOUTS,
   }),

@@ -37,7 +37,7 @@ const COMMANDS: [command: string, describe: string][] = [
   ['serve', 'Serve the reference implementation of the service'],
   ['target <command>', 'Check an implementation before a run: it answers like the service, and its capabilities, tokens and world'],
   ['proxy', 'Record or replay traffic to a target through a local proxy'],
-  ['cassette', 'Check, compare, export and import recordings'],
+  ['cassette', 'Show, check, compare, export and import recordings'],
   ['plugin', 'Run the plugin conformance suites against a code-generator plugin'],
   ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line"],
   ['list <what>', 'List the suites, cases, roles, requirements, faults or variants a run would take (--json for scripts)'],

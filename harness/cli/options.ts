@@ -1,6 +1,7 @@
 // The options of the commands that run suites, as the library takes them (harness/cli/api.ts)
 // and as the commands' handlers get them from yargs (which gives each flag in camelCase too).
 // Kept apart from the commands, which import yargs: the library's types must not need yargs'.
+import type { RecordMode } from '../proxy/proxy-options.js';
 
 /** Which cases to run (or list): --suite, --only, --grep, --grep-invert. */
 export interface SelectionOptions {
@@ -28,6 +29,8 @@ export interface RunOptions extends SelectionOptions {
   strict?: boolean;
   baseline?: string;
   record?: string;
+  /** With record: what a case's existing cassette becomes, as VCR's record modes (default once: replayed and kept). */
+  recordMode?: RecordMode;
   replay?: string;
   /** false (--no-preflight): judge the target even when it does not answer like the service. */
   preflight?: boolean;

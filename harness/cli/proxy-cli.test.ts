@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
+import { startFidelityFixture, type FixtureServer } from '../../test-support/fidelity-fixture.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { slowHead } from '../../test-support/slow-clients.js';
 import { runCli, startServe, TOUCHSTONE_BIN } from '../../test-support/cli-process.js';
@@ -16,24 +17,27 @@ const ONE = path.join(REFERENCE, 'assignees/add-assignee.cassette.json');
 
 test.describe.configure({ mode: 'parallel' });
 
+/** `touchstone proxy ARGS` in a child process: its address once it listens; stop() sends SIGTERM and gives its exit code and output. */
 async function startProxy(args: string[]) {
   const child = spawn(process.execPath, [TOUCHSTONE_BIN, 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => {
       const match = /^touchstone: proxy \(\w[\w-]*\) on (http:\/\/127(?:\.\d+){3}:\d+)\n/.exec(d.toString());
       if (match) resolve(match[1]);
       else reject(new Error(`unexpected first line: ${d}`));
     });
-    child.once('exit', (code) => reject(new Error(`proxy exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`proxy exited ${code}: ${stderr}`)));
   });
   const stop = () =>
-    new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      child.once('exit', (code) => resolve({ code, stdout }));
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      child.once('exit', (code) => resolve({ code, stdout, stderr }));
       child.kill('SIGTERM');
     });
-  return { url, stop };
+  return { url, stop, pid: child.pid! };
 }
 
 test('proxy --mode replay prints its address first, serves the cassette a request names, and SIGTERM ends it with the summary', async () => {
@@ -166,4 +170,154 @@ test('--head-timeout (and the other client timeouts) set how long proxy and serv
   expect((await runCli(['serve', '--help'])).stdout).toMatch(
     /--head-timeout\s+seconds\s+a\s+client\s+may\s+take\s+to\s+send\s+a\s+request\s+head\s+\(default\s+10\s+s\)/,
   );
+});
+
+test.describe('recording over an existing cassette, misses, logs and cassette show', () => {
+  let fixture: FixtureServer;
+  let dir: string;
+  const client = createTestClient();
+  test.beforeEach(async () => {
+    fixture = await startFidelityFixture();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-proxy-cli-'));
+  });
+  test.afterEach(async () => {
+    await fixture.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const interactions = (file: string) =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { interactions: { request: { url: string } }[] }).interactions.map((i) => i.request.url);
+
+  test('touchstone proxy --mode record on an existing cassette does not lose a recorded interaction', async () => {
+    const file = path.join(dir, 's1.cassette.json');
+    const record = ['--mode', 'record', '--target', fixture.url, '--cassette', file];
+    const first = await startProxy(record);
+    await client.send(first.url, { path: '/counter' });
+    await client.send(first.url, { path: '/length?page=1' });
+    expect((await first.stop()).code).toBe(0);
+    expect(interactions(file)).toEqual(['/counter', '/length?page=1']);
+
+    // The same command again, with one request: the cassette keeps both interactions.
+    const again = await startProxy(record);
+    expect((await client.send(again.url, { path: '/counter' })).status).toBe(200);
+    const stopped = await again.stop();
+    expect(stopped.code).toBe(0);
+    expect(interactions(file)).toEqual(['/counter', '/length?page=1']);
+    expect(stopped.stdout).toContain(
+      's1: already recorded, replayed and kept as it was (record mode once; --record-mode all re-records it)',
+    );
+    // --record-mode all is how to replace it.
+    const all = await startProxy([...record, '--record-mode', 'all']);
+    await client.send(all.url, { path: '/counter' });
+    await all.stop();
+    expect(interactions(file)).toEqual(['/counter']);
+  });
+
+  test('the second identical GET after one recorded gets the recorded answer again (--exhausted repeat-last by default; error on request)', async () => {
+    const file = path.join(dir, 'one.cassette.json');
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file]);
+    await client.send(recorder.url, { path: '/counter' });
+    await recorder.stop();
+    const statuses = async (extra: string[]) => {
+      const replayer = await startProxy(['--mode', 'replay', '--cassette', file, ...extra]);
+      const seen = [
+        (await client.send(replayer.url, { path: '/counter' })).status,
+        (await client.send(replayer.url, { path: '/counter' })).status,
+      ];
+      await replayer.stop();
+      return seen;
+    };
+    expect(await statuses([])).toEqual([200, 200]);
+    expect(await statuses(['--exhausted', 'error'])).toEqual([200, 599]);
+  });
+
+  test('--fail-on-miss: a replay with a miss exits 1 and the summary says why; --log warn (the default) gives the miss a line on stderr, --log info every request', async () => {
+    const file = path.join(dir, 'misses.cassette.json');
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--log', 'info']);
+    await client.send(recorder.url, { path: '/counter?access_token=tok-L0g-secret' });
+    const recorded = await recorder.stop();
+    expect(recorded.stderr).toBe('touchstone: proxy: recorded misses #1 GET /counter?access_token=<redacted> -> 200\n');
+
+    const quiet = await startProxy(['--mode', 'replay', '--cassette', file]);
+    await client.send(quiet.url, { path: '/counter?access_token=tok-L0g-secret' });
+    await client.send(quiet.url, { path: '/nowhere' });
+    const lenient = await quiet.stop();
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toBe('touchstone: proxy: miss misses GET /nowhere -> 599: no recorded interaction matches this request\n');
+    expect(lenient.stdout).not.toContain('exit 1');
+
+    const strict = await startProxy(['--mode', 'replay', '--cassette', file, '--fail-on-miss', '--log', 'info']);
+    await client.send(strict.url, { path: '/counter?access_token=tok-L0g-secret' });
+    await client.send(strict.url, { path: '/nowhere' });
+    const failed = await strict.stop();
+    expect(failed.code).toBe(1);
+    expect(failed.stdout.split('\n')[0]).toMatch(/^touchstone: proxy \(replay\) on http:/);
+    expect(failed.stdout).toMatch(/touchstone: exit 1: 1 request missed \(--fail-on-miss\)\n$/);
+    expect(failed.stderr.split('\n')).toEqual([
+      'touchstone: proxy: hit misses #1 GET /counter?access_token=<redacted> -> 200',
+      'touchstone: proxy: miss misses GET /nowhere -> 599: no recorded interaction matches this request',
+      '',
+    ]);
+    expect(failed.stderr + failed.stdout).not.toContain('tok-L0g-secret');
+  });
+
+  test('cassette show reads the journal of a recording under way, then the cassette: interactions, misses, redactions without values; --json for machines', async () => {
+    const file = path.join(dir, 'shown.cassette.json');
+    const secrets = path.join(dir, 'secrets.yaml');
+    writeFileSync(secrets, 'admin: tok-Sh0w-secret\n');
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
+    await client.send(recorder.url, { path: '/counter', headers: [['Authorization', 'Bearer tok-Sh0w-secret']] });
+    await client.send(recorder.url, { path: '/length?page=1&api_key=other-Sh0w-value' });
+    const live = await runCli(['cassette', 'show', file]);
+    expect(live.code, live.stderr).toBe(0);
+    expect(live.stdout).toBe(
+      [
+        `${file}: not written yet`,
+        `${file}.journal: being recorded by process ${recorder.pid}: 2 interactions so far`,
+        '  #1 GET /counter -> 200 (request 0 B, response 13 B)',
+        '  #2 GET /length?page=1&api_key=<redacted> -> 200 (request 0 B, response 12 B)',
+        'redacted: known once the cassette is written',
+        'secrets: <secret:admin> in 1 place, <redacted> in 1 place',
+        '',
+      ].join('\n'),
+    );
+    // The journal's own path works too.
+    expect((await runCli(['cassette', 'show', `${file}.journal`])).stdout).toBe(live.stdout);
+    await recorder.stop();
+
+    const done = await runCli(['cassette', 'show', file, '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    const shown = JSON.parse(done.stdout);
+    expect(shown.journal).toBeUndefined();
+    expect(
+      shown.cassette.interactions.map((i: { method: string; url: string; status: number }) => `${i.method} ${i.url} ${i.status}`),
+    ).toEqual(['GET /counter 200', 'GET /length?page=1&api_key=%3Credacted%3E 200']);
+    expect(shown.redactions).toEqual({
+      fields: ['request.headers.authorization', 'request.query.api_key'],
+      secrets: [{ name: 'admin', places: 1 }],
+      redacted: 1,
+    });
+    expect(done.stdout + live.stdout).not.toMatch(/tok-Sh0w-secret|other-Sh0w-value/);
+
+    // A miss of a recording (record mode once over the cassette, now recorded) is in the journal while it runs.
+    const again = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file, '--secrets', secrets]);
+    await client.send(again.url, { path: '/nowhere?token=tok-Sh0w-secret' });
+    const during = await runCli(['cassette', 'show', file]);
+    expect(during.stdout).toContain(`${file}.journal: being recorded by process ${again.pid}: 0 interactions so far\n  1 miss:\n`);
+    expect(during.stdout).toContain('    GET /nowhere?token=<secret:admin>: no recorded interaction matches this request\n');
+    await again.stop();
+    const missing = await runCli(['cassette', 'show', path.join(dir, 'none.cassette.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('none.cassette.json: no such cassette, and no journal of one being recorded');
+  });
+});
+
+test('proxy --help puts what to do first (mode, record mode, target, cassette) and the client timeouts last; cassette --help lists show', async () => {
+  const help = (await runCli(['proxy', '--help'])).stdout;
+  const at = (option: string) => help.indexOf(`  --${option} `);
+  const order = ['mode', 'record-mode', 'target', 'cassette', 'fail-on-miss', 'log', 'head-timeout', 'request-timeout', 'idle-timeout'];
+  for (const option of order) expect(at(option), option).toBeGreaterThan(0);
+  expect(order.map(at)).toEqual(order.map(at).sort((a, b) => a - b));
+  expect(help).toMatch(/--exhausted[\s\S]*\[default: "repeat-last"\]/);
+  const cassette = await runCli(['cassette', '--help']);
+  expect(cassette.stdout).toMatch(/touchstone cassette show <file>\s+list what a cassette holds/);
 });

@@ -1,23 +1,35 @@
 // `touchstone proxy`: the record/replay proxy in front of any target, for clients in any
-// language. The first line on stdout is the address; SIGINT/SIGTERM compacts recordings,
-// prints the summary and exits 0 (1 with --fail-on-unused when something went unused).
+// language. The first line on stdout is the address; per-request lines go to stderr (--log);
+// SIGINT/SIGTERM compacts recordings, prints the summary and exits 0 (1 with --fail-on-miss
+// when a request missed, or --fail-on-unused when something went unused, the summary's last
+// line saying which).
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import { readSecretsFile } from '../http/tokens-file.js';
 import { readProxyConfig } from '../proxy/proxy-config.js';
 import {
+  DEFAULT_CLI_LOG_LEVEL,
+  DEFAULT_EXHAUSTION,
   DEFAULT_PROXY_CLIENT_TIMEOUTS,
+  DEFAULT_RECORD_MODE,
   EXHAUSTION_POLICIES,
+  LOG_LEVELS,
   PROXY_MODES,
+  RECORD_MODES,
   type ExhaustionPolicy,
+  type LogLevel,
   type ProxyMode,
+  type RecordMode,
 } from '../proxy/proxy-options.js';
 import { createProxy } from '../proxy/proxy-server.js';
-import { formatProxySummary } from '../proxy/proxy-summary.js';
+import { formatProxyStop } from '../proxy/proxy-summary.js';
 import { type ClientTimeoutArgs, clientTimeoutOptions, clientTimeouts } from './client-timeouts.js';
 
 interface ProxyArgs extends ClientTimeoutArgs {
   mode: ProxyMode;
+  recordMode?: RecordMode;
+  log: LogLevel;
+  failOnMiss: boolean;
   target?: string;
   cassette: string;
   port: number;
@@ -47,39 +59,58 @@ export function listenWarning(host: string, allowRemote: boolean): string | unde
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
+  // The options a user picks first come first (what to do, against what, with which
+  // cassette); the client timeouts, rarely changed, come last.
   builder: (yargs: Argv) =>
-    clientTimeoutOptions(yargs, DEFAULT_PROXY_CLIENT_TIMEOUTS)
-      .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })
-      .option('target', { type: 'string', describe: 'base URL of the target (not needed for replay)' })
-      .option('cassette', {
-        type: 'string',
-        demandOption: true,
-        describe: 'a *.cassette.json file, or a folder (requests pick a cassette with x-touchstone-cassette)',
-      })
-      .option('port', { type: 'number', default: 0, describe: 'port (0 picks a free one)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
-      .option('secrets', {
-        type: 'string',
-        describe: 'YAML map name -> secret (values may be ${ENV}); recorded as <secret:name>, restored on replay',
-      })
-      .option('config', { type: 'string', describe: 'YAML/JSON match and redaction rules' })
-      .option('exhausted', {
-        choices: EXHAUSTION_POLICIES,
-        default: 'error' as ExhaustionPolicy,
-        describe: 'after the last recorded answer to a request',
-      })
-      .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
-      .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' })
-      .option('allow-remote', {
-        type: 'boolean',
-        default: false,
-        describe: 'let --host be an address other machines can reach (the proxy then relays their requests)',
-      })
+    clientTimeoutOptions(
+      yargs
+        .option('mode', { choices: PROXY_MODES, demandOption: true, describe: 'replay never contacts the target' })
+        .option('record-mode', {
+          choices: RECORD_MODES,
+          describe: `with --mode record, what an existing cassette becomes (default ${DEFAULT_RECORD_MODE}: replayed and kept; new_episodes: new requests appended; all: re-recorded; none: replay only)`,
+        })
+        .option('target', { type: 'string', describe: 'base URL of the target (not needed for replay)' })
+        .option('cassette', {
+          type: 'string',
+          demandOption: true,
+          describe: 'a *.cassette.json file, or a folder (requests pick a cassette with x-touchstone-cassette)',
+        })
+        .option('port', { type: 'number', default: 0, describe: 'port (0 picks a free one)' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to bind' })
+        .option('secrets', {
+          type: 'string',
+          describe: 'YAML map name -> secret (values may be ${ENV}); recorded as <secret:name>, restored on replay',
+        })
+        .option('config', { type: 'string', describe: 'YAML/JSON match and redaction rules' })
+        .option('exhausted', {
+          choices: EXHAUSTION_POLICIES,
+          default: DEFAULT_EXHAUSTION,
+          describe: 'after the last recorded answer to a request: the last again, a miss, or from the first again',
+        })
+        .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
+        .option('fail-on-miss', { type: 'boolean', default: false, describe: 'exit 1 if a request missed' })
+        .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' })
+        .option('log', {
+          choices: LOG_LEVELS,
+          default: DEFAULT_CLI_LOG_LEVEL,
+          describe: 'lines on stderr: warn, a line per miss or failure; info, a line per request; debug, why each miss missed',
+        })
+        .option('allow-remote', {
+          type: 'boolean',
+          default: false,
+          describe: 'let --host be an address other machines can reach (the proxy then relays their requests)',
+        }),
+      DEFAULT_PROXY_CLIENT_TIMEOUTS,
+    )
       .example(
         '$0 proxy --mode record --target https://impl.example --cassette session.cassette.json --port 9000',
-        'record what passes through',
+        'record what passes through (a cassette recorded already is replayed, not replaced)',
       )
-      .example('$0 proxy --mode replay --cassette session.cassette.json --port 9000', 'answer from the recording, offline'),
+      .example('$0 proxy --mode record --record-mode all --target https://impl.example --cassette session.cassette.json', 're-record it')
+      .example(
+        '$0 proxy --mode replay --cassette session.cassette.json --port 9000 --fail-on-miss --log info',
+        'answer from the recording, offline, a line per request',
+      ),
   handler: async (argv: ProxyArgs) => {
     const warning = listenWarning(argv.host, argv.allowRemote);
     if (warning) process.stderr.write(warning);
@@ -88,6 +119,7 @@ export const command = {
     const timeouts = clientTimeouts(argv);
     const proxy = await createProxy({
       mode: argv.mode,
+      recordMode: argv.recordMode,
       target: argv.target,
       cassette: argv.cassette,
       port: argv.port,
@@ -97,12 +129,13 @@ export const command = {
       exhausted: argv.exhausted,
       missStatus: argv.missStatus,
       clientTimeouts: timeouts,
+      log: argv.log,
     });
     const stop = async () => {
       const { summary } = await proxy.close();
-      process.stdout.write(formatProxySummary(summary));
-      const unused = summary.cassettes.some((c) => c.unused.length > 0);
-      process.exit(argv.failOnUnused && unused ? 1 : 0);
+      const { text, code } = formatProxyStop(summary, { failOnMiss: argv.failOnMiss, failOnUnused: argv.failOnUnused });
+      process.stdout.write(text);
+      process.exit(code);
     };
     // Listening for signals before the address is out: a client may stop us at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);

@@ -54,13 +54,22 @@ test('run --replay cassettes/reference passes offline and the sentinel target se
 });
 
 // The committed recordings are today's reference: a fresh recording into a copy of them
-// changes no byte, adds no file and removes none (CI has no second check of this).
+// (--record-mode all: every case recorded again, none replayed) changes no byte, adds no file
+// and removes none (CI has no second check of this).
 test('run --record reproduces the committed recordings byte for byte', async () => {
   test.setTimeout(WHOLE_RUN_MS);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-record-test-'));
   try {
     cpSync(REFERENCE_CASSETTES, dir, { recursive: true });
-    const result = await runCli(['run', '--record', dir, '--out', path.join(dir, '..', `${path.basename(dir)}-report`)]);
+    const result = await runCli([
+      'run',
+      '--record',
+      dir,
+      '--record-mode',
+      'all',
+      '--out',
+      path.join(dir, '..', `${path.basename(dir)}-report`),
+    ]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(
       treeDifferences(REFERENCE_CASSETTES, dir),
@@ -70,6 +79,33 @@ test('run --record reproduces the committed recordings byte for byte', async () 
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(`${dir}-report`, { recursive: true, force: true });
+  }
+});
+
+test('run --record over a folder: a case already recorded is replayed and kept (record mode once), a new one recorded, and the summary says which', async () => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-record-once-'));
+  const cassettes = path.join(dir, 'cassettes');
+  const first = 'assignees/list-returns-users';
+  const second = 'assignees/add-assignee';
+  const file = (id: string) => path.join(cassettes, `${id}.cassette.json`);
+  try {
+    const recorded = await runCli(['run', '--record', cassettes, '--only', first, '--out', path.join(dir, 'one')]);
+    expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+    const bytes = readFileSync(file(first), 'utf8');
+    const again = await runCli(['run', '--record', cassettes, '--only', first, '--only', second, '--out', path.join(dir, 'two')]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    // The run's probe cassette is kept the same way.
+    expect(again.stdout).toContain(
+      `  2 cassettes already recorded, replayed and kept as they were (record mode once; --record-mode all re-records them): _run/probe, ${first}\n`,
+    );
+    expect(readFileSync(file(first), 'utf8')).toBe(bytes);
+    expect(existsSync(file(second))).toBe(true);
+    const misplaced = await runCli(['run', '--record-mode', 'all', '--only', first]);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('--record-mode all says what --record does with a case already recorded; add --record DIR');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

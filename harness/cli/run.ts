@@ -13,6 +13,7 @@ import { readTokensFile } from '../http/tokens-file.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
 import { readBaseline, unknownBaselineCases } from '../report/baseline.js';
 import { createProxy, type RunningProxy } from '../proxy/proxy-server.js';
+import { DEFAULT_RECORD_MODE, RECORD_MODES } from '../proxy/proxy-options.js';
 import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, parseCount, parseSeconds, type RunConfig } from '../core/run-config.js';
 import { lintSuites, loadSuites } from '../suite/suite-loader.js';
@@ -63,6 +64,10 @@ export const command = {
         })
         .option('max-failures', { type: 'string', describe: 'stop after N FAIL cases: the cases not yet run are SKIP, saying so' })
         .option('record', { type: 'string', describe: 'record every case into DIR/<suite>/<case>.cassette.json (through the proxy)' })
+        .option('record-mode', {
+          choices: RECORD_MODES,
+          describe: `with --record, what a case already recorded in DIR gets (default ${DEFAULT_RECORD_MODE}: replayed and kept, only new cases recorded; new_episodes: its new requests appended; all: re-recorded; none: replayed only)`,
+        })
         .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
         .option('preflight', {
           type: 'boolean',
@@ -84,6 +89,10 @@ export const command = {
         'a first look at a new implementation',
       )
       .example('$0 run --shard 2/3 --out shard-2', 'one part of three, for one CI machine; then `report merge`')
+      .example(
+        '$0 run --record cassettes/mine --record-mode all',
+        'record every case again (by default a case already recorded is replayed)',
+      )
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
   handler: async (argv: RunOptions & VerdictArgs) => {
     process.exitCode = await judged('service', argv, () => runService(argv));
@@ -125,6 +134,11 @@ export async function runService(given: RunOptions): Promise<Results> {
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
     const selected = selectCases(suites, selectionOf(options));
     if (options.replay) checkRecordings(options.replay, selected);
+    if (options.recordMode && !options.record)
+      throw new HarnessError(
+        'USAGE',
+        `--record-mode ${options.recordMode} says what --record does with a case already recorded; add --record DIR`,
+      );
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
     const shard = shardOf(options);
@@ -173,6 +187,7 @@ export async function runService(given: RunOptions): Promise<Results> {
         proxies.push(
           await createProxy({
             mode: options.record ? 'record' : 'replay',
+            ...(options.record && { recordMode: options.recordMode }),
             target: upstreams[i],
             cassette: path.resolve(cassettes),
             redaction: { secrets: tokens },
@@ -231,7 +246,8 @@ export async function runService(given: RunOptions): Promise<Results> {
     if (proxies.length > 0) {
       const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
-      // A full re-recording leaves no cassette of a case that no longer exists.
+      // A full recording leaves no cassette of a case that no longer exists (a cassette record
+      // mode once replayed and kept counts as written).
       const everything =
         options.suite.length === 0 && options.only.length === 0 && options.grep === undefined && options.grepInvert === undefined && !shard;
       if (options.record && everything)

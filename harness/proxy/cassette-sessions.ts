@@ -28,11 +28,18 @@ import {
   type RecordedResponse,
 } from '../cassette/cassette-format.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
-import { openCassetteWriter, recoverCassette, type CassetteWriter } from '../cassette/cassette-store.js';
+import { openCassetteWriter, recoverCassette, type CassetteWriter, type JournalMiss } from '../cassette/cassette-store.js';
 import { createRedactor, type RedactionConfig } from '../cassette/redaction.js';
 import { redactedBytes } from '../secrets/byte-replacer.js';
 import { headerValue } from '../http/transport.js';
-import { CASSETTE_HEADER, DEFAULT_CASSETTE_NAME, type ExhaustionPolicy, type MatchConfig, type ProxyMode } from './proxy-options.js';
+import {
+  CASSETTE_HEADER,
+  DEFAULT_CASSETTE_NAME,
+  type Behaviour,
+  type ExhaustionPolicy,
+  type MatchConfig,
+  type ProxyMode,
+} from './proxy-options.js';
 import { createReplayIndex, type ReplayIndex } from './replay-index.js';
 import { createReplayKeyCache, type ReplayKeyCache } from './replay-key-cache.js';
 import type { PreparedAnswers } from './replay-response.js';
@@ -53,6 +60,10 @@ export interface CassetteSession {
   name: string;
   file: string;
   dir: string;
+  /** What this session does: the proxy's mode, but `replay` for a cassette record mode once found recorded already. */
+  mode: ProxyMode;
+  /** Record mode once found this cassette recorded: it is replayed, and kept as it was. */
+  kept: boolean;
   /** Recorded interactions to answer from (replay, record-missing, verify); undefined when there is no cassette. */
   index?: ReplayIndex;
   /** Next seq for an interaction recorded in this session. */
@@ -70,8 +81,12 @@ export interface CassetteSession {
   learnSecrets(request: RecordedRequest): void;
   /** A sink capturing a body as it streams, secret fields and known secrets scrubbed on the way. */
   bodySink(side: 'request' | 'response', headers: HeaderPairs, contentEncoding?: ContentCoding): BodySink;
-  /** The exchange, redacted, appended to the recording. */
-  record(exchange: ExchangeSeen): void;
+  /** The exchange, redacted, appended to the recording; returns what was kept. */
+  record(exchange: ExchangeSeen): Interaction;
+  /** A miss, journaled when this session records (for `cassette show` while it runs). */
+  journalMiss(miss: JournalMiss): void;
+  /** A live request's URL as a recording would keep it (its secrets redacted), for logs and summaries. */
+  redactedUrl(url: string, headers: HeaderPairs): string;
   /** The exchange, redacted as a recording would keep it, compared with the recorded answer. */
   compare(recorded: Interaction, exchange: ExchangeSeen): DiffEntry[];
   /** <secret:NAME> back to the configured value, for a replayed answer. */
@@ -90,7 +105,7 @@ export interface CassetteSessions {
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}(\/[A-Za-z0-9_][A-Za-z0-9._-]{0,127}){0,7}$/;
 
 export interface SessionOptions {
-  mode: ProxyMode;
+  mode: Behaviour;
   match: MatchConfig;
   policy: ExhaustionPolicy;
   redaction?: RedactionConfig;
@@ -102,13 +117,13 @@ export interface SessionOptions {
 
 export function createCassetteSessions(
   location: string,
-  { mode, match, policy, redaction, replaced = () => [], scratch }: SessionOptions,
+  { mode: behaviour, match, policy, redaction, replaced = () => [], scratch }: SessionOptions,
 ): CassetteSessions {
   const single = location.endsWith(CASSETTE_SUFFIX);
   if (!single && existsSync(location) && !statSync(location).isDirectory()) {
     throw new HarnessError('USAGE', `--cassette ${location} must be a *${CASSETTE_SUFFIX} file or a folder`);
   }
-  if (mode === 'replay') requireRecordings(location, single);
+  if (behaviour === 'replay') requireRecordings(location, single);
   const sessions = new Map<string, CassetteSession>();
   const matchHeaders = new Set(match.headers); // lower case (MatchConfig)
 
@@ -116,10 +131,19 @@ export function createCassetteSessions(
     const file = single ? path.resolve(location) : path.resolve(location, `${name}${CASSETTE_SUFFIX}`);
     // A crashed recording's journal becomes a cassette before anything reads the file.
     recoverCassette(file);
-    const readsRecordings = mode === 'replay' || mode === 'record-missing' || mode === 'verify';
-    const cassette = readsRecordings && existsSync(file) ? loadCassetteFile(file) : undefined;
+    const onDisk = behaviour !== 'record-all' && behaviour !== 'passthrough' && existsSync(file) ? loadCassetteFile(file) : undefined;
+    // Decision: a cassette without interactions counts as not recorded (nothing to replay,
+    // nothing to lose), so record mode once records it.
+    const kept = behaviour === 'record-once' && onDisk !== undefined && onDisk.interactions.length > 0;
+    const mode: ProxyMode = kept ? 'replay' : behaviour === 'record-once' || behaviour === 'record-all' ? 'record' : behaviour;
+    const cassette = mode === 'record' ? undefined : onDisk;
+    // A kept cassette is still this recording's: its lock keeps another recorder from
+    // replacing it meanwhile, and its journal holds the misses (closing with no interaction
+    // recorded leaves the cassette byte for byte as it was).
     const writer =
-      mode === 'record' || mode === 'record-missing' ? openCassetteWriter(file, { mode, name: cassette?.name ?? name }) : undefined;
+      mode === 'record' || mode === 'record-missing' || kept
+        ? openCassetteWriter(file, { mode: mode === 'record-missing' ? mode : 'record', name: cassette?.name ?? name })
+        : undefined;
     const interactions = cassette?.interactions ?? [];
     // One per cassette, so its redaction notes are its own.
     const redactor = createRedactor(redaction);
@@ -141,6 +165,8 @@ export function createCassetteSessions(
       name,
       file,
       dir,
+      mode,
+      kept,
       index: cassette && createReplayIndex(interactions, match, mode === 'record-missing' ? 'error' : policy),
       replayKeys:
         mode === 'replay' && cassette ? createReplayKeyCache(matchHeaders, redactor.replacements, interactions.length) : undefined,
@@ -164,9 +190,13 @@ export function createCassetteSessions(
       bodySink: (side, headers, contentEncoding) =>
         createBodySink({ ...bodyRedaction(side, headers), blobDir, blobPrefix, ...(contentEncoding && { contentEncoding }) }),
       record(exchange) {
-        writer!.append(interactionOf(exchange));
+        const interaction = interactionOf(exchange);
+        writer!.append(interaction);
         session.recorded++;
+        return interaction;
       },
+      journalMiss: (miss) => writer?.appendMiss(miss),
+      redactedUrl: (url, headers) => redactor.redactRequest({ method: 'GET', url, headers }).url,
       compare: (recorded, exchange) =>
         diffResponses(recorded.response, interactionOf(exchange).response, {
           readBody: (b) => readBodyBytes(b, dir),

@@ -16,13 +16,18 @@ import {
 } from '../cassette/cassette-format.js';
 import type { HeaderPairs } from '../core/results.js';
 import { createCassetteSessions, type BodySink, type CassetteSession, type ExchangeSeen } from './cassette-sessions.js';
-import { createLiveForwarder, headerPairs, type LiveForwarder } from './live-forward.js';
+import { createLiveForwarder, headerPairs, UPSTREAM_ERROR_HEADER, type LiveForwarder } from './live-forward.js';
+import { createProxyLog, nearestLine } from './proxy-log.js';
+import { plural } from '../core/plural.js';
 import { explainMiss } from './miss-explanation.js';
 import {
+  behaviourOf,
   CASSETTE_HEADER,
+  DEFAULT_EXHAUSTION,
   DEFAULT_MATCH,
   DEFAULT_MISS_STATUS,
   DEFAULT_PROXY_CLIENT_TIMEOUTS,
+  DEFAULT_RECORD_MODE,
   LISTED_MISSES,
   MISS_HEADER,
   type ProxyOptions,
@@ -42,23 +47,33 @@ export interface RunningProxy {
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
   tuneForServing();
-  const { mode } = options;
-  if (mode !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
+  const { mode, recordMode } = options;
+  const behaviour = behaviourOf(mode, recordMode);
+  if (behaviour !== 'replay' && !options.target) throw new HarnessError('USAGE', `--target is required in ${mode} mode`);
   const match = { ...DEFAULT_MATCH, ...options.match };
-  const forwarder: LiveForwarder | undefined =
-    mode === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
-  const scratch = mode === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
+  const log = createProxyLog(options.log, options.logTo);
+  const scratch = behaviour === 'verify' ? mkdtempSync(path.join(os.tmpdir(), 'touchstone-verify-')) : undefined;
   // The proxy's own origin and the target's stand for the recorded origin in kept bodies too.
   let originsReplaced: ReadonlyArray<readonly [string, string]> = [];
   const sessions = createCassetteSessions(options.cassette, {
-    mode,
+    mode: behaviour,
     match,
-    policy: options.exhausted ?? 'error',
+    policy: options.exhausted ?? DEFAULT_EXHAUSTION,
     redaction: options.redaction,
     replaced: () => originsReplaced,
     scratch,
   });
-  const summary: ProxySummary = { mode, cassettes: [], misses: [], unlistedMisses: 0, verify: [] };
+  // Made once the cassette is known to open: a bad one fails the start without an upstream client.
+  const forwarder: LiveForwarder | undefined =
+    behaviour === 'replay' ? undefined : createLiveForwarder(options.target!, options.upstreamTimeoutMs ?? 30_000);
+  const summary: ProxySummary = {
+    mode,
+    ...(mode === 'record' && { recordMode: recordMode ?? DEFAULT_RECORD_MODE }),
+    cassettes: [],
+    misses: [],
+    unlistedMisses: 0,
+    verify: [],
+  };
   let origin = '';
   // The proxy's own origin and the target's both stand for the recorded origin in files
   // (set once the server listens, before any request).
@@ -90,9 +105,10 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       if (status === 413) res.shouldKeepAlive = false;
       const body = JSON.stringify({ error: `touchstone proxy: ${error.message}` });
       res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      if (log.wants('error')) logFailure(req, status, error.message);
     };
     try {
-      if (mode === 'replay' && answerKnown(req, res)) return;
+      if ((behaviour === 'replay' || behaviour === 'record-once') && answerKnown(req, res)) return;
     } catch (error) {
       return fail(error as Error);
     }
@@ -130,13 +146,37 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (!('hit' in lookup)) return false;
     // Nothing to read: node discards what is left of a request nobody consumed when its
     // answer finishes, as for any bodyless request (resume() here cost a tick per request).
-    writePrepared(res, method, answers(session).answer(lookup.hit));
+    const answer = answers(session).answer(lookup.hit);
+    writePrepared(res, method, answer);
+    if (log.wants('info')) {
+      const url = session.redactedUrl(toRecorded(req.url ?? '/'), recordedHeaders(raw, session.isKeyHeader));
+      log.request('info', 'hit', { cassette: session.name, seq: lookup.hit, method, url, status: answer.status });
+    }
     return true;
+  }
+
+  /** A request the proxy could not handle, its URL redacted by its cassette's policy when it has one. */
+  function logFailure(req: http.IncomingMessage, status: number, why: string): void {
+    const raw = req.rawHeaders;
+    let url: string;
+    try {
+      url = sessions.forRequest(rawHeader(raw, CASSETTE_HEADER)).redactedUrl(toRecorded(req.url ?? '/'), recordedHeaders(raw));
+    } catch {
+      url = `${(req.url ?? '/').split('?')[0]} (query not shown)`; // no cassette, so no policy to redact it by
+    }
+    log.request('error', 'failed', {
+      cassette: rawHeader(raw, CASSETTE_HEADER) ?? '-',
+      method: req.method ?? 'GET',
+      url,
+      status,
+      detail: why,
+    });
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const raw = req.rawHeaders;
     const session = sessions.forRequest(rawHeader(raw, CASSETTE_HEADER));
+    const { mode } = session;
     if (mode !== 'replay') delete req.headers[CASSETTE_HEADER]; // never forwarded
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -157,7 +197,13 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       const seq = mode === 'record' ? session.nextSeq++ : 0;
       const length = Number(req.headers['content-length']);
       const whole = !withBody ? (req.resume(), EMPTY) : length <= MAX_BUFFERED_REQUEST ? await readRequestBody(req) : undefined;
-      const journal = mode === 'record' ? (exchange: ExchangeSeen) => session.record(exchange) : undefined;
+      const journal = mode === 'record' ? (exchange: ExchangeSeen) => logRecorded(session, exchange) : undefined;
+      if (!journal && log.wants('info'))
+        res.once('finish', () => {
+          const url = session.redactedUrl(recordedRequest.url, recordedRequest.headers);
+          if (!res.hasHeader(UPSTREAM_ERROR_HEADER))
+            log.request('info', 'forwarded', { cassette: session.name, method, url, status: res.statusCode });
+        });
       return forwardLive(req, res, session, recordedRequest, whole, seq, journal);
     }
 
@@ -172,20 +218,46 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
         const recorded = 'hit' in lookup ? session.index!.interaction(lookup.hit) : undefined;
         const differences = recorded ? session.compare(recorded, live) : [{ path: 'interaction', kind: 'added' }];
-        if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url, differences });
+        // What a summary or a log shows of a request is its URL as a recording keeps it.
+        const shown = differences.length || log.wants('info') ? session.redactedUrl(recordedRequest.url, recordedRequest.headers) : '';
+        if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url: shown, differences });
+        log.request(differences.length ? 'warn' : 'info', 'verified', {
+          cassette: session.name,
+          ...(recorded && { seq: recorded.seq }),
+          method,
+          url: shown,
+          status: live.response.status,
+          ...(differences.length > 0 && { detail: `${plural(differences.length, 'difference')} from the recording` }),
+        });
       });
     }
     if ('hit' in lookup) {
-      return writePrepared(res, method, answers(session).answer(lookup.hit));
+      const answer = answers(session).answer(lookup.hit);
+      writePrepared(res, method, answer);
+      if (log.wants('info')) {
+        const shown = session.redactedUrl(recordedRequest.url, recordedRequest.headers);
+        log.request('info', 'hit', { cassette: session.name, seq: lookup.hit, method, url: shown, status: answer.status });
+      }
+      return;
     }
     if (mode === 'record-missing') {
-      return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (exchange) => session.record(exchange));
+      return forwardLive(req, res, session, recordedRequest, body, session.nextSeq++, (exchange) => logRecorded(session, exchange));
     }
+    // The request's URL as a recording would keep it: summaries and logs are files too.
+    const shown = session.redactedUrl(recordedRequest.url, recordedRequest.headers);
     const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
-    if (summary.misses.length < LISTED_MISSES) summary.misses.push({ cassette: session.name, method, url, reason: explanation.error });
+    const reason = explanation.error.replace(/^touchstone: /, '');
+    if (summary.misses.length < LISTED_MISSES)
+      summary.misses.push({ cassette: session.name, method, url: shown, reason: explanation.error });
     else summary.unlistedMisses++;
+    session.journalMiss({ method, url: shown, reason });
+    const status = options.missStatus ?? DEFAULT_MISS_STATUS;
+    log.request('warn', 'miss', { cassette: session.name, method, url: shown, status, detail: reason });
+    if (log.wants('debug'))
+      for (const near of explanation.nearest)
+        log.request('debug', 'miss', { cassette: session.name, method, url: shown, status, detail: nearestLine(near) });
     const text = JSON.stringify(explanation, null, 2);
-    res.writeHead(options.missStatus ?? DEFAULT_MISS_STATUS, {
+    res.writeHead(status, {
       'content-type': 'application/json',
       [MISS_HEADER]: '1',
       'content-length': Buffer.byteLength(text),
@@ -209,6 +281,18 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     onInteraction: ((exchange: ExchangeSeen) => void) | undefined,
   ): void {
     const capture = onInteraction !== undefined;
+    if (log.wants('error'))
+      res.once('finish', () => {
+        if (!res.hasHeader(UPSTREAM_ERROR_HEADER)) return;
+        const url = session.redactedUrl(request.url, request.headers);
+        log.request('error', 'failed', {
+          cassette: session.name,
+          method: request.method,
+          url,
+          status: res.statusCode,
+          detail: 'the target failed',
+        });
+      });
     // A body that may outgrow memory is scrubbed while it streams to its sidecar, so the
     // request's secrets must be known before it starts (redactRequest learns them).
     // Smaller bodies are redacted with the whole interaction at the end, which learns them anyway.
@@ -282,6 +366,12 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     );
   }
 
+  /** Journals a forwarded exchange, redacted, and logs it as the journal keeps it. */
+  function logRecorded(session: CassetteSession, exchange: ExchangeSeen): void {
+    const { seq, request, response } = session.record(exchange);
+    log.request('info', 'recorded', { cassette: session.name, seq, method: request.method, url: request.url, status: response.status });
+  }
+
   const answers = (session: CassetteSession): PreparedAnswers =>
     (session.answers ??= createPreparedAnswers(session.index!.interaction, session.dir, createSubstitute(origin, session.restore)));
 
@@ -298,9 +388,13 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   const currentSummary = (): ProxySummary => ({
     ...summary,
-    cassettes: sessions
-      .all()
-      .map((s) => ({ name: s.name, served: s.index?.served() ?? 0, recorded: s.recorded, unused: s.index?.unused() ?? [] })),
+    cassettes: sessions.all().map((s) => ({
+      name: s.name,
+      served: s.index?.served() ?? 0,
+      recorded: s.recorded,
+      unused: s.index?.unused() ?? [],
+      ...(s.kept && { kept: true }),
+    })),
   });
 
   return {
