@@ -24,6 +24,17 @@
 //   whose pid is not a live process is stale and taken over.
 // - recoverCassette() returns undefined when there was nothing to write, including when
 //   a live process holds the lock (that process will compact its own journal).
+// - The lock is hand-written, not proper-lockfile: that library judges a lock stale by its age
+//   (an mtime a timer must refresh every few seconds, or another process takes the lock over),
+//   so a recorder paused in a debugger, or a machine loaded enough to miss the refresh, would
+//   have its cassette taken while it still writes. Here a lock is stale only when its pid is no
+//   live process, which is exact on one machine (cassettes on a network share are not
+//   supported), needs no timer keeping the proxy alive, and is tied to the journal's recovery.
+//   The compacting write stays its own too (not write-file-atomic, which the reports use): it
+//   also flushes the folder after the rename, so the rename itself survives a power cut, and
+//   its temp file is `<file>.tmp-<pid>`, a name recovery can find and remove after a kill -9
+//   (removeStaleTemps); write-file-atomic's temp names are a hash, and its cleanup runs only on
+//   an orderly exit.
 import { createHash } from 'node:crypto';
 import {
   closeSync,

@@ -3,6 +3,11 @@
 // quoted parameter value may itself hold commas and semicolons. A value without a `rel`, or
 // whose URI does not parse, is skipped: the pagination checks then report the relation as
 // missing, which is the finding a user needs.
+//
+// Hand-written, not http-link-header: that library throws on the whole header at its first
+// malformed value (`garbage, <https://x/?page=3>; rel=last` loses `last` too), and keeps a value
+// whose URI does not parse (`<bad uri>; rel=next` gives next = "bad uri"). A conformance check
+// must find each relation the target did send correctly and flag only the broken one.
 export type LinkRelations = Map<string, URL>;
 
 const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^;,"]*(?:"[^"]*"[^;,"]*)*)*)/g;

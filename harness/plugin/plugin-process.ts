@@ -38,7 +38,12 @@ export interface PluginProcessResult {
 
 export const STDERR_KEEP = 64 * 1024;
 
-/** Splits a command line like a POSIX shell would for plain words and quotes (no expansion). */
+/**
+ * Splits a command line like a POSIX shell would for plain words and quotes (no expansion).
+ * Not shell-quote's parse(): it expands `$VAR` (to nothing when unset) and turns `|`, `>` or
+ * `&&` into operator objects, so `--opt=a|b` would not reach the plugin as one word. The
+ * command is run without a shell, and its words are exactly what the user quoted.
+ */
 export function splitCommand(command: string): string[] {
   const words: string[] = [];
   let word = '';
