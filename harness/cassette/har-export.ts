@@ -17,6 +17,7 @@
 import http from 'node:http';
 import type { HeaderPairs } from '../core/results.js';
 import { identityCodingHeaders } from './body-codec.js';
+import type { Entry, Har, Header } from 'har-format';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import { CASSETTE_VERSION, isDigestOnly, RECORDED_ORIGIN, type Body, type Cassette, type Interaction } from './cassette-format.js';
 
@@ -27,59 +28,17 @@ export interface HarExportOptions {
   readBody: (b: Body) => Buffer;
 }
 
-export interface HarNameValue {
-  name: string;
-  value: string;
-}
-
-/** The HAR 1.2 subset touchstone writes and reads. */
-export interface HarContent {
-  size: number;
-  mimeType: string;
-  text?: string;
-  encoding?: 'base64';
-}
-
-export interface HarEntry {
-  startedDateTime: string;
-  time: number;
-  request: {
-    method: string;
-    url: string;
-    httpVersion: string;
-    cookies: unknown[];
-    headers: HarNameValue[];
-    queryString: HarNameValue[];
-    postData?: { mimeType: string; text: string; encoding?: 'base64' };
-    /** HAR 1.2's free-text comment: says when the recording kept only the body's digest. */
-    comment?: string;
-    headersSize: number;
-    bodySize: number;
-  };
-  response: {
-    status: number;
-    statusText: string;
-    httpVersion: string;
-    cookies: unknown[];
-    headers: HarNameValue[];
-    content: HarContent;
-    redirectURL: string;
-    headersSize: number;
-    bodySize: number;
-  };
-  cache: Record<string, never>;
-  timings: { send: number; wait: number; receive: number };
-  _seq: number;
-}
-
-export interface Har {
-  log: { version: '1.2'; creator: { name: string; version: string }; entries: HarEntry[] };
-}
+/**
+ * HAR 1.2's types are @types/har-format's (the format's own field names and documentation);
+ * touchstone writes a subset: text or base64 content, no cookies, no cache, no page, and `_seq`
+ * (HAR's custom-field form) so that an import restores the order of the recording.
+ */
+export type { Har };
 
 export const HTTP_VERSION = 'HTTP/1.1';
 
 const headerValue = (headers: HeaderPairs, name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1];
-const nameValues = (headers: HeaderPairs): HarNameValue[] => headers.map(([name, value]) => ({ name, value }));
+const nameValues = (headers: HeaderPairs): Header[] => headers.map(([name, value]) => ({ name, value }));
 
 /** Text when the bytes are UTF-8, else base64: HAR's two ways to carry a body. */
 function harText(bytes: Buffer): { text: string; encoding?: 'base64' } {
@@ -87,7 +46,7 @@ function harText(bytes: Buffer): { text: string; encoding?: 'base64' } {
   return text === undefined ? { text: bytes.toString('base64'), encoding: 'base64' } : { text };
 }
 
-function toEntry(interaction: Interaction, startedDateTime: string, origin: string, readBody: (b: Body) => Buffer): HarEntry {
+function toEntry(interaction: Interaction, startedDateTime: string, origin: string, readBody: (b: Body) => Buffer): Entry {
   const host = new URL(origin).host;
   const rebase = (headers: HeaderPairs): HeaderPairs =>
     headers.map(([k, v]) => [k, k.toLowerCase() === 'host' ? host : v.replaceAll(RECORDED_ORIGIN, origin)]);
