@@ -144,8 +144,9 @@ test('list faults and variants: the built-in switches `touchstone mutate` turns 
   expect(social.length).toBeLessThan(variants.length);
 });
 
-test('a mistyped kind, suite or --kind gets a did-you-mean; a selection of nothing and roles of a plugin are usage errors', async () => {
+test('a missing list is named with the choices; a mistyped kind, suite or --kind gets a did-you-mean; a selection of nothing and roles of a plugin are usage errors', async () => {
   const refusals: [string[], string][] = [
+    [[], 'name what to list: suites, cases, roles, requirements, faults, variants'],
     [['cses'], 'unknown list kind cses (did you mean cases?); known: suites, cases, roles, requirements, faults, variants'],
     [['cases', '--suite', 'asignees'], 'unknown suite asignees (did you mean assignees?); known: artifacts,'],
     [['cases', '--kind', 'plugn'], 'unknown --kind plugn (did you mean plugin?); known: service, plugin, compiler'],

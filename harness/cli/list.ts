@@ -40,7 +40,7 @@ interface ProtocolSuite {
 }
 
 interface ListOptions extends SelectionOptions {
-  what: string;
+  what?: string;
   kind: string;
   json: boolean;
 }
@@ -49,7 +49,7 @@ interface ListOptions extends SelectionOptions {
 export const command = {
   builder: (yargs: Argv) =>
     yargs
-      .positional('what', { type: 'string', demandOption: true, describe: `what to list: ${LISTS.join(', ')}` })
+      .positional('what', { type: 'string', describe: `what to list: ${LISTS.join(', ')}` })
       .option('kind', {
         type: 'string',
         default: 'service',
@@ -69,6 +69,8 @@ export const command = {
       .example('$0 list faults --kind compiler', 'the built-in faults `touchstone mutate` switches on in the reference compiler'),
   handler: (argv: ListOptions) => {
     process.exitCode = guarded(() => {
+      // Optional for yargs, so that a bare `touchstone list` says what it can list, not yargs' count of arguments.
+      if (argv.what === undefined) throw new HarnessError('USAGE', `name what to list: ${LISTS.join(', ')}`);
       const what = argv.what as List;
       if (!LISTS.includes(what)) throw new HarnessError('USAGE', unknownNames('list kind', [argv.what], LISTS));
       const kind = argv.kind as RunKind;

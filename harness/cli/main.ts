@@ -40,7 +40,7 @@ const COMMANDS: [command: string, describe: string][] = [
   ['cassette', 'Show, check, compare, export and import recordings'],
   ['plugin', 'Run the plugin conformance suites against a code-generator plugin'],
   ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line"],
-  ['list <what>', 'List the suites, cases, roles, requirements, faults or variants a run would take (--json for scripts)'],
+  ['list [what]', 'List the suites, cases, roles, requirements, faults or variants a run would take (--json for scripts)'],
   ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it'],
   ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
   ['baseline <command>', 'Maintain a baseline of known failures'],
