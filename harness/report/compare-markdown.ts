@@ -17,7 +17,9 @@ function section(title: string, rows: (CaseRow | RequirementRow)[], comparison: 
     .slice(0, MAX_ROWS)
     .map((row) => [
       codeSpan(row.id) + (row.textChanged ? ' (requirement text changed)' : ''),
-      ...row.cells.map((cell, i) => (cell === undefined ? 'not run' : i > 0 && row.changes[i] === 'regressed' ? `**${cell}**` : cell)),
+      ...row.cells.map((cell, i) =>
+        cell === undefined ? 'not run' : i > 0 && (row.changes[i] === 'regressed' || row.changes[i] === 'unchecked') ? `**${cell}**` : cell,
+      ),
       ...(withMessage ? [truncatedMessage('messages' in row ? row.messages.filter(Boolean).at(-1) : undefined)] : []),
     ]);
   const more = rows.length > MAX_ROWS ? `\n\n… and ${rows.length - MAX_ROWS} more; see compare.html.` : '';
@@ -49,6 +51,18 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     section(
       'Requirements now worse',
       comparison.requirements.filter((r) => r.change === 'regressed'),
+      comparison,
+      false,
+    ),
+    section(
+      'Cases no longer checked',
+      comparison.cases.filter((r) => r.change === 'unchecked'),
+      comparison,
+      true,
+    ),
+    section(
+      'Requirements no longer checked',
+      comparison.requirements.filter((r) => r.change === 'unchecked'),
       comparison,
       false,
     ),
