@@ -18,6 +18,7 @@ import { formatSummary } from '../report/console-summary.js';
 import { mergeResults } from '../report/merge-results.js';
 import { readResults, resultsFile } from '../report/read-results.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
+import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import { guarded } from './guarded.js';
 import { loadRequirementRegistry, requirementsFor } from '../core/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
@@ -25,6 +26,7 @@ import { exitCodeOf } from '../core/exit-code.js';
 interface MergeOptions {
   parts: string[];
   out: string;
+  reporter?: string[];
 }
 
 const mergeCommand = {
@@ -39,14 +41,15 @@ const mergeCommand = {
         describe: 'report folders (or results.json files) of every shard',
       })
       .option('out', { type: 'string', demandOption: true, describe: 'where the merged reports go' })
+      .option('reporter', { type: 'array', string: true, describe: REPORTER_OPTION_DESCRIPTION })
       .example('$0 report merge shard-1 shard-2 shard-3 --out reports/all', 'the three shards of one run, judged together'),
   handler: (argv: MergeOptions) => {
     process.exitCode = guarded(() => {
+      const reporters = parseReporters(argv.reporter);
       const parts = argv.parts.map(readResults);
       const merged = mergeResults(parts, catalogueOf(argv.parts[0], parts[0]));
       const outDir = path.resolve(argv.out);
-      writeReports(outDir, merged);
-      process.stdout.write(formatSummary(merged, outDir));
+      process.stdout.write(formatSummary(merged, outDir, writeReports(outDir, merged, reporters)));
       return exitCodeOf(merged);
     });
   },
