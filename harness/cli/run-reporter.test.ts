@@ -1,14 +1,14 @@
 // `touchstone run --reporter`: the whole command chooses its report files, and `github` writes
 // annotations at the failing case's suite line and appends the step summary.
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { runCli } from '../../test-support/cli-process.js';
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 test('run --reporter github: an ::error at the suite line of the failing case, the summary appended to $GITHUB_STEP_SUMMARY, and only results.json of the files', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-reporter-'));
@@ -50,4 +50,19 @@ test('run --reporter github: an ::error at the suite line of the failing case, t
   expect(mistyped.code).toBe(2);
   expect(mistyped.stderr).toContain('--reporter htm is not a reporter (did you mean html?)');
   expect(existsSync(path.join(dir, 'never'))).toBe(false);
+});
+
+test('a run into the default reports/<timestamp> makes reports/latest a relative link to it; --out reports/latest is refused while it is the link', async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'touchstone-latest-run-'));
+  const result = await runCli(['run', '--only', 'conventions/bearer-scheme', '--reporter', 'json'], {}, cwd);
+  expect(result.code, result.stderr).toBe(0);
+  const [folder] = readdirSync(path.join(cwd, 'reports')).filter((name) => name !== 'latest');
+  expect(folder).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
+  expect(readlinkSync(path.join(cwd, 'reports', 'latest'))).toBe(folder);
+  expect(existsSync(path.join(cwd, 'reports', 'latest', 'results.json'))).toBe(true);
+
+  const onto = await runCli(['run', '--only', 'conventions/bearer-scheme', '--out', 'reports/latest'], {}, cwd);
+  expect(onto.code).toBe(2);
+  expect(onto.stderr).toContain("--out reports/latest is the link to the latest run's reports: writing there would overwrite that run");
+  expect(readlinkSync(path.join(cwd, 'reports', 'latest'))).toBe(folder);
 });
