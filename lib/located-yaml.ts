@@ -18,8 +18,11 @@ export class YamlSyntaxError extends Error {
   }
 }
 
-/** The YAML's data (duplicate keys refused), and a locator for schema errors about it. */
-export function parseLocatedYaml(text: string): { data: unknown; locate: Locate } {
+/** The 1-based line where the value at `path` (keys and indexes) starts, or undefined. */
+export type LineOf = (path: readonly (string | number)[]) => number | undefined;
+
+/** The YAML's data (duplicate keys refused), a locator for schema errors about it, and the line of any value in it. */
+export function parseLocatedYaml(text: string): { data: unknown; locate: Locate; lineOf: LineOf } {
   const lines = new LineCounter();
   const document = parseDocument(text, { uniqueKeys: true, lineCounter: lines, prettyErrors: true });
   const [problem] = document.errors;
@@ -27,7 +30,11 @@ export function parseLocatedYaml(text: string): { data: unknown; locate: Locate 
     const at = problem.linePos?.[0];
     throw new YamlSyntaxError(problem.message.split('\n')[0], at ? `${at.line}:${at.col}` : undefined);
   }
-  return { data: document.toJS(), locate: locator(document, lines) };
+  const lineOf: LineOf = (at) => {
+    const node = document.getIn(at, true);
+    return isNode(node) && node.range ? lines.linePos(node.range[0]).line : undefined;
+  };
+  return { data: document.toJS(), locate: locator(document, lines), lineOf };
 }
 
 /** The node at the error's path; for an unknown property its key, so the position is where the user must look. */

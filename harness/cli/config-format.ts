@@ -23,6 +23,8 @@ const number = Type.Number();
 /** The keys shared by every conformance run (run, plugin, compiler): how its results become a verdict and reports. */
 const VERDICT = {
   out: text,
+  /** --reporter: 'junit,github' or ['html', 'github'] (names checked when the command runs, with a did-you-mean). */
+  reporter: texts,
   strict: flag,
   allowIncomplete: flag,
   baseline: text,

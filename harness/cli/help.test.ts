@@ -138,3 +138,31 @@ for (const [command, target] of PROTOCOL_COMMANDS) {
     }
   });
 }
+
+test('report --help names its commands and their examples; open shows reports/latest without a folder; --reporter is explained where reports are written', async () => {
+  const [report, open, merge, run, plugin, mistyped] = await Promise.all([
+    runCli(['report', '--help']),
+    runCli(['report', 'open', '--help']),
+    runCli(['report', 'merge', '--help']),
+    runCli(['run', '--help']),
+    runCli(['plugin', '--help']),
+    runCli(['report', 'opne']),
+  ]);
+  expect(report.code, report.stderr).toBe(0);
+  for (const line of [
+    /touchstone report merge <parts\.\.>\s+Join the report folders of the shards/,
+    /touchstone report compare <runs\.\.>\s+Put runs side by side/,
+    /touchstone report open \[dir\]\s+Open a run's report\.html/,
+    /touchstone report open\s+the HTML report of the latest run in\s+a browser/,
+  ])
+    expect(report.stdout).toMatch(line);
+  expect(open.stdout).toMatch(/dir\s+a report folder, or the HTML file \(default reports\/latest, the latest\s+run\)/);
+  for (const help of [merge, run, plugin]) {
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '--reporter reports to write, repeatable or comma-separated: html, junit, json, markdown, ctrf, github (default: all but github; results.json is always written)',
+    );
+  }
+  expect(mistyped.code).toBe(2);
+  expect(mistyped.stderr).toContain('name a report command: merge, compare or open');
+});

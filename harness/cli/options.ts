@@ -26,6 +26,8 @@ export interface RunOptions extends SelectionOptions {
   caseTimeout?: number | string;
   maxFailures?: number | string;
   out?: string;
+  /** The reports to write (--reporter): html, junit, json, markdown, ctrf, github; absent, all but github. */
+  reporter?: string | string[];
   strict?: boolean;
   baseline?: string;
   record?: string;
@@ -41,6 +43,8 @@ export interface ProtocolRunOptions extends SelectionOptions {
   workers?: number;
   shard?: string;
   out?: string;
+  /** The reports to write (--reporter), as for RunOptions. */
+  reporter?: string | string[];
   strict?: boolean;
   baseline?: string;
   /** Seconds one run of the target may take (default: the command's). */

@@ -17,9 +17,10 @@ import { loadRequirementRegistry, type RequirementRegistry, type RunKind } from 
 import { suitePaths } from '../core/suite-paths.js';
 import { protocolCaseFacts } from '../suite/case-facts.js';
 import { selectCases } from '../core/select-cases.js';
+import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
-import { parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
+import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 
 /** The flags that turn results into an exit code: only the command line has one. */
 export interface VerdictArgs {
@@ -54,6 +55,7 @@ export function verdictOptions<T>(yargs: Argv<T>, kind: RunKind) {
   const coverageKinds = coverageKindsOf(kind);
   return yargs
     .option('out', { type: 'string', describe: 'report directory (default reports/<timestamp>)' })
+    .option('reporter', { type: 'array', string: true, describe: REPORTER_OPTION_DESCRIPTION })
     .option('strict', { type: 'boolean', default: false, describe: 'SHOULD failures count as FAIL' })
     .option('allow-incomplete', {
       type: 'boolean',
@@ -134,6 +136,7 @@ export async function runProtocolSuites(
     const workers = parseWorkers(options.workers, 1);
     const shard = shardOf(options);
     const limits = { timeoutMs: timeout * 1000, maxOutputBytes: maxOutput * 1024 * 1024 };
+    const reporters = parseReporters(listOf(options.reporter));
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const run = prepare(limits, registry);
     const plan = planRun(selectCases(run.suites, selectionOf(options)), registry, protocolCaseFacts);
@@ -149,6 +152,7 @@ export async function runProtocolSuites(
       cassettes: false,
       ...selectionConfig(options),
       outDir: reportDirectory(options.out, startedAt),
+      reporters,
       strict: options.strict === true,
       capabilities: [],
       colour: colourWanted(process.stdout),

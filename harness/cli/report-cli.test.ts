@@ -3,7 +3,7 @@
 // run says, and the refusals a merge job relies on. `report compare`: its files and the exit
 // code CI gates on. `baseline update` and runs with the baseline it wrote.
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
@@ -136,7 +136,7 @@ test('baseline: update writes a run’s failures; the next run with it is XFAIL 
   expect(unknown.stderr).toContain('lists cases the suites do not have: interaction-limits/no-such-case');
 });
 
-test('report open hands the report to $BROWSER as a file URL; a folder without a report, or a browser that cannot start, is exit 2', async () => {
+test('report open hands the report to $BROWSER as a file URL (reports/latest when no folder is named); a folder without a report, no such link, a browser that cannot start or fails, or no display, is exit 2', async () => {
   const dir = scratch();
   mkdirSync(path.join(dir, 'run'));
   writeFileSync(path.join(dir, 'run', 'report.html'), '<!DOCTYPE html><title>r</title>');
@@ -146,7 +146,7 @@ test('report open hands the report to $BROWSER as a file URL; a folder without a
   const opened = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: `"${process.execPath}" ${browser}` });
   expect(opened.code, opened.stderr).toBe(0);
   const url = `file://${path.join(dir, 'run', 'report.html')}`;
-  expect(opened.stdout).toContain(`opening ${url}`);
+  expect(opened.stdout).toContain(`opened ${url}`);
   await expect.poll(() => (existsSync(seen) ? readFileSync(seen, 'utf8') : '')).toBe(url);
 
   const empty = await runCli(['report', 'open', dir], { BROWSER: 'true' });
@@ -155,4 +155,30 @@ test('report open hands the report to $BROWSER as a file URL; a folder without a
   const missing = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: 'no-such-browser-command' });
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('cannot start no-such-browser-command');
+  // An opener that fails (no browser could be started) is a failure, not "opening".
+  const failing = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: 'false' });
+  expect(failing.code).toBe(2);
+  expect(failing.stderr).toContain(`false exited with status 1: no browser showed the report; open ${url} in a browser, or set BROWSER`);
+  expect(failing.stdout).not.toContain('opened');
+  if (process.platform === 'linux') {
+    const headless = await runCli(['report', 'open', path.join(dir, 'run')], {
+      BROWSER: undefined,
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
+    });
+    expect(headless.code).toBe(2);
+    expect(headless.stderr).toContain(
+      'no browser can be started here: no display (DISPLAY and WAYLAND_DISPLAY are unset) and no BROWSER set',
+    );
+  }
+
+  // No folder named: reports/latest of the current folder, or a clear error when no run made it.
+  const none = await runCli(['report', 'open'], { BROWSER: 'true' }, dir);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toContain('no reports/latest here (a run into reports/ makes it): name a report folder');
+  mkdirSync(path.join(dir, 'reports'));
+  symlinkSync(path.join('..', 'run'), path.join(dir, 'reports', 'latest'));
+  const latest = await runCli(['report', 'open'], { BROWSER: `"${process.execPath}" ${browser}` }, dir);
+  expect(latest.code, latest.stderr).toBe(0);
+  expect(latest.stdout).toContain(`opened file://${path.join(dir, 'reports', 'latest', 'report.html')}`);
 });

@@ -18,13 +18,17 @@ import { formatSummary } from '../report/console-summary.js';
 import { mergeResults } from '../report/merge-results.js';
 import { readResults, resultsFile } from '../report/read-results.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
+import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import { guarded } from './guarded.js';
+import { LATEST, latestLink, REPORTS_DIR, updateLatestLink } from '../report/latest-link.js';
+import { reportDirectory } from '../run/conformance-process.js';
 import { loadRequirementRegistry, requirementsFor } from '../core/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
 
 interface MergeOptions {
   parts: string[];
   out: string;
+  reporter?: string[];
 }
 
 const mergeCommand = {
@@ -39,14 +43,16 @@ const mergeCommand = {
         describe: 'report folders (or results.json files) of every shard',
       })
       .option('out', { type: 'string', demandOption: true, describe: 'where the merged reports go' })
+      .option('reporter', { type: 'array', string: true, describe: REPORTER_OPTION_DESCRIPTION })
       .example('$0 report merge shard-1 shard-2 shard-3 --out reports/all', 'the three shards of one run, judged together'),
   handler: (argv: MergeOptions) => {
     process.exitCode = guarded(() => {
+      const reporters = parseReporters(argv.reporter);
       const parts = argv.parts.map(readResults);
       const merged = mergeResults(parts, catalogueOf(argv.parts[0], parts[0]));
-      const outDir = path.resolve(argv.out);
-      writeReports(outDir, merged);
-      process.stdout.write(formatSummary(merged, outDir));
+      const outDir = reportDirectory(argv.out, new Date());
+      process.stdout.write(formatSummary(merged, outDir, writeReports(outDir, merged, reporters)));
+      updateLatestLink(outDir);
       return exitCodeOf(merged);
     });
   },
@@ -119,6 +125,13 @@ function opener(): string[] {
   if (process.env.BROWSER) return splitCommand(process.env.BROWSER);
   if (process.platform === 'darwin') return ['open'];
   if (process.platform === 'win32') return ['cmd', '/c', 'start', '""'];
+  // Without a display, xdg-open can only try text browsers, which cannot show a page to a
+  // command whose output goes nowhere: say so at once rather than after its seconds of trying.
+  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    throw new HarnessError(
+      'USAGE',
+      'no browser can be started here: no display (DISPLAY and WAYLAND_DISPLAY are unset) and no BROWSER set',
+    );
   return ['xdg-open'];
 }
 
@@ -131,33 +144,83 @@ function pageIn(given: string): string {
   return path.resolve(page);
 }
 
+/** The folder `report open` shows without one named: reports/latest, when a run made it. */
+function latestFolder(): string {
+  const latest = latestLink();
+  if (!existsSync(latest))
+    throw new HarnessError(
+      'USAGE',
+      `no ${path.relative(process.cwd(), latest)} here (a run into reports/ makes it): name a report folder, e.g. touchstone report open reports/ci`,
+    );
+  return latest;
+}
+
+/**
+ * How long `report open` waits to learn whether the opener failed. An opener (xdg-open, open,
+ * start) hands the page to the browser and exits: a non-zero status in this time is a failure,
+ * said with a non-zero exit. A $BROWSER that is the browser itself runs on: still running after
+ * it, it counts as opened.
+ */
+const OPENER_GRACE_MS = 5_000;
+
+async function openInBrowser(page: string): Promise<number> {
+  const url = pathToFileURL(page).href;
+  let words: string[];
+  try {
+    words = opener();
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    process.stderr.write(`touchstone: ${error.message}; open ${url} in a browser, or set BROWSER\n`);
+    return EXIT.usage;
+  }
+  const [command, ...args] = words;
+  // Detached: the browser outlives this command.
+  const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });
+  const ended = await new Promise<{ error?: Error; code?: number | null; signal?: NodeJS.Signals | null } | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), OPENER_GRACE_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ error });
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+  child.unref();
+  if (ended?.error) {
+    process.stderr.write(`touchstone: cannot start ${command} (${ended.error.message}); open ${url} in a browser, or set BROWSER\n`);
+    return EXIT.usage;
+  }
+  if (ended && ended.code !== 0) {
+    const how = ended.signal ? `was killed by ${ended.signal}` : `exited with status ${ended.code}`;
+    process.stderr.write(`touchstone: ${command} ${how}: no browser showed the report; open ${url} in a browser, or set BROWSER\n`);
+    return EXIT.usage;
+  }
+  process.stdout.write(`touchstone: opened ${url} (${command})\n`);
+  return EXIT.conforming;
+}
+
 const openCommand = {
-  command: 'open <dir>',
+  command: 'open [dir]',
   describe: "Open a run's report.html (or a comparison's compare.html) in a browser ($BROWSER, else the system's)",
   builder: (yargs: Argv) =>
     yargs
-      .positional('dir', { type: 'string', demandOption: true, describe: 'a report folder, or the HTML file' })
+      .positional('dir', {
+        type: 'string',
+        describe: `a report folder, or the HTML file (default ${REPORTS_DIR}/${LATEST}, the latest run)`,
+      })
+      .example('$0 report open', 'report.html of the latest run (reports/latest)')
       .example('$0 report open reports/ci', 'report.html of that run')
       .example('BROWSER=firefox $0 report open reports/diff', 'compare.html, in the browser named'),
-  handler: async (argv: { dir: string }) => {
+  handler: async (argv: { dir?: string }) => {
     let page = '';
     process.exitCode = guarded(() => {
-      page = pageIn(argv.dir);
+      page = pageIn(argv.dir ?? latestFolder());
       return EXIT.conforming;
     });
     if (page === '') return;
-    const [command, ...args] = opener();
-    const url = pathToFileURL(page).href;
-    process.stdout.write(`touchstone: opening ${url}\n`);
-    // Detached: the browser outlives this command.
-    const child = spawn(command, [...args, url], { stdio: 'ignore', detached: true });
-    const started = await new Promise<Error | undefined>((resolve) => child.once('spawn', () => resolve(undefined)).once('error', resolve));
-    if (started) {
-      process.stderr.write(`touchstone: cannot start ${command} (${started.message}); open ${url} in a browser, or set BROWSER\n`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    child.unref();
+    process.exitCode = await openInBrowser(page);
   },
 };
 
@@ -183,6 +246,6 @@ export const command = {
       .demandCommand(1, 'name a report command: merge, compare or open')
       .example('$0 report merge shard-1 shard-2 --out all', 'the shards of one run, judged together')
       .example('$0 report compare reports/main reports/branch --out diff', 'what a change did; exit 1 on a regression')
-      .example('$0 report open reports/latest', 'the HTML report in a browser'),
+      .example('$0 report open', 'the HTML report of the latest run in a browser'),
   handler: () => {},
 };

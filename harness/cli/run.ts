@@ -24,6 +24,7 @@ import { readWorldTokens } from '../suite/world-tokens.js';
 import { colourWanted } from '../report/console-colour.js';
 import type { Results } from '../core/results.js';
 import { reportDirectory, runConformance } from '../run/conformance-process.js';
+import { parseReporters } from '../report/reporters.js';
 import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
 import { judged, type VerdictArgs, verdictOptions } from './protocol-run.js';
@@ -142,6 +143,7 @@ export async function runService(given: RunOptions): Promise<Results> {
     const targets = options.target.map(normaliseTarget);
     const workers = workerCount(options, targets);
     const shard = shardOf(options);
+    const reporters = parseReporters(listOf(options.reporter));
     const seconds = (value: number | string | undefined, flag: string, fallback: number) =>
       value === undefined ? fallback : parseSeconds(flag, value);
     // Decision: a request bound longer than the case's is allowed; the case's bound then comes first.
@@ -234,6 +236,7 @@ export async function runService(given: RunOptions): Promise<Results> {
       ...selectionConfig(options),
       rerun: rerunCommand(options),
       outDir,
+      reporters,
       strict: options.strict === true,
       capabilities: [...capabilities],
       requestTimeoutMs: requestTimeoutS * 1000,

@@ -122,10 +122,22 @@ const MissingSchema = resultsDefs.define(
 
 export type Missing = Static<typeof MissingSchema>;
 
+/** Where a case is written: its suite file, relative to touchstone's root, and the line its entry starts on. */
+const CaseSourceSchema = Type.Object(
+  { file: Type.String({ minLength: 1 }), line: Type.Integer({ minimum: 1 }) },
+  {
+    additionalProperties: false,
+    description: "where the case is written: its suite file (relative to touchstone's root, / separated) and the line its entry starts on",
+  },
+);
+
+export type CaseSource = Static<typeof CaseSourceSchema>;
+
 const CaseResultSchema = Type.Object(
   {
     /** "<suite>/<case-id>" */
     id: Type.String(),
+    source: Type.Optional(CaseSourceSchema),
     /** The command that runs this case again against the same target (cases other than PASS). */
     rerun: Type.Optional(
       Type.String({ description: 'the command that runs this case again against the same target (cases other than PASS)' }),
@@ -191,7 +203,7 @@ const CaseResultSchema = Type.Object(
 export type CaseResult = Static<typeof CaseResultSchema>;
 
 /** What is known of a case before it runs: who it is, what it checks, where. */
-export type CaseFacts = Pick<CaseResult, 'id' | 'suite' | 'title' | 'level' | 'requirements' | 'endpoints' | 'aspects' | 'role'>;
+export type CaseFacts = Pick<CaseResult, 'id' | 'source' | 'suite' | 'title' | 'level' | 'requirements' | 'endpoints' | 'aspects' | 'role'>;
 
 /** When a case ran and for how long. */
 export type CaseTiming = Pick<CaseResult, 'started_at' | 'duration_ms'>;

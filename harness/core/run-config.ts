@@ -45,6 +45,8 @@ export interface RunConfig {
   /** The command that runs the same target again (`touchstone run --target … --tokens …`); reports add `--only <case>`. */
   rerun?: string;
   outDir: string;
+  /** --reporter: the reports to write, names report/reporters.ts checked (parseReporters); absent, the default. */
+  reporters?: string[];
   /** The run's plan (harness/run/run-plan.ts): its cases and their facts, the registry that grades them. */
   plan?: string;
   /** Playwright's own output folder: one per run (in its scratch folder), so runs side by side never clear each other's. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError, type Locate } from '../../lib/located-yaml.js';
+import { describeSchemaErrors, parseLocatedYaml, YamlSyntaxError, type LineOf, type Locate } from '../../lib/located-yaml.js';
 import { HarnessError } from './errors.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -29,7 +29,7 @@ export function parseDataText(text: string, file: string): unknown {
 }
 
 /** The data, and for YAML a way to put line and column on a schema error. */
-function parseLocated(text: string, file: string): { data: unknown; locate?: Locate } {
+function parseLocated(text: string, file: string): { data: unknown; locate?: Locate; lineOf?: LineOf } {
   if (file.endsWith('.json')) {
     try {
       return { data: JSON.parse(text) };
@@ -62,9 +62,14 @@ export function readDataFile(file: string, flag?: string): unknown {
 
 /** The file's data once its schema holds; the schema is the authority for the type T. */
 export function readValidatedFile<T>(file: string, validate: ValidateFunction): T {
-  const { data, locate } = parseLocated(readText(file), file);
+  return readLocatedFile<T>(file, validate).data;
+}
+
+/** As readValidatedFile, with the line each value starts on (YAML; a JSON file knows no lines). */
+export function readLocatedFile<T>(file: string, validate: ValidateFunction): { data: T; lineOf: LineOf } {
+  const { data, locate, lineOf } = parseLocated(readText(file), file);
   if (!validate(data)) {
     throw new HarnessError('CONFIG', `${file}: invalid: ${describeSchemaErrors(validate.errors, locate)}`);
   }
-  return data as T;
+  return { data: data as T, lineOf: lineOf ?? (() => undefined) };
 }

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { listYamlFiles, type RequirementRegistry } from '../core/requirement-registry.js';
 import { caseIdentityProblems } from '../core/case-identity.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { compileSchemaFile, createAjv, readLocatedFile } from '../core/validated-file.js';
+import { noteCaseSources } from '../core/case-source.js';
 import { checkRequirementsOf, compilerSuiteSchemaFile, type CompilerCase, type CompilerSuite } from './compiler-suite-format.js';
 import { pluginSuiteSchemaFile, type PluginCase, type PluginSuite } from './plugin-suite-format.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -22,13 +23,13 @@ interface Suite<C> {
   cases: C[];
 }
 
-function loadSuites<C>(dir: string, schema: string, only: string[]): Suite<C>[] {
+function loadSuites<C extends object>(dir: string, schema: string, only: string[]): Suite<C>[] {
   const validate = compileSchemaFile(createAjv(), schema);
-  const suites = listYamlFiles(dir).map((file) => ({
-    name: path.basename(file, '.yaml'),
-    file,
-    ...readValidatedFile<{ description?: string; cases: C[] }>(file, validate),
-  }));
+  const suites = listYamlFiles(dir).map((file) => {
+    const { data, lineOf } = readLocatedFile<{ description?: string; cases: C[] }>(file, validate);
+    noteCaseSources(file, data.cases, lineOf);
+    return { name: path.basename(file, '.yaml'), file, ...data };
+  });
   return namedSuites(suites, only);
 }
 

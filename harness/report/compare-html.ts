@@ -1,6 +1,7 @@
 // compare.html: the runs of a comparison side by side in one self-contained page (the report's
 // stylesheet, no script, a CSP that allows nothing else). What changed comes first: cases and
-// requirements a later run made worse than the first, then the ones it fixed, then the rest.
+// requirements a later run made worse than the first, then the ones it no longer checked, then
+// the ones it fixed, then the rest.
 import { outcomeBadge } from './html-badge.js';
 import { formatTimestamp, pageHead } from './html-report.js';
 import { REPORT_STYLE } from './html-report-style.js';
@@ -16,6 +17,7 @@ import {
 } from './compare-runs.js';
 import { formatDuration } from './duration-format.js';
 import { describeTarget } from './target-description.js';
+import { plural } from '../core/plural.js';
 
 const STYLE = `${REPORT_STYLE}
 .compare-banner { padding: 24px max(24px, calc((100% - 1232px) / 2)); color: #fff; background: linear-gradient(120deg, #116329, #1a7f37); }
@@ -24,7 +26,9 @@ const STYLE = `${REPORT_STYLE}
 .change { font-size: 12px; font-weight: 700; white-space: nowrap; }
 .change[data-change="regressed"] { color: var(--FAIL); }
 .change[data-change="fixed"] { color: var(--PASS); }
+.change[data-change="unchecked"] { color: var(--UNTESTED); }
 tr[data-change="regressed"] td:first-child { box-shadow: inset 4px 0 var(--FAIL); }
+tr[data-change="unchecked"] td:first-child { box-shadow: inset 4px 0 var(--UNTESTED); }
 tr[data-change="fixed"] td:first-child { box-shadow: inset 4px 0 var(--PASS); }
 td.cell { min-width: 120px; }
 td.cell .case-message { margin-top: 4px; }
@@ -38,6 +42,7 @@ td.cell .case-message { margin-top: 4px; }
 
 const CHANGE_LABEL: Record<Change, string> = {
   regressed: '▼ regressed',
+  unchecked: '○ no longer checked',
   fixed: '▲ fixed',
   changed: '≠ changed',
   removed: '− not run',
@@ -92,6 +97,7 @@ ${(['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const).map((o) => html`
 export function renderCompareHtml(comparison: Comparison): string {
   const regressedCases = comparison.cases.filter((c) => c.change === 'regressed');
   const fixedCases = comparison.cases.filter((c) => c.change === 'fixed');
+  const uncheckedCases = comparison.cases.filter((c) => c.change === 'unchecked');
   const [first, ...later] = comparison.runs.map((r) => r.label);
   const headline = comparisonHeadline(comparison);
   const page = html`<!DOCTYPE html>
@@ -101,13 +107,19 @@ ${pageHead(`touchstone comparison: ${comparison.runs.map((r) => r.label).join(' 
 <header class="compare-banner" data-regressed="${regressed(comparison)}">
 <p class="eyebrow">touchstone comparison of ${comparison.runs.length} runs</p>
 <h1 data-testid="headline">${headline[0].toUpperCase()}${headline.slice(1)}</h1>
-<p>${later.join(', ')} against ${first}: ${regressedCases.length} case${regressedCases.length === 1 ? '' : 's'} newly failing, ${fixedCases.length} newly passing.</p>
+<p>${later.join(', ')} against ${first}: ${plural(regressedCases.length, 'case')} newly failing, ${uncheckedCases.length} no longer checked, ${fixedCases.length} newly passing.</p>
 </header>
 <main>
 <section aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>${runsTable(comparison)}
 ${comparison.notes.length > 0 && html`<ul class="notes" data-testid="notes">${comparison.notes.map((n) => html`<li>${n}</li>`)}</ul>`}</section>
 <section aria-labelledby="regressed-heading"><h2 id="regressed-heading">Newly failing (${regressedCases.length})</h2>
 ${regressedCases.length > 0 ? caseTable(regressedCases, comparison, 'regressed') : html`<p class="note">No case is worse than in ${first}.</p>`}</section>
+${
+  uncheckedCases.length > 0 &&
+  html`<section aria-labelledby="unchecked-heading"><h2 id="unchecked-heading">No longer checked (${uncheckedCases.length})</h2>
+<p class="note">Checked in ${first}, skipped in a later run: not failing, but no longer judged.</p>
+${caseTable(uncheckedCases, comparison, 'unchecked')}</section>`
+}
 <section aria-labelledby="fixed-heading"><h2 id="fixed-heading">Newly passing (${fixedCases.length})</h2>
 ${fixedCases.length > 0 ? caseTable(fixedCases, comparison, 'fixed') : html`<p class="note">No case is better than in ${first}.</p>`}</section>
 <section aria-labelledby="requirements-heading"><h2 id="requirements-heading">Requirements (${comparison.requirements.length})</h2>

@@ -1,6 +1,6 @@
 // compare.md: the comparison short enough for a pull-request comment: the runs, then what
 // regressed and what was fixed against the first run. The full tables are in compare.html.
-import { comparisonHeadline, regressed, type CaseRow, type Comparison, type RequirementRow } from './compare-runs.js';
+import { comparisonHeadline, regressed, type CaseRow, type Change, type Comparison, type RequirementRow } from './compare-runs.js';
 import { cellText, codeSpan, truncatedMessage } from './markdown-summary.js';
 import { describeTarget } from './target-description.js';
 
@@ -17,12 +17,21 @@ function section(title: string, rows: (CaseRow | RequirementRow)[], comparison: 
     .slice(0, MAX_ROWS)
     .map((row) => [
       codeSpan(row.id) + (row.textChanged ? ' (requirement text changed)' : ''),
-      ...row.cells.map((cell, i) => (cell === undefined ? 'not run' : i > 0 && row.changes[i] === 'regressed' ? `**${cell}**` : cell)),
+      ...row.cells.map((cell, i) =>
+        cell === undefined ? 'not run' : i > 0 && (row.changes[i] === 'regressed' || row.changes[i] === 'unchecked') ? `**${cell}**` : cell,
+      ),
       ...(withMessage ? [truncatedMessage('messages' in row ? row.messages.filter(Boolean).at(-1) : undefined)] : []),
     ]);
   const more = rows.length > MAX_ROWS ? `\n\n… and ${rows.length - MAX_ROWS} more; see compare.html.` : '';
   return `### ${title} (${rows.length})\n\n${table(['', ...labels, ...(withMessage ? ['message'] : [])], shown)}${more}`;
 }
+
+/** The sections after the runs, in order: each change's cases (with their messages, but for fixes), then its requirements. */
+const SECTIONS: [Change, string, string][] = [
+  ['regressed', 'Newly failing cases', 'Requirements now worse'],
+  ['unchecked', 'Cases no longer checked', 'Requirements no longer checked'],
+  ['fixed', 'Newly passing cases', 'Requirements now better'],
+];
 
 export function renderCompareMarkdown(comparison: Comparison): string {
   const mark = regressed(comparison) ? '❌' : '✅';
@@ -40,30 +49,20 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     `## ${mark} touchstone comparison: ${headline}`,
     runs,
     comparison.notes.length > 0 ? comparison.notes.map((n) => `- ⚠️ ${cellText(n)}`).join('\n') : undefined,
-    section(
-      'Newly failing cases',
-      comparison.cases.filter((r) => r.change === 'regressed'),
-      comparison,
-      true,
-    ),
-    section(
-      'Requirements now worse',
-      comparison.requirements.filter((r) => r.change === 'regressed'),
-      comparison,
-      false,
-    ),
-    section(
-      'Newly passing cases',
-      comparison.cases.filter((r) => r.change === 'fixed'),
-      comparison,
-      false,
-    ),
-    section(
-      'Requirements now better',
-      comparison.requirements.filter((r) => r.change === 'fixed'),
-      comparison,
-      false,
-    ),
+    ...SECTIONS.flatMap(([change, cases, requirements]) => [
+      section(
+        cases,
+        comparison.cases.filter((r) => r.change === change),
+        comparison,
+        change !== 'fixed',
+      ),
+      section(
+        requirements,
+        comparison.requirements.filter((r) => r.change === change),
+        comparison,
+        false,
+      ),
+    ]),
   ];
   return `${parts.filter(Boolean).join('\n\n')}\n`;
 }

@@ -9,7 +9,7 @@ import { renderCompareHtml } from './compare-html.js';
 
 const after = withOutcomes;
 
-test('a case worse than in the first run regressed (PASS to SKIP too: no longer checked); better is fixed; regressions sort first', () => {
+test('a case worse than in the first run regressed; one now SKIP is no longer checked, never newly failing nor fixed; better is fixed; regressions sort first', () => {
   const before = createResultsFixture();
   const comparison = compareRuns([
     { label: 'before', results: before },
@@ -26,20 +26,79 @@ test('a case worse than in the first run regressed (PASS to SKIP too: no longer 
   const changes = Object.fromEntries(comparison.cases.map((c) => [c.id, c.change]));
   expect(changes).toMatchObject({
     'auth/anonymous-put-limits-401': 'regressed',
-    'assignees/per-page-max': 'regressed',
+    'assignees/per-page-max': 'unchecked',
     'conventions/vnd-media-type': 'regressed',
     'assignees/single-page-omits-link': 'fixed',
     'assignees/list-returns-users': 'same',
   });
-  expect(comparison.cases.slice(0, 3).map((c) => c.change)).toEqual(['regressed', 'regressed', 'regressed']);
-  expect(comparison.cases[3].change).toBe('fixed');
-  expect(comparison.regressions.cases).toBe(3);
+  expect(comparison.cases.slice(0, 4).map((c) => c.change)).toEqual(['regressed', 'regressed', 'unchecked', 'fixed']);
+  expect(comparison.regressions.cases).toBe(2);
+  expect(comparison.unchecked.cases).toBe(1);
   expect(comparison.requirements.find((r) => r.id === 'pagination.per-page-max')).toMatchObject({
     cells: ['PASS', 'UNTESTED'],
-    change: 'regressed',
+    change: 'unchecked',
   });
-  expect(comparisonHeadline(comparison)).toMatch(/^3 newly failing cases, \d+ requirements? worse against before$/);
+  expect(comparisonHeadline(comparison)).toMatch(
+    /^2 newly failing cases, \d+ requirements? worse, 1 case no longer checked, 1 requirement no longer checked against before$/,
+  );
   expect(comparison.notes).toEqual([]);
+
+  const markdown = renderCompareMarkdown(comparison);
+  const newlyFailing = markdown.slice(markdown.indexOf('### Newly failing cases'), markdown.indexOf('### Requirements now worse'));
+  expect(newlyFailing).toContain('### Newly failing cases (2)');
+  expect(newlyFailing).not.toContain('per-page-max');
+  expect(markdown).toMatch(/### Cases no longer checked \(1\)\n\n.*\n.*\n\| `assignees\/per-page-max` \| PASS \| \*\*SKIP\*\* \|/);
+  const page = renderCompareHtml(comparison);
+  expect(page).toContain('Newly failing (2)');
+  expect(page).toContain('No longer checked (1)');
+});
+
+test('a FAIL now SKIP is no longer checked, not fixed; a SKIP now PASS is fixed, a SKIP now FAIL newly failing', () => {
+  const before = after({
+    'assignees/list-returns-users': 'FAIL',
+    'assignees/per-page-max': 'SKIP',
+    'auth/anonymous-put-limits-401': 'SKIP',
+  });
+  const comparison = compareRuns([
+    { label: 'before', results: before },
+    {
+      label: 'after',
+      results: after({ 'assignees/list-returns-users': 'SKIP', 'assignees/per-page-max': 'PASS', 'auth/anonymous-put-limits-401': 'FAIL' }),
+    },
+  ]);
+  const changes = Object.fromEntries(comparison.cases.map((c) => [c.id, c.change]));
+  expect(changes).toMatchObject({
+    'assignees/list-returns-users': 'unchecked',
+    'assignees/per-page-max': 'fixed',
+    'auth/anonymous-put-limits-401': 'regressed',
+  });
+});
+
+test('the "another configuration" note says what the results record differently', () => {
+  const first = createResultsFixture();
+  const second = createResultsFixture();
+  second.fingerprint.config = sha256('other');
+  second.strict = true;
+  second.scope.suites = ['assignees'];
+  second.gaps.capabilities = ['control.reset'];
+  const [note] = compareRuns([
+    { label: 'main', results: first },
+    { label: 'branch', results: second },
+  ]).notes;
+  expect(note).toBe(
+    `branch ran with another configuration than main (strictness: not strict in main, --strict in branch; suites: all in main, assignees in branch; capabilities the target lacks: control.clock in main, control.reset in branch): differences may come from that, not from the target`,
+  );
+  // A difference results.json keeps only as a hash (the roles given tokens, the baseline file) is named as such.
+  const third = createResultsFixture();
+  third.fingerprint.config = sha256('roles');
+  expect(
+    compareRuns([
+      { label: 'main', results: first },
+      { label: 'x', results: third },
+    ]).notes,
+  ).toEqual([
+    'x ran with another configuration than main (the roles given tokens or the baseline file, which results.json keeps only as a hash): differences may come from that, not from the target',
+  ]);
 });
 
 test('several implementations side by side: each against the first; a case one run lacks is "not run"; reworded requirements and other configurations are flagged', () => {

@@ -1,13 +1,13 @@
 // The one-screen summary printed at the end of a run.
 import { OUTCOMES, type Results } from '../core/results.js';
 import { gapReasons, verdictHeadline } from './verdict-reasons.js';
-import { REPORT_FILES } from './write-reports.js';
 import { paint } from './console-colour.js';
 import { describeTarget } from './target-description.js';
 
 const MAX_LISTED = 15;
 
-export function formatSummary(results: Results, outDir: string, colour = false): string {
+/** `files`: the report files written into `outDir` (writeReports returns them). */
+export function formatSummary(results: Results, outDir: string, files: readonly string[], colour = false): string {
   const verdict = paint(colour, results.verdict, results.verdict.toUpperCase());
   const lines = ['', `touchstone: ${verdict} (${describeTarget(results)})`, `  ${verdictHeadline(results)}`];
   lines.push(`  ${OUTCOMES.map((o) => `${o} ${results.summary[o]}`).join('  ')}  of ${results.summary.total}`);
@@ -22,6 +22,6 @@ export function formatSummary(results: Results, outDir: string, colour = false):
   for (const reason of gapReasons(results)) lines.push(`  ${reason}`);
   const untested = results.requirements.filter((r) => r.status === 'UNTESTED').length;
   lines.push(`  requirements: ${results.requirements.length}, untested: ${untested}`);
-  lines.push(`  reports: ${outDir}/{${Object.values(REPORT_FILES).join(',')}}`, '');
+  lines.push(`  reports: ${outDir}/${files.length === 1 ? files[0] : `{${files.join(',')}}`}`, '');
   return lines.join('\n');
 }

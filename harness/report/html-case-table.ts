@@ -4,7 +4,7 @@
 import { formatDuration } from './duration-format.js';
 import { levelBadge, outcomeBadge } from './html-badge.js';
 import { DETAILED_OUTCOMES, failureElementId } from './html-failure.js';
-import { html, type Markup } from './markup.js';
+import { html, Markup } from './markup.js';
 import { OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
 import type { CaseResult, Results } from '../core/results.js';
 
@@ -21,15 +21,30 @@ function renderRow(c: CaseResult, index: number): Markup {
 `;
 }
 
+/**
+ * A filter bar's buttons over one attribute (`data-filter-<attribute>`): All, then each value
+ * present with its count; an outcome or status value takes its colour when pressed.
+ */
+export function filterButtons(
+  attribute: 'outcome' | 'status' | 'level',
+  values: readonly { value: string; count: number }[],
+  total: number,
+): Markup {
+  const coloured = attribute !== 'level';
+  return html`<button type="button" data-filter-${new Markup(attribute)}="" aria-pressed="true">All <span class="n">${total}</span></button>
+  ${values
+    .filter(({ count }) => count > 0)
+    .map(
+      ({ value, count }) =>
+        html`<button type="button" data-filter-${new Markup(attribute)}="${value}"${coloured && html` data-outcome="${value}"`} aria-pressed="false">${value} <span class="n">${count}</span></button>`,
+    )}`;
+}
+
 export function renderCaseTable(results: Results): Markup {
-  const present = OUTCOMES_WORST_FIRST.filter((o) => results.summary[o] > 0);
+  const outcomes = OUTCOMES_WORST_FIRST.map((value) => ({ value, count: results.summary[value] }));
   return html`<div class="filters" data-testid="filters" hidden>
   <span class="filter-label">Show</span>
-  <button type="button" data-filter-outcome="" aria-pressed="true">All <span class="n">${results.cases.length}</span></button>
-  ${present.map(
-    (o) =>
-      html`<button type="button" data-filter-outcome="${o}" data-outcome="${o}" aria-pressed="false">${o} <span class="n">${results.summary[o]}</span></button>`,
-  )}
+  ${filterButtons('outcome', outcomes, results.cases.length)}
   <span class="cell-filter" data-testid="cell-filter" hidden>in <strong class="cell-filter-label"></strong> <button type="button" data-clear-cases>×&#xa0;clear</button></span>
 </div>
 <div class="table-scroll"><table class="cases" data-testid="cases">

@@ -108,6 +108,8 @@ button:hover { background: var(--panel); }
 .case-facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 18px 0 0; font-size: 13px; color: var(--muted); }
 .case-facts dd { margin: 0; overflow-wrap: anywhere; }
 
+.search { position: sticky; top: 0; z-index: 2; display: flex; align-items: center; gap: 12px; margin: 0 0 16px; padding: 8px 0; background: var(--bg); }
+.search input { flex: 1; max-width: 560px; padding: 6px 10px; font: inherit; border: 1px solid var(--line); border-radius: 6px; }
 .filters { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 0 0 10px; }
 .filter-label { color: var(--muted); font-size: 13px; margin-right: 4px; }
 .filters button[aria-pressed="true"] { border-color: currentColor; font-weight: 700; background: var(--panel); }
@@ -126,5 +128,5 @@ button:hover { background: var(--panel); }
 .requirements .fault[data-caught="false"] .note { color: var(--FAIL); font-weight: 700; }
 .quote-cell blockquote { margin-top: 0; font-size: 14px; }
 footer { color: var(--muted); font-size: 13px; margin-top: 48px; }
-@media print { nav.sections, .filters, button { display: none !important; } .failure { break-inside: avoid; } pre { max-height: none; } }
+@media print { nav.sections, .filters, .search, button { display: none !important; } .failure { break-inside: avoid; } pre { max-height: none; } }
 `;

@@ -88,6 +88,71 @@ test('the matrix shows the worst outcome and case count per endpoint and aspect,
   expect(problems).toEqual([]);
 });
 
+function visibleRequirementRows(page: Page) {
+  return page.locator('[data-testid="requirements"] tbody tr:visible');
+}
+
+test('the search narrows the cases and the requirements as one types: by id, title, message or spec text; with the filters', async ({
+  openReport,
+}) => {
+  const { page, problems } = await openReport(createResultsFixture());
+  const search = page.getByRole('searchbox', { name: 'Search cases and requirements' });
+  await expect(search).toBeVisible();
+  const ids = async (rows: ReturnType<typeof visibleCaseRows>, attribute: string) =>
+    rows.evaluateAll((els, a) => els.map((el) => el.getAttribute(a)), attribute);
+
+  // A case id: its row, and the requirement whose cases name it.
+  await search.pressSequentially('vnd-media');
+  expect(await ids(visibleCaseRows(page), 'data-case')).toEqual(['conventions/vnd-media-type']);
+  expect(await ids(visibleRequirementRows(page), 'data-requirement')).toEqual(['conventions.media-type-recommended']);
+  await expect(page.getByTestId('search-count')).toHaveText('1 of 8 cases, 1 of 9 requirements');
+
+  // Spec text, every word somewhere in the row, whatever the case: no case says it.
+  await search.fill('ONE_DAY three_days');
+  expect(await ids(visibleRequirementRows(page), 'data-requirement')).toEqual(['interaction-limits.expiry-default-one-day']);
+  await expect(visibleCaseRows(page)).toHaveCount(0);
+  await expect(page.getByTestId('no-match')).toBeVisible();
+
+  // A title, and a message, with the outcome filter on top.
+  await search.fill('per_page=101');
+  expect(await ids(visibleCaseRows(page), 'data-case')).toEqual(['assignees/per-page-max']);
+  await search.fill('link header');
+  expect(await ids(visibleCaseRows(page), 'data-case')).toEqual(['assignees/single-page-omits-link']);
+  await page.getByTestId('filters').locator('[data-filter-outcome="PASS"]').click();
+  await expect(visibleCaseRows(page)).toHaveCount(0);
+  await search.fill('');
+  await expect(visibleCaseRows(page)).toHaveCount(3);
+  await expect(visibleRequirementRows(page)).toHaveCount(9);
+  await expect(page.getByTestId('search-count')).toHaveText('');
+  expect(problems).toEqual([]);
+});
+
+test('the requirements filter by status and by level, together and with the search', async ({ openReport }) => {
+  const { page, problems } = await openReport(createResultsFixture());
+  const filters = page.getByTestId('requirement-filters');
+  await expect(filters).toBeVisible();
+  await expect(visibleRequirementRows(page)).toHaveCount(9);
+  await filters.locator('[data-filter-status="UNTESTED"]').click();
+  await expect(filters.locator('[data-filter-status="UNTESTED"]')).toHaveAttribute('aria-pressed', 'true');
+  expect(await visibleRequirementRows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-status')))).toEqual([
+    'UNTESTED',
+    'UNTESTED',
+  ]);
+  await filters.locator('[data-filter-level="SHOULD"]').click();
+  await expect(visibleRequirementRows(page)).toHaveCount(0);
+  await expect(page.getByTestId('no-requirement-match')).toBeVisible();
+  await filters.locator('[data-filter-status=""]').click();
+  await expect(visibleRequirementRows(page)).toHaveCount(1);
+  await expect(visibleRequirementRows(page)).toHaveAttribute('data-requirement', 'conventions.media-type-recommended');
+  await expect(page.getByTestId('no-requirement-match')).toBeHidden();
+  // Only the statuses and levels present get a button, each with its count.
+  await expect(filters.locator('[data-filter-status="FAIL"]')).toHaveText('FAIL 1');
+  await expect(filters.locator('[data-filter-level="MAY"]')).toHaveCount(0);
+  // The case table's filters are its own.
+  await expect(visibleCaseRows(page)).toHaveCount(8);
+  expect(problems).toEqual([]);
+});
+
 test('a person can open a failure and see requirement, spec text, expected vs actual, the exchange and the curl', async ({
   openReport,
 }) => {

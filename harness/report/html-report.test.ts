@@ -147,7 +147,7 @@ test('the case table has every case and filter buttons for the outcomes present'
 test('the requirements list flags UNTESTED ones', () => {
   const page = renderHtmlReport(createResultsFixture());
   expect(page).toContain(
-    '<tr id="requirement-interaction-limits.repo-409-owner-limit" data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" class="untested">',
+    '<tr id="requirement-interaction-limits.repo-409-owner-limit" data-requirement="interaction-limits.repo-409-owner-limit" data-status="UNTESTED" data-level="MUST" class="untested">',
   );
   expect(page).toContain('<div class="note" data-testid="untested-reason">not run: no control.clock</div>');
   expect(page).toContain(

@@ -147,6 +147,10 @@ ${renderBanner(results)}
 <main>
 ${renderGaps(results)}
 ${renderCounts(results)}
+<div class="search" data-testid="search" role="search" hidden>
+  <input type="search" aria-label="Search cases and requirements" placeholder="Search cases and requirements: id, title, message, spec text" autocomplete="off">
+  <span class="note" data-testid="search-count" aria-live="polite"></span>
+</div>
 ${
   hasMatrix &&
   html`<section id="matrix" aria-labelledby="matrix-heading">

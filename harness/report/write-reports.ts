@@ -13,14 +13,10 @@ import { renderMarkdownSummary } from './markdown-summary.js';
 import { RECORDED_ORIGIN, resultsSchemaFile, type Results } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
 import { plural } from '../core/plural.js';
+import { DEFAULT_REPORTERS, REPORT_FILES, type ReporterName } from './reporters.js';
+import { writeGithubReport } from './github-report.js';
 
-export const REPORT_FILES = {
-  results: 'results.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  summary: 'summary.md',
-  ctrf: 'ctrf.json',
-} as const;
+export { REPORT_FILES };
 /** Written beside the reports when a case did not pass: each such case's command to run it again. */
 export const REPRO_FILE = 'repro.sh';
 
@@ -54,20 +50,39 @@ export function validateResults(results: Results): void {
     throw new HarnessError('CONFIG', `results.json does not match its schema: ${describeSchemaErrors(validate.errors)}`);
 }
 
-export function writeReports(outDir: string, results: Results): void {
+/** The report files each reporter writes (results.json and repro.sh are always written). */
+const RENDERERS: [ReporterName, string, (results: Results) => string][] = [
+  ['junit', REPORT_FILES.junit, renderJunit],
+  ['html', REPORT_FILES.html, renderHtmlReport],
+  ['markdown', REPORT_FILES.summary, renderMarkdownSummary],
+  ['ctrf', REPORT_FILES.ctrf, renderCtrf],
+];
+
+/**
+ * Writes the reports `reporters` name (reporters.ts says what is always written) into `outDir`,
+ * and returns the names of the files written, results.json first.
+ */
+export function writeReports(outDir: string, results: Results, reporters: readonly ReporterName[] = DEFAULT_REPORTERS): string[] {
   validateResults(results);
   mkdirSync(outDir, { recursive: true });
-  writeFileAtomic(path.join(outDir, REPORT_FILES.junit), renderJunit(results));
-  writeFileAtomic(path.join(outDir, REPORT_FILES.html), renderHtmlReport(results));
-  writeFileAtomic(path.join(outDir, REPORT_FILES.summary), renderMarkdownSummary(results));
-  writeFileAtomic(path.join(outDir, REPORT_FILES.ctrf), renderCtrf(results));
+  const written: string[] = [REPORT_FILES.results];
+  for (const [name, file, render] of RENDERERS) {
+    // A report not chosen, left by an earlier run in the same folder, must not outlive it either.
+    if (reporters.includes(name)) {
+      writeFileAtomic(path.join(outDir, file), render(results));
+      written.push(file);
+    } else rmSync(path.join(outDir, file), { force: true });
+  }
   // A repro.sh of an earlier run in the same folder must not outlive it.
   const repro = renderReproScript(results);
   if (repro === undefined) rmSync(path.join(outDir, REPRO_FILE), { force: true });
   else {
     writeFileAtomic(path.join(outDir, REPRO_FILE), repro);
     chmodSync(path.join(outDir, REPRO_FILE), 0o755);
+    written.push(REPRO_FILE);
   }
   // Last: its presence tells the CLI the run completed.
   writeFileAtomic(path.join(outDir, REPORT_FILES.results), `${JSON.stringify(results, null, 2)}\n`);
+  if (reporters.includes('github')) writeGithubReport(results);
+  return written;
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import type { Results } from '../core/results.js';
 import { REPORT_FILES } from '../report/write-reports.js';
+import { isLatestLink, REPORTS_DIR, updateLatestLink } from '../report/latest-link.js';
 import { RUN_CONFIG_ENV, type RunConfig } from '../core/run-config.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { writeRunPlan, type RunPlan } from './run-plan.js';
@@ -43,9 +44,14 @@ const timestamp = (d: Date) =>
     .replace(/:/g, '-')
     .replace(/\.\d+Z$/, 'Z');
 
-/** --out, or reports/<timestamp> of the run's start. */
+/** --out, or reports/<timestamp> of the run's start; never the reports/latest link (it names an earlier run's folder). */
 export function reportDirectory(out: string | undefined, startedAt: Date): string {
-  return path.resolve(out ?? path.join('reports', timestamp(startedAt)));
+  if (out !== undefined && isLatestLink(out))
+    throw new HarnessError(
+      'USAGE',
+      `--out ${out} is the link to the latest run's reports: writing there would overwrite that run; name another folder`,
+    );
+  return path.resolve(out ?? path.join(REPORTS_DIR, timestamp(startedAt)));
 }
 
 /** Runs the planned cases under `config` and returns results.json. `scratch` is the run's private folder. */
@@ -58,11 +64,15 @@ export async function runConformance(config: RunConfig, plan: RunPlan, scratch: 
   });
   rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
   await runPlaywright(configFile, playwrightEntry(), config.colour === true);
+  let results: Results;
   try {
-    return JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
+    results = JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
   } catch {
     throw new HarnessError('CONFIG', `the run ended without writing ${REPORT_FILES.results}; see the output above`);
   }
+  // Only a run that wrote its reports becomes the latest (report/latest-link.ts).
+  updateLatestLink(config.outDir);
+  return results;
 }
 
 function runPlaywright(configFile: string, entry: PlaywrightEntry, colour: boolean): Promise<void> {

@@ -1,7 +1,7 @@
 // Playwright reporter of every conformance run (service, plugin, compiler): collects each case's
 // outcome (handed over in an annotation, case-test.ts), takes its facts from the run's
-// plan, prints progress and a one-screen summary, and writes results.json, junit.xml,
-// report.html and summary.md.
+// plan, prints progress and a one-screen summary, and writes results.json and the reports
+// --reporter chose (report/reporters.ts).
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { requirementsFor } from '../core/requirement-registry.js';
 import { readRunConfig, type RunConfig } from '../core/run-config.js';
@@ -15,6 +15,7 @@ import { formatDuration } from '../report/duration-format.js';
 import type { CaseFacts, CaseOutcome, CaseResult, Results } from '../core/results.js';
 import { describeTarget } from '../report/target-description.js';
 import { writeReports } from '../report/write-reports.js';
+import { parseReporters } from '../report/reporters.js';
 import { maxFailuresMessage } from './max-failures.js';
 import { caseIdOf, handedOverOutcome } from './case-test.js';
 import { readRunPlan, registryOf, type RunPlan } from './run-plan.js';
@@ -126,7 +127,7 @@ export default class ConformanceReporter implements Reporter {
       version: packageVersion(),
       fingerprint: fingerprintOf({ ...config, roles: Object.keys(config.tokens) }),
     });
-    writeReports(this.config.outDir, results);
-    process.stdout.write(formatSummary(results, this.config.outDir, this.colour));
+    const written = writeReports(this.config.outDir, results, parseReporters(config.reporters));
+    process.stdout.write(formatSummary(results, this.config.outDir, written, this.colour));
   }
 }

@@ -4,6 +4,7 @@
 import { ANONYMOUS } from '../http/target-client.js';
 import type { Aspect, CaseFacts, Level } from '../core/results.js';
 import type { RequirementRegistry } from '../core/requirement-registry.js';
+import { caseSourceOf } from '../core/case-source.js';
 import type { BytesExpectation, Capability, Case, ParallelStep, RequestSpec, RequestStep, Step, StepsCase } from '../core/suite-format.js';
 
 export const isRequestStep = (step: Step): step is RequestStep => 'request' in step;
@@ -90,10 +91,17 @@ export function caseAspects(testCase: Case): Aspect[] {
   return [...aspects];
 }
 
+/** `source`, where the loader noted the case's file and line (a case built in code has none). */
+function withSource(testCase: object): Pick<CaseFacts, 'source'> {
+  const source = caseSourceOf(testCase);
+  return source ? { source } : {};
+}
+
 /** The facts of a service case, as results.json records them. */
 export function serviceCaseFacts(suite: string, testCase: Case, registry: RequirementRegistry): CaseFacts {
   return {
     id: `${suite}/${testCase.id}`,
+    ...withSource(testCase),
     suite,
     title: testCase.title,
     level: caseLevel(testCase, registry),
@@ -113,6 +121,7 @@ export function protocolCaseFacts(
 ): CaseFacts {
   return {
     id: `${suite}/${testCase.id}`,
+    ...withSource(testCase),
     suite,
     title: testCase.title,
     level: strongestLevel(testCase.requirements, registry),

@@ -13,7 +13,8 @@ import { listYamlFiles, type RequirementRegistry } from '../core/requirement-reg
 import { caseIdentityProblems } from '../core/case-identity.js';
 import { suiteSchemaFile, type Case, type Expectation, type RequestStep, type Suite, type SuiteFile } from '../core/suite-format.js';
 import { templateProblems } from './interpolate.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import { compileSchemaFile, createAjv, readLocatedFile } from '../core/validated-file.js';
+import { noteCaseSources } from '../core/case-source.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -43,7 +44,9 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
       const areaDir = path.join(dir, name);
       const fileOf = new Map<string, string>();
       const cases = listYamlFiles(areaDir).flatMap((file) => {
-        const { params, cases } = readValidatedFile<SuiteFile>(file, validate);
+        const { data, lineOf } = readLocatedFile<SuiteFile>(file, validate);
+        const { params, cases } = data;
+        noteCaseSources(file, cases, lineOf);
         resolveRequests(cases, aliases, params ?? {}, path.basename(file));
         // A duplicate id keeps its first file here; lintSuites reports it.
         for (const c of cases) if (!fileOf.has(c.id)) fileOf.set(c.id, file);

@@ -1,0 +1,93 @@
+// --reporter github: what GitHub Actions shows of a run without anyone opening a report.
+// - Annotations: a workflow command per case that did not pass, on stdout (where the runner
+//   reads them), pointing at the case's entry in its suite file: `::error` for FAIL and ERROR,
+//   `::warning` for WARN; one more for a verdict other than conforming (`::error` for
+//   non-conforming, `::warning` for incomplete). SKIP and XFAIL get none: the summary lists them.
+// - The job summary: summary.md's Markdown (the one renderer, markdown-summary.ts), appended to
+//   the file $GITHUB_STEP_SUMMARY names (appended, never overwritten: other steps of the job
+//   write there too). Not set (outside Actions), nothing is written.
+//
+// Workflow-command syntax (GitHub's "Workflow commands for GitHub Actions", and
+// actions/toolkit's command.ts): `::error file={name},line={line},title={title}::{message}`.
+// The message escapes %, \r and \n (%25, %0D, %0A); a property also : and , (%3A, %2C). A
+// message a target wrote can thus never end the command early nor start another one.
+//
+// Decision: the file is given relative to $GITHUB_WORKSPACE (else the current folder), which is
+// what GitHub resolves it against; a suite file outside it (touchstone installed elsewhere) is
+// not named, and the annotation still shows, unattached, in the run's summary.
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CaseResult, Results } from '../core/results.js';
+import { PROJECT_ROOT } from '../core/suite-paths.js';
+import { renderMarkdownSummary } from './markdown-summary.js';
+import { verdictHeadline } from './verdict-reasons.js';
+
+/** A workflow command's message: %, CR and LF escaped. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property value: as a message, and : and , too. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+type Level = 'error' | 'warning';
+
+function command(level: Level, properties: Record<string, string | number | undefined>, message: string): string {
+  const props = Object.entries(properties)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(',');
+  return `::${level}${props ? ` ${props}` : ''}::${escapeData(message)}`;
+}
+
+const LEVEL_OF: Partial<Record<CaseResult['outcome'], Level>> = { FAIL: 'error', ERROR: 'error', WARN: 'warning' };
+
+/** The case's suite file as GitHub names it (relative to `workspace`), when it lies inside it. */
+function fileIn(workspace: string, c: CaseResult): string | undefined {
+  if (!c.source) return undefined;
+  const relative = path.relative(workspace, path.join(PROJECT_ROOT, c.source.file));
+  return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+}
+
+/** Every annotation of the run, one workflow command a line. */
+export function renderGithubAnnotations(results: Results, workspace: string): string {
+  const lines: string[] = [];
+  for (const c of results.cases) {
+    const level = LEVEL_OF[c.outcome];
+    if (!level) continue;
+    const file = fileIn(workspace, c);
+    const message = [c.message ?? c.outcome, c.rerun && `run again: ${c.rerun}`].filter(Boolean).join('\n');
+    lines.push(command(level, { file, line: file && c.source?.line, title: `${c.outcome} ${c.id}: ${c.title}` }, message));
+  }
+  if (results.verdict !== 'conforming')
+    lines.push(
+      command(
+        results.verdict === 'non-conforming' ? 'error' : 'warning',
+        { title: `touchstone: ${results.verdict}` },
+        verdictHeadline(results),
+      ),
+    );
+  return lines.map((line) => `${line}\n`).join('');
+}
+
+/**
+ * Writes the annotations to `out` and appends the summary to $GITHUB_STEP_SUMMARY when set. A
+ * summary that cannot be written is said on stderr, and the run goes on: its reports and its
+ * verdict matter more than the summary page.
+ */
+export function writeGithubReport(
+  results: Results,
+  env: NodeJS.ProcessEnv = process.env,
+  out: NodeJS.WritableStream = process.stdout,
+): void {
+  out.write(renderGithubAnnotations(results, env.GITHUB_WORKSPACE || process.cwd()));
+  const summaryFile = env.GITHUB_STEP_SUMMARY;
+  if (!summaryFile) return;
+  try {
+    appendFileSync(summaryFile, `${renderMarkdownSummary(results)}\n`);
+  } catch (error) {
+    process.stderr.write(`touchstone: cannot append the summary to $GITHUB_STEP_SUMMARY (${summaryFile}): ${(error as Error).message}\n`);
+  }
+}
