@@ -20,7 +20,7 @@
 // - write() does not exert backpressure: the zlib decoder queues chunks the producer
 //   outruns. The proxy's producer is a socket, slower than inflate, so this stays small.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
@@ -29,6 +29,7 @@ import { createContentDecoder, createContentEncoder, toInlineBody } from './body
 import { createRedactingWriter, NO_REPLACEMENTS, type BodyRedaction, replaceAll } from '../secrets/byte-replacer.js';
 import { relativePathProblem } from './cassette-load.js';
 import { INLINE_BINARY_LIMIT, INLINE_TEXT_LIMIT, type Body, type BodyData, type ContentCoding } from './cassette-format.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 export interface BodySinkOptions extends BodyRedaction {
   /** Absolute folder for sidecars. */
@@ -292,7 +293,7 @@ function createBlobStore(blobDir: string, blobPrefix: string): BlobStore {
   const pathOf = (hex: string): string => path.join(blobDir, `sha256-${hex}`);
   const ref = (hex: string, size: number): SidecarData => ({ file: `${blobPrefix}/sha256-${hex}`, sha256: hex, size });
   const openTemp = (): { fd: number; file: string } => {
-    mkdirSync(blobDir, { recursive: true });
+    makeDirectory(blobDir);
     const file = path.join(blobDir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     return { fd: openSync(file, 'wx'), file };
   };

@@ -41,7 +41,6 @@ import {
   existsSync,
   linkSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -55,6 +54,7 @@ import { HarnessError } from '../core/errors.js';
 import { CASSETTE_VERSION, isDigestOnly, sidecarFolder, type Cassette, type Interaction } from './cassette-format.js';
 import { loadCassetteFile, parseCassette } from './cassette-load.js';
 import { serializeCassette } from './cassette-serialize.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 export type WriteMode = 'record' | 'record-missing';
 
@@ -98,7 +98,7 @@ const paths = (file: string) => ({ lock: `${file}.lock`, journal: `${file}.journ
 export function openCassetteWriter(file: string, options: CassetteWriterOptions): CassetteWriter {
   const now = clock(options.now);
   const { journal } = paths(file);
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirectory(path.dirname(file));
   const holder = takeLock(file);
   if (holder !== undefined) throw lockedError(file, holder);
   let fd: number;

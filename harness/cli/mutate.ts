@@ -6,7 +6,6 @@
 // faultless run with each requirement's faults and the cases that caught them. Exit 1 when
 // a fault is caught by no case, a MUST requirement has no caught fault, a variation is
 // judged non-conforming, or a case fails against the faultless reference; 2 usage; 3 unreachable.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
@@ -32,6 +31,7 @@ import { reportDirectory } from '../run/conformance-process.js';
 import { startReferenceService, type RunningService } from './embedded-reference.js';
 import { loadFixtureDescriptors } from '../plugin/fixture-descriptors.js';
 import { normaliseTarget, probeTarget } from './service-target.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 const SIDES: RunKind[] = ['service', 'plugin', 'compiler'];
 const PLUGIN_COMMAND = ['node', path.join(PROJECT_ROOT, 'bin/protoc-gen-touchstone.js')];
@@ -249,7 +249,7 @@ export async function mutate(options: MutateOptions): Promise<number> {
       onVariant: (result) => process.stdout.write(`${formatVariantLine(result)}\n`),
     });
 
-    mkdirSync(outDir, { recursive: true });
+    makeDirectory(outDir);
     writeFileAtomic(path.join(outDir, 'kill-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
     const targets: Record<RunKind, { url: string; embedded: boolean }> = {
       service: { url: options.target ?? started.service?.url ?? '', embedded: !options.target },

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { splitCommand } from '../plugin/plugin-process.js';
 import { EXIT, HarnessError } from '../core/errors.js';
@@ -24,6 +24,7 @@ import { LATEST, latestLink, REPORTS_DIR, updateLatestLink } from '../report/lat
 import { reportDirectory } from '../run/conformance-process.js';
 import { loadRequirementRegistry, requirementsFor } from '../core/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 interface MergeOptions {
   parts: string[];
@@ -108,7 +109,7 @@ const compareCommand = {
       );
       const comparison = compareRuns(argv.runs.map((r, i) => ({ label: labels[i], results: readResults(r) })));
       const outDir = path.resolve(argv.out);
-      mkdirSync(outDir, { recursive: true });
+      makeDirectory(outDir);
       const markdown = renderCompareMarkdown(comparison);
       writeFileAtomic(path.join(outDir, COMPARE_FILES.html), renderCompareHtml(comparison));
       writeFileAtomic(path.join(outDir, COMPARE_FILES.markdown), markdown);

@@ -244,6 +244,14 @@ test('usage and configuration errors exit 2 with a message naming the problem', 
   const badPort = await runCli(['serve', '--port', '70000']);
   expect(badPort.code).toBe(2);
   expect(badPort.stderr).toContain('--port 70000 is not a port number');
+  // A reports folder that cannot be made: refused before any case (it was a crash's stack
+  // trace under a file, and under /proc a run that never ended, node's mkdir looping).
+  for (const out of ['/dev/null/reports', '/proc/touchstone-no-such/reports']) {
+    const badOut = await runCli(['run', '--only', 'assignees/list-small-repository', '--out', out]);
+    expect(badOut.code, out).toBe(2);
+    expect(badOut.stderr).toMatch(new RegExp(`^touchstone: --out ${out} cannot hold the reports: E(NOTDIR|NOENT)`));
+    expect(badOut.stdout).not.toContain('PASS');
+  }
 });
 
 /** A reference behind a proxy of this test's, which counts the requests and may change each answer's status and headers. */

@@ -36,6 +36,7 @@ import { artifactZip, expandArtifacts } from '../../reference-impl/service/areas
 import { type BuiltRepository, seriesFiles, worldRepository } from '../../reference-impl/service/git/world-git.js';
 import type { ObjectStore, TreeEntry } from '../../reference-impl/service/git/object-store.js';
 import type { World, WorldGitEntry, WorldRepository } from '../../reference-impl/service/world-model.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 /** The file that marks a folder as an export (so a later export may replace it). */
 export const MARKER = '.touchstone-world-export';
@@ -60,7 +61,7 @@ export async function exportWorldTo(out: string, worldFile = suitePaths.world): 
     fs.rmSync(staging, { recursive: true, force: true });
     // Missing parents are made (mkdir -p); the staging folder itself is not made recursively:
     // Node's recursive mkdir loops for ever under /proc.
-    if (!fs.existsSync(path.dirname(staging))) fs.mkdirSync(path.dirname(staging), { recursive: true });
+    if (!fs.existsSync(path.dirname(staging))) makeDirectory(path.dirname(staging));
     fs.mkdirSync(staging);
     const summary = await writeExport(world, staging);
     fs.rmSync(target, { recursive: true, force: true });
@@ -96,7 +97,7 @@ function checkOut(out: string, target: string): void {
 
 async function writeExport(world: World, dir: string): Promise<ExportSummary> {
   const write = (file: string, data: string | Uint8Array) => {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    makeDirectory(path.dirname(path.join(dir, file)));
     fs.writeFileSync(path.join(dir, file), data);
   };
   const json = (file: string, value: unknown) => write(file, `${canonicalJson(value, 2)}\n`);

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { encodeResponse } from '../protocol/plugin-codec.js';
 import type { CompilerCase, GeneratorSpec } from './compiler-suite-format.js';
 import { shellWord } from '../core/shell-word.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 export interface CompilerSandbox {
   root: string;
@@ -63,7 +64,7 @@ export function createCompilerSandbox(root: string, testCase: CompilerCase, fixt
   const plugins = path.join(root, 'plugins');
   const requests = path.join(root, 'requests');
   const work = path.join(root, 'work');
-  for (const dir of [plugins, requests, work]) mkdirSync(dir, { recursive: true });
+  for (const dir of [plugins, requests, work]) makeDirectory(dir);
   const outs = new Set(testCase.generators.map(outDirOf));
   for (const out of outs) mkdirSync(path.join(work, out));
 

@@ -16,7 +16,7 @@
 // - Anything wrong with a recorded run (missing, stale, damaged) is a HarnessError thrown
 //   from the run, which runPluginCase turns into ERROR for that case only; a bad
 //   session.json fails the whole command, since nothing could be replayed.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
@@ -37,6 +37,7 @@ import {
   type SessionManifest,
 } from './plugin-session-format.js';
 import { readableRun } from './readable-run.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 export interface PluginSession {
   readonly dir: string;
@@ -94,7 +95,7 @@ export function createSessionRecorder(
           const folder = caseFolder(dir, suite, caseId);
           attempt(folder, () => {
             rmSync(folder, { recursive: true, force: true });
-            mkdirSync(folder, { recursive: true });
+            makeDirectory(folder);
           });
         }
         const result = await start(command, stdin, limits);
@@ -216,7 +217,7 @@ function writeIfChanged(file: string, text: string): void {
     current = undefined; // not there yet
   }
   if (current === text) return;
-  attempt(path.dirname(file), () => mkdirSync(path.dirname(file), { recursive: true }));
+  attempt(path.dirname(file), () => makeDirectory(path.dirname(file)));
   writeAtomic(file, text);
 }
 

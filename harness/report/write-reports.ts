@@ -1,6 +1,6 @@
 // Writes the report files of a run. results.json is validated against its schema
 // first: a harness bug must not produce a document CI systems then trust.
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
 import { HarnessError } from '../core/errors.js';
@@ -15,6 +15,7 @@ import { projectPath } from '../../lib/project-files.js';
 import { plural } from '../core/plural.js';
 import { DEFAULT_REPORTERS, REPORT_FILES, type ReporterName } from './reporters.js';
 import { writeGithubReport } from './github-report.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 export { REPORT_FILES };
 /** Written beside the reports when a case did not pass: each such case's command to run it again. */
@@ -64,7 +65,7 @@ const RENDERERS: [ReporterName, string, (results: Results) => string][] = [
  */
 export function writeReports(outDir: string, results: Results, reporters: readonly ReporterName[] = DEFAULT_REPORTERS): string[] {
   validateResults(results);
-  mkdirSync(outDir, { recursive: true });
+  makeDirectory(outDir);
   const written: string[] = [REPORT_FILES.results];
   for (const [name, file, render] of RENDERERS) {
     // A report not chosen, left by an earlier run in the same folder, must not outlive it either.

@@ -2,7 +2,7 @@
 // and its plan to a Playwright process (through private temp files: they may hold tokens), let
 // the conformance reporter write the reports, and read the verdict back.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { writeRunPlan, type RunPlan } from './run-plan.js';
 // @ts-expect-error bin/entry.js is plain JavaScript (it runs before tsx is registered)
 import { builtAndCurrent } from '../../bin/entry.js';
+import { makeDirectory } from '../../lib/make-directory.js';
 
 interface PlaywrightEntry {
   config: string;
@@ -51,7 +52,19 @@ export function reportDirectory(out: string | undefined, startedAt: Date): strin
       'USAGE',
       `--out ${out} is the link to the latest run's reports: writing there would overwrite that run; name another folder`,
     );
-  return path.resolve(out ?? path.join(REPORTS_DIR, timestamp(startedAt)));
+  const dir = path.resolve(out ?? path.join(REPORTS_DIR, timestamp(startedAt)));
+  // Made and checked before any case runs: a folder that cannot hold the reports would
+  // otherwise be found only once every case had run.
+  try {
+    makeDirectory(dir);
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new HarnessError(
+      'USAGE',
+      `${out === undefined ? 'the reports folder' : '--out'} ${out ?? dir} cannot hold the reports: ${(error as Error).message}`,
+    );
+  }
+  return dir;
 }
 
 /** Runs the planned cases under `config` and returns results.json. `scratch` is the run's private folder. */

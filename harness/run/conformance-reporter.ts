@@ -91,7 +91,20 @@ export default class ConformanceReporter implements Reporter {
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n${message.join('')}`);
   }
 
+  /**
+   * An error here is said, not thrown: Playwright's runner, given an error from a reporter's
+   * onEnd, spun at full CPU and never exited (seen with --out /proc/x, whose folder cannot be
+   * made). The CLI then ends the run: it finds no results.json and points at this message.
+   */
   onEnd(result: FullResult) {
+    try {
+      this.finish(result);
+    } catch (error) {
+      process.stderr.write(`touchstone: the run's reports could not be written: ${(error as Error).stack ?? String(error)}\n`);
+    }
+  }
+
+  private finish(result: FullResult) {
     const registry = registryOf(this.plan);
     const { config } = this;
     let cases = this.cases.sort((a, b) => this.order.get(a.id)! - this.order.get(b.id)!);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
 import git from 'isomorphic-git';
+import { makeDirectory } from '../../../lib/make-directory.js';
 
 export type TreeEntryMode = '100644' | '100755' | '120000' | '160000' | '040000';
 
@@ -95,7 +96,7 @@ export async function openObjectStore(gitdir: string): Promise<ObjectStore> {
     async exportObjects(oids, to) {
       for (const oid of oids) {
         const file = path.join(to, looseObject(oid));
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeDirectory(path.dirname(file));
         const held = blobs.get(oid);
         // Git's loose blob is zlib("blob <size>\0" + bytes). The deflate runs on libuv's thread
         // pool: a service beside the export keeps answering.
