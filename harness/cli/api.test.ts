@@ -37,20 +37,18 @@ test('a project that installs the packed package imports run, type-checks agains
       stdio: ['ignore', 'pipe', 'inherit'],
     });
 
-    writeFileSync(
-      path.join(project, 'check.ts'),
-      [
-        "import { run, defineConfig, type Results, type RunOptions } from 'touchstone';",
-        "const options: RunOptions = { suite: 'assignees', requestTimeout: 10 };",
-        'const results: Results = await run(options);',
-        "const verdict: 'conforming' | 'incomplete' | 'non-conforming' = results.verdict;",
-        "export default defineConfig({ run: { target: 'http://127.0.0.1:8080' } });",
-        '// @ts-expect-error a key the config does not have',
-        'defineConfig({ runn: {} });',
-        'console.log(verdict);',
-        '',
-      ].join('\n'),
-    );
+    /** A file of the scratch project, from its lines. */
+    const write = (name: string, lines: string[]) => writeFileSync(path.join(project, name), `${lines.join('\n')}\n`);
+    write('check.ts', [
+      "import { run, defineConfig, type Results, type RunOptions } from 'touchstone';",
+      "const options: RunOptions = { suite: 'assignees', requestTimeout: 10 };",
+      'const results: Results = await run(options);',
+      "const verdict: 'conforming' | 'incomplete' | 'non-conforming' = results.verdict;",
+      "export default defineConfig({ run: { target: 'http://127.0.0.1:8080' } });",
+      '// @ts-expect-error a key the config does not have',
+      'defineConfig({ runn: {} });',
+      'console.log(verdict);',
+    ]);
     writeFileSync(
       path.join(project, 'tsconfig.json'),
       // Node's types as a Node.js project has them (here: this project's copy), and no other: the
@@ -73,17 +71,13 @@ test('a project that installs the packed package imports run, type-checks agains
       stdio: ['ignore', 'inherit', 'inherit'],
     });
 
-    writeFileSync(
-      path.join(project, 'judge.mjs'),
-      [
-        "import { run, TouchstoneError } from 'touchstone';",
-        "const results = await run({ suite: 'assignees', out: 'reports/library' });",
-        "let refused = 'accepted';",
-        "try { await run({ suite: 'no-such-suite' }); } catch (error) { refused = `${error instanceof TouchstoneError} ${error.exitCode} ${error.message}`; }",
-        'console.log(JSON.stringify({ verdict: results.verdict, total: results.summary.total, refused }));',
-        '',
-      ].join('\n'),
-    );
+    write('judge.mjs', [
+      "import { run, TouchstoneError } from 'touchstone';",
+      "const results = await run({ suite: 'assignees', out: 'reports/library' });",
+      "let refused = 'accepted';",
+      "try { await run({ suite: 'no-such-suite' }); } catch (error) { refused = `${error instanceof TouchstoneError} ${error.exitCode} ${error.message}`; }",
+      'console.log(JSON.stringify({ verdict: results.verdict, total: results.summary.total, refused }));',
+    ]);
     const out = execFileSync(process.execPath, ['judge.mjs'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const said = JSON.parse(out.trim().split('\n').at(-1)!);
     expect(said.verdict).toBe('conforming');

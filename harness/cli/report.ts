@@ -121,6 +121,11 @@ reports: ${outDir}/{${COMPARE_FILES.html},${COMPARE_FILES.markdown}}
   },
 };
 
+// Hand-written, not the `open` package: `open` does not read $BROWSER (tools built on it add
+// that themselves), resolves as soon as its opener is spawned (a failing xdg-open is then
+// silent, the very slip `report open` had: "opening …" and exit 0 with no browser), and
+// brings four packages (and theirs) and its own copy of xdg-open for the three commands below. Not covered
+// here that `open` covers: WSL's Windows browser (set BROWSER=wslview there).
 /** The command that shows a file to the user: $BROWSER (words and quotes as in a shell), else the platform's opener. */
 function opener(): string[] {
   if (process.env.BROWSER) return splitCommand(process.env.BROWSER);
