@@ -164,5 +164,15 @@ test('report --help names its commands and their examples; open shows reports/la
     );
   }
   expect(mistyped.code).toBe(2);
-  expect(mistyped.stderr).toContain('name a report command: merge, compare or open');
+  expect(mistyped.stderr).toBe('touchstone: Unknown argument: opne (opne: did you mean open?)\n');
+  // A bare group command names its commands, not yargs' count of arguments.
+  for (const [group, message] of [
+    ['report', 'name a report command: merge, compare or open'],
+    ['baseline', 'name a baseline command: update'],
+    ['world', 'name a world command: export'],
+  ]) {
+    const bare = await runCli([group]);
+    expect(bare.code, group).toBe(2);
+    expect(bare.stderr, group).toBe(`touchstone: ${message}\n`);
+  }
 });

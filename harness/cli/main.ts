@@ -35,17 +35,17 @@ export type LoadCommandFile = <T extends CommandFile | ProtocFile | ConfigFile>(
 const COMMANDS: [command: string, describe: string][] = [
   ['run', 'Run the service conformance suites against a target (default: the embedded reference)'],
   ['serve', 'Serve the reference implementation of the service'],
-  ['target <command>', 'Check an implementation before a run: it answers like the service, and its capabilities, tokens and world'],
+  ['target', 'Check an implementation before a run: it answers like the service, and its capabilities, tokens and world'],
   ['proxy', 'Record or replay traffic to a target through a local proxy'],
   ['cassette', 'Show, check, compare, export and import recordings'],
   ['plugin', 'Run the plugin conformance suites against a code-generator plugin'],
   ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line"],
   ['list [what]', 'List the suites, cases, roles, requirements, faults or variants a run would take (--json for scripts)'],
   ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it'],
-  ['report <command>', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
-  ['baseline <command>', 'Maintain a baseline of known failures'],
-  ['world <command>', 'Export the fixture world as data (JSON, Git repositories, artifact zips) for an implementation to load'],
-  ['tokens <command>', 'Write a tokens file (role: token) listing every role of the world, for run --tokens'],
+  ['report', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
+  ['baseline', 'Maintain a baseline of known failures'],
+  ['world', 'Export the fixture world as data (JSON, Git repositories, artifact zips) for an implementation to load'],
+  ['tokens', 'Write a tokens file (role: token) listing every role of the world, for run --tokens'],
   ['openapi', 'Print the OpenAPI 3.1 document of the reference service (also served at /_conformance/openapi.json)'],
   // Listed for --help only: main() hands `protoc …` to protoc.ts before yargs parses anything.
   ['protoc', 'Run code-generator plugins the way protoc 3.21 does (touchstone protoc --help lists its flags)'],
@@ -61,16 +61,26 @@ export const COMMAND_FILES = COMMANDS.map(([command]) => fileOf(command));
  * known one: an option (`--suites`) to the options of the command that refused it, a word to
  * the commands (`touchstone rn`). Other messages are as yargs wrote them.
  */
-function withSuggestions(message: string, args: readonly string[], options: readonly string[]): string {
+function withSuggestions(message: string, args: readonly string[], options: readonly string[], commands: readonly string[]): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (!unknown) return message;
   const hints = unknown[1].split(', ').flatMap((name) => {
     const asOption = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`);
-    const near = closestName(name, asOption ? options : COMMAND_FILES);
+    const near = closestName(name, asOption ? options : commands);
     if (near === undefined) return [];
     return asOption ? [`--${name}: did you mean --${near}?`] : [`${name}: did you mean ${near}?`];
   });
   return hints.length > 0 ? `${message} (${hints.join('; ')})` : message;
+}
+
+/**
+ * The commands of the instance being parsed: at a failure inside `report`, its subcommands
+ * (merge, compare, open). Read through yargs' internal methods, left out of its types: where
+ * they are missing, the top-level commands are suggested.
+ */
+function commandsOf(cli: Argv): readonly string[] {
+  const internal = cli as unknown as { getInternalMethods?: () => { getCommandInstance?: () => { getCommands?: () => string[] } } };
+  return internal.getInternalMethods?.().getCommandInstance?.().getCommands?.() ?? COMMAND_FILES;
 }
 
 /**
@@ -138,7 +148,7 @@ export async function main(args: string[], load: LoadCommandFile): Promise<void>
       // command runs in, which printed another project's version, or "unknown" outside any.
       .version(packageVersion())
       .fail((message, error) => {
-        throw error ?? new HarnessError('USAGE', withSuggestions(message, args, optionsOf(cli).key));
+        throw error ?? new HarnessError('USAGE', withSuggestions(message, args, optionsOf(cli).key, commandsOf(cli)));
       })
       .help()
       .parseAsync();

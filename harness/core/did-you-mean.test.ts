@@ -2,8 +2,11 @@
 import { expect, test } from '@playwright/test';
 import { closestName, editDistance } from './did-you-mean.js';
 
-test('edit distance counts insertions, deletions and substitutions', () => {
+test('edit distance counts insertions, deletions, substitutions and swapped neighbours', () => {
   expect(editDistance('repo-admn', 'repo-admin')).toBe(1);
+  expect(editDistance('opne', 'open')).toBe(1);
+  expect(editDistance('ab', 'ba')).toBe(1);
+  expect(editDistance('abc', 'ca')).toBe(3);
   expect(editDistance('kitten', 'sitting')).toBe(3);
   expect(editDistance('', 'abc')).toBe(3);
   expect(editDistance('same', 'same')).toBe(0);

@@ -1,15 +1,21 @@
 // "did you mean …?" for a mistyped name: the closest of the names known, by edit distance.
 
-/** Levenshtein distance: the fewest insertions, deletions and substitutions turning `a` into `b`. */
+/**
+ * Edit distance: the fewest insertions, deletions, substitutions and swaps of two neighbouring
+ * letters turning `a` into `b` (Levenshtein's, with the swap counted as one edit, as the
+ * commonest typo: `opne` is one edit from `open`, not two).
+ */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
+    }
+    rows.push(row);
   }
-  return previous[b.length];
+  return rows[a.length][b.length];
 }
 
 /**
