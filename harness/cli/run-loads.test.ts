@@ -73,7 +73,7 @@ test('a run hands Playwright the run engine compiled by the build while it is cu
   // does not depend on (or disturb) this checkout's dist/.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-engine-'));
   try {
-    for (const entry of ['bin', 'harness', 'lib', 'reference-impl', 'suites', 'package.json', 'tsconfig.json'])
+    for (const entry of ['bin', 'harness', 'lib', 'reference-impl', 'suites', 'package.json', 'tsconfig.json', 'tsconfig.types.json'])
       cpSync(path.join(PROJECT_ROOT, entry), path.join(dir, entry), { recursive: true, preserveTimestamps: true });
     symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     const build = spawnSync('npm', ['run', 'build'], { cwd: dir, encoding: 'utf8' });
