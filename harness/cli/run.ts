@@ -29,6 +29,7 @@ import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
 import { judged, type VerdictArgs, verdictOptions } from './protocol-run.js';
 import type { RunOptions } from './options.js';
+import { someOf } from '../core/plural.js';
 import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
@@ -115,7 +116,7 @@ function checkRecordings(dir: string, selected: Suite[]): void {
       `--replay ${dir} holds no recording of the ${cases.length} selected case${cases.length === 1 ? '' : 's'} (such as ${where(cases[0])}): record them with --record ${dir}`,
     );
   if (missing.length > 0) {
-    const named = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ` and ${missing.length - 5} more` : '');
+    const named = someOf(missing, 5);
     process.stderr.write(
       `touchstone: ${missing.length} of ${cases.length} selected cases have no recording in ${dir}, and will be ERROR: ${named}\n`,
     );

@@ -19,6 +19,7 @@ import { unzipSync } from 'fflate';
 import { extract } from 'tar-stream';
 import { ConformanceFailure } from '../core/errors.js';
 import type { ArchiveEntryExpectation, BytesExpectation } from '../core/suite-format.js';
+import { someOf } from '../core/plural.js';
 
 const MAX_EXPANDED_BYTES = 256 * 1024 * 1024;
 
@@ -102,7 +103,7 @@ export async function checkBytes(body: Buffer, expect: BytesExpectation, require
 }
 
 function summarize(paths: string[]): string {
-  return paths.length <= 10 ? paths.join(', ') || 'nothing' : `${paths.slice(0, 10).join(', ')} and ${paths.length - 10} more`;
+  return someOf(paths, 10) || 'nothing';
 }
 
 export function readZip(body: Buffer): ArchiveEntry[] {

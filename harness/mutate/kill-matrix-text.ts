@@ -3,11 +3,12 @@
 // cases rejected it), then what is wrong with the suites, if anything, and the totals:
 // sensitivity and specificity side by side.
 import { isComplete, misattributedCount, type FaultResult, type KillMatrix, type VariantResult } from './kill-matrix.js';
+import { someOf } from '../core/plural.js';
 
 const MAX_NAMED = 3;
 
 function named(ids: string[]): string {
-  return ids.length <= MAX_NAMED ? ids.join(', ') : `${ids.slice(0, MAX_NAMED).join(', ')} and ${ids.length - MAX_NAMED} more`;
+  return someOf(ids, MAX_NAMED);
 }
 
 export function formatFaultLine(result: FaultResult): string {

@@ -34,6 +34,7 @@ import { CHECK_REQUIREMENT, type CompilerCase, type RequestExpectation } from '.
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
 import { shellWord } from '../core/shell-word.js';
 import { stderrTail, whyUnjudgeable } from './plugin-checks.js';
+import { someOf } from '../core/plural.js';
 
 export interface CompilerRunRecord {
   args: string[];
@@ -78,7 +79,7 @@ export async function runCompilerCase(testCase: CompilerCase, context: CompilerC
 function listed(names: Iterable<string>): string {
   const all = [...names];
   if (all.length === 0) return 'nothing';
-  return all.length > 8 ? `${all.slice(0, 8).join(', ')} and ${all.length - 8} more` : all.join(', ');
+  return someOf(all, 8);
 }
 
 function judge(testCase: CompilerCase, sandbox: CompilerSandbox, result: PluginProcessResult, files: Map<string, Buffer>): void {

@@ -2,7 +2,7 @@
 // cassettes record mode once kept as they were, every miss with its reason, interactions
 // never asked for, verify differences, and why the proxy exits 1 when it does.
 import type { ProxySummary } from './proxy-options.js';
-import { plural } from '../core/plural.js';
+import { plural, someOf } from '../core/plural.js';
 import { readablePlaceholders } from '../cassette/placeholders.js';
 
 export function formatProxySummary(summary: ProxySummary): string {
@@ -15,7 +15,7 @@ export function formatProxySummary(summary: ProxySummary): string {
     lines.push(`  ${kept[0]}: already recorded, replayed and kept as it was (record mode once; --record-mode all re-records it)`);
   else if (kept.length > 1)
     lines.push(
-      `  ${kept.length} cassettes already recorded, replayed and kept as they were (record mode once; --record-mode all re-records them): ${someOf(kept)}`,
+      `  ${kept.length} cassettes already recorded, replayed and kept as they were (record mode once; --record-mode all re-records them): ${someOf(kept, 5)}`,
     );
   for (const c of summary.cassettes) {
     if (c.unused.length)
@@ -39,11 +39,6 @@ export function formatProxySummary(summary: ProxySummary): string {
       lines.push(`      ${d.kind} ${d.path}${d.kind === 'changed' ? `: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The first few names, and how many more. */
-function someOf(names: string[], shown = 5): string {
-  return names.slice(0, shown).join(', ') + (names.length > shown ? ` and ${names.length - shown} more` : '');
 }
 
 /** What makes a stopping proxy exit 1: --fail-on-miss and --fail-on-unused. */
