@@ -29,6 +29,26 @@ export function failureMessage(level: Level, failure: Pick<FailureDetail, 'requi
 }
 
 /**
+ * A case with broken checks, each a failure: FAIL when one broke a MUST (it decides, and comes
+ * first), WARN when only SHOULD or MAY checks broke; every broken check is listed, a message
+ * line each. What the case cites and did not see broken is unverified: it stopped there.
+ */
+export function brokenOutcome(found: readonly FailureDetail[], requirements: readonly string[], grading: Grading): CaseOutcome {
+  const levelOfFailure = (f: FailureDetail) => levelOf(grading.registry, f.requirement);
+  const deciding = found.find((f) => outcomeOfBroken(levelOfFailure(f), grading.strict) === 'FAIL') ?? found[0]!;
+  const failures = [deciding, ...found.filter((f) => f !== deciding)];
+  const broken = [...new Set(failures.map((f) => f.requirement))];
+  return {
+    outcome: outcomeOfBroken(levelOfFailure(deciding), grading.strict),
+    message: failures.map((f) => failureMessage(levelOfFailure(f), f)).join('\n'),
+    failure: deciding,
+    ...(failures.length > 1 && { failures }),
+    broken,
+    unverified: requirements.filter((id) => !broken.includes(id)),
+  };
+}
+
+/**
  * A case that stopped at `error`: graded by its requirement's level, with every other
  * requirement it cites unchecked. `detail` adds what the caller knows (exchange, reproduction).
  */
@@ -38,13 +58,14 @@ export function stoppedAt(
   grading: Grading,
   detail: Partial<FailureDetail> = {},
 ): CaseOutcome {
-  const level = levelOf(grading.registry, error.requirement);
-  const failure: FailureDetail = { requirement: error.requirement, expected: error.expected, actual: error.actual, ...detail };
+  return brokenOutcome([{ requirement: error.requirement, expected: error.expected, actual: error.actual, ...detail }], requirements, grading);
+}
+
+/** A case whose precondition did not hold: it checked nothing, and says why once, and who judges that. */
+export function notReached(cause: string, judgedBy: string | undefined): CaseOutcome {
   return {
-    outcome: outcomeOfBroken(level, grading.strict),
-    message: failureMessage(level, failure),
-    failure,
-    broken: [error.requirement],
-    unverified: requirements.filter((id) => id !== error.requirement),
+    outcome: 'SKIP',
+    message: `not reached: ${cause}${judgedBy ? ` (judged by ${judgedBy})` : ''}`,
+    not_reached: { cause, ...(judgedBy && { judged_by: judgedBy }) },
   };
 }

@@ -177,6 +177,22 @@ const CaseResultSchema = Type.Object(
     unverified: Type.Optional(Strings),
     /** Why the case (SKIP) or some of its rows (a partial PASS) could not run. */
     missing: Type.Optional(MissingSchema),
+    /**
+     * A SKIP whose precondition did not hold (plugin and compiler cases): what happened instead,
+     * and the case that judges that. The case checked none of its requirements.
+     */
+    not_reached: Type.Optional(
+      Type.Object(
+        {
+          cause: Type.String({ description: 'what happened instead of the precondition: the refusal, once' }),
+          judged_by: Type.Optional(Type.String({ description: 'the case (<suite>/<id>) that judges that refusal' })),
+        },
+        {
+          additionalProperties: false,
+          description: 'a SKIP whose precondition did not hold: what happened instead, and the case that judges it',
+        },
+      ),
+    ),
     /** When a --baseline entry changed the outcome: the entry's list and reason, and the outcome and message before. */
     baseline: Type.Optional(
       Type.Object(
@@ -209,7 +225,10 @@ export type CaseFacts = Pick<CaseResult, 'id' | 'source' | 'suite' | 'title' | '
 export type CaseTiming = Pick<CaseResult, 'started_at' | 'duration_ms'>;
 
 /** What a run of a case of any kind (service, plugin, compiler) found. */
-export type CaseOutcome = Pick<CaseResult, 'outcome' | 'message' | 'failure' | 'failures' | 'matrix' | 'broken' | 'unverified' | 'missing'>;
+export type CaseOutcome = Pick<
+  CaseResult,
+  'outcome' | 'message' | 'failure' | 'failures' | 'matrix' | 'broken' | 'unverified' | 'missing' | 'not_reached'
+>;
 
 /**
  * PASS, FAIL, WARN, XFAIL, ERROR when a case checked it; UNTESTED when none did (no case, or
@@ -256,6 +275,8 @@ const GapsSchema = Type.Object(
     roles: described(Strings, 'roles a skipped case or matrix row had no token for'),
     capabilities: described(Strings, 'capabilities a skipped case needed and the target lacks'),
     errors: described(Strings, 'cases in ERROR'),
+    /** Cases whose precondition did not hold (each says why, and which case judges it). */
+    not_reached: Type.Optional(described(Strings, 'cases whose precondition did not hold: each says why, and which case judges it')),
     /**
      * The target has no control.reset: each case ran on the state the cases before it left (their
      * cleanup steps undo what they change, but a case that stops half way may not). Not a reason

@@ -106,7 +106,7 @@ const CompilerExpectationSchema = compilerDefs.define(
       stderr: Type.Optional(constant('nonempty')),
       /** Each text must appear in stderr. */
       stderr_contains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
-      /** The exact files under the output directories, keyed by path from the working directory. */
+      /** Files under the output directories and their exact contents, keyed by path from the working directory (others may be there too). */
       output: Type.Optional(nameMap(Type.String(), { propertyNames: { pattern: OUTPUT_PATH_PATTERN } })),
       /** Files (paths from the working directory, as in `output`) that must not exist after the run. */
       not_written: Type.Optional(
@@ -117,6 +117,8 @@ const CompilerExpectationSchema = compilerDefs.define(
       ),
       /** compiler.apply.nothing-written-on-failure: no file at all in any output directory. */
       nothing_written: Type.Optional(constant(true)),
+      /** compiler.run.plugins-started: every generator's plugin was started and sent a request. */
+      plugins_started: Type.Optional(constant(true)),
       request: Type.Optional(RequestExpectationSchema),
     },
     { additionalProperties: false },
@@ -125,10 +127,16 @@ const CompilerExpectationSchema = compilerDefs.define(
 
 export type CompilerExpectation = Static<typeof CompilerExpectationSchema>;
 
-/** A compiler case: the first requirement is the one a wrong exit, stderr, output or not_written is attributed to. */
+/** A compiler case: the first requirement is the one a wrong exit, stderr_contains, output or not_written is attributed to. */
 const CompilerCaseSchema = Type.Object(
   {
     ...caseIdentity('compiler'),
+    /**
+     * What must have happened before the case's checks mean anything: `plugins-started`, every
+     * generator's plugin was started (its canned plugin saved a request); `none` for the case
+     * that judges exactly that. When it does not hold, the case is not reached.
+     */
+    precondition: Type.Enum(['none', 'plugins-started']),
     /** The .proto files on the command line (relative to suites/plugin/fixtures), in order. */
     files: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_][A-Za-z0-9_./-]*\\.proto$' }), { minItems: 1 }),
     generators: Type.Array(Generator, { minItems: 1 }),
@@ -137,11 +145,12 @@ const CompilerCaseSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type CompilerCase = Static<typeof CompilerCaseSchema>;
+/** A compiler case as the loader hands it on: as written, plus `judgedBy` (see PluginCase). */
+export type CompilerCase = Static<typeof CompilerCaseSchema> & { judgedBy?: string };
 
 const CompilerSuiteFileSchema = suiteFileSchema(CompilerCaseSchema);
 
-export type CompilerSuite = LoadedSuite<typeof CompilerSuiteFileSchema>;
+export type CompilerSuite = Omit<LoadedSuite<typeof CompilerSuiteFileSchema>, 'cases'> & { cases: CompilerCase[] };
 
 export const compilerSuiteSchemaFile: SchemaFile = schemaFile(
   'harness/plugin/compiler-suite.schema.json',
@@ -160,14 +169,22 @@ export const CHECK_REQUIREMENT = {
   proto_file_last: 'compiler.request.proto-file-last',
   compiler_version: 'compiler.request.compiler-version',
   nothing_written: 'compiler.apply.nothing-written-on-failure',
+  /** `stderr: nonempty`: spec 3 names no channel for a failure, so a SHOULD of its own. */
+  stderr: 'compiler.apply.failure-said',
+  plugins_started: 'compiler.run.plugins-started',
   /** Judged in every case: a file or folder outside the output directories. */
   outside_output: 'compiler.apply.names-inside-output',
 } as const;
 
 /** The ids a case must cite for the checks it asks for. */
 export function checkRequirementsOf(testCase: CompilerCase): string[] {
-  const { request, nothing_written } = testCase.expect;
+  const { request, nothing_written, plugins_started, stderr } = testCase.expect;
   const checks = Object.keys(request ?? {}).filter((key): key is keyof typeof CHECK_REQUIREMENT => key in CHECK_REQUIREMENT);
   const judgedUnder = request?.requirement ? (checks.length ? [request.requirement] : []) : checks.map((key) => CHECK_REQUIREMENT[key]);
-  return [...judgedUnder, ...(nothing_written ? [CHECK_REQUIREMENT.nothing_written] : [])];
+  return [
+    ...judgedUnder,
+    ...(nothing_written ? [CHECK_REQUIREMENT.nothing_written] : []),
+    ...(stderr ? [CHECK_REQUIREMENT.stderr] : []),
+    ...(plugins_started ? [CHECK_REQUIREMENT.plugins_started] : []),
+  ];
 }

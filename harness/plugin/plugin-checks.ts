@@ -3,22 +3,35 @@
 // sessions), so the same code runs inside `touchstone plugin` and in-process in tests.
 //
 // Decisions where the brief is silent:
-// - A case is ERROR, not FAIL, when the plugin could not be judged: it did not start, hung
-//   past the timeout, died by a signal, or wrote more than the output cap. The message
-//   says which, so a crash is still attributed to its case, and the other cases run on.
+// - A case checks its requirement or says it could not. Its precondition (the suite's
+//   `precondition`, plugin-suite-format.ts) is checked on a run of its request built
+//   without the case's bends; when the plugin refuses that request, declines it or makes
+//   nothing of it, the case is "not reached" (SKIP, its requirements unchecked), naming the
+//   refusal once and the case that judges it (`judgedBy`, the case whose sound_requests hold
+//   that request). A plugin that refuses every request is then one FAIL, not one per case.
+// - The plugin's failures are the plugin's: killed by a signal, or more stdout than
+//   --max-output, fails the case (the spec asks for one response and an exit status). A
+//   case is ERROR only when the plugin could not be judged for reasons of ours or of the
+//   machine: it did not start, or it ran past --timeout. spec 3 sets no time limit, so a
+//   plugin still running at our bound has broken nothing the spec says (a slow machine
+//   looks the same), and the run is incomplete rather than the plugin non-conforming.
+// - A sound request answered with a non-zero exit is judged under
+//   plugin.errors.schema-problem-exit-zero: spec 3 keeps a non-zero exit for a problem in
+//   the compiler (an unparseable request), so a plugin that cannot generate for a sound
+//   request must say so in `error`, with exit 0.
 // - `response: valid` checks every File: the first has a name, names are safe, an
 //   insertion point comes with a name, and FEATURE_PROTO3_OPTIONAL is advertised when the
 //   plugin generates (no error, at least one file) for a file to generate that has proto3
 //   optional fields (under plugin.features.proto3-optional, a MAY: protoc's negotiation).
-//   A response with `error` set and no files is valid: spec 3 lets a plugin decline a
-//   schema that way. Whether a named file of an insertion exists is not judged here: it
-//   may come from another generator.
+//   Whether a named file of an insertion exists is not judged here: it may come from
+//   another generator.
 import { ConformanceFailure, HarnessError } from '../core/errors.js';
-import { stoppedAt, type CaseOutcome, type Grading } from '../core/case-outcome.js';
+import { brokenOutcome, notReached, type CaseOutcome, type Grading } from '../core/case-outcome.js';
+import type { FailureDetail } from '../core/results.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
-import { pluginStdin, type DescribeFiles } from './plugin-input.js';
-import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
-import type { PluginCase } from './plugin-suite-format.js';
+import { buildRequest, pluginStdin, soundRequest, type DescribeFiles } from './plugin-input.js';
+import { endedAs, runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
+import type { PluginCase, PluginRequestSpec } from './plugin-suite-format.js';
 import { reproduceCommand } from './reproduce-command.js';
 
 export interface PluginRunRecord {
@@ -38,100 +51,160 @@ export interface PluginCaseContext extends Grading {
   command: string[];
   describe: DescribeFiles;
   limits: PluginProcessOptions;
+  /** --parameter: reaches every built request, before the case's own parameter. */
+  parameter?: string;
   /** Called after every run of the plugin (a deterministic case runs it twice). */
   onRun?(record: PluginRunRecord, index: number): Promise<void>;
   /** How the plugin is run; runPluginProcess(command, stdin, limits) when absent. */
   runPlugin?: RunPlugin;
+  /** The command that feeds a failing run's request to the plugin again; a printf | plugin line when absent. */
+  reproduce?(stdin: Uint8Array, index: number): string;
 }
 
+/** A run the case cannot judge at all: ours or the machine's, never the plugin's. */
+class Unjudgeable extends Error {}
+
 export async function runPluginCase(testCase: PluginCase, context: PluginCaseContext): Promise<CaseOutcome> {
-  let stdin: Uint8Array;
-  try {
-    stdin = pluginStdin(testCase.input, context.describe);
-  } catch (error) {
-    return { outcome: 'ERROR', message: `cannot build the request: ${(error as Error).message}` };
-  }
-  const runPlugin: RunPlugin = context.runPlugin ?? ((bytes) => runPluginProcess(context.command, bytes, context.limits));
-  const run = async (index: number): Promise<PluginProcessResult> => {
+  let runs = 0;
+  const run = async (stdin: Uint8Array): Promise<PluginRunRecord> => {
+    const index = runs++;
+    const runPlugin = context.runPlugin ?? ((bytes) => runPluginProcess(context.command, bytes, context.limits));
     const result = await runPlugin(stdin, index);
     await context.onRun?.({ stdin, result }, index);
-    const unjudgeable = whyUnjudgeable(result, context.limits);
-    if (unjudgeable) throw new HarnessError('TARGET_IO', unjudgeable);
-    return result;
+    if (result.spawnError) throw new Unjudgeable(`the plugin could not be started: ${result.spawnError}`);
+    if (result.timedOut)
+      throw new Unjudgeable(
+        `the plugin did not finish within ${context.limits.timeoutMs / 1000} s and was killed (--timeout: spec 3 sets no limit, so this is no verdict on the plugin; raise --timeout if it is only slow)`,
+      );
+    return { stdin, result };
   };
+  const reproduce = (record: PluginRunRecord, index: number) =>
+    context.reproduce?.(record.stdin, index) ?? reproduceCommand(record.stdin, context.command);
   try {
-    const first = await run(0);
-    judge(testCase, stdin, first);
-    if (testCase.expect.deterministic) {
-      const second = await run(1);
-      if (!Buffer.from(second.stdout).equals(Buffer.from(first.stdout))) {
-        throw new ConformanceFailure(
-          'plugin.output.deterministic',
-          'the same stdout for the same request',
-          `${first.stdout.length} bytes, then ${second.stdout.length} different bytes`,
-        );
+    const { input } = testCase;
+    if ('sound_requests' in input) return await judgeSoundRequests(testCase, input.sound_requests, context, run, reproduce);
+    const stdin = pluginStdin(input, context.describe, context.parameter);
+    let first: PluginRunRecord | undefined;
+    if (testCase.precondition !== 'none') {
+      const files = typeof testCase.precondition === 'object' ? testCase.precondition.answers : (input as { request: PluginRequestSpec }).request.files;
+      const probe = await run(buildRequest(soundRequest(files), context.describe, context.parameter));
+      const unmet = unmetPrecondition(probe.result, files, testCase.precondition === 'generates');
+      if (unmet) return notReached(unmet, testCase.judgedBy);
+      if (Buffer.from(probe.stdin).equals(Buffer.from(stdin))) first = probe;
+    }
+    first ??= await run(stdin);
+    try {
+      judge(testCase, first);
+      if (testCase.expect.deterministic) {
+        const second = await run(stdin);
+        if (!second.result.stdout.equals(first.result.stdout)) {
+          throw new ConformanceFailure(
+            'plugin.output.deterministic',
+            'the same stdout for the same request',
+            `${first.result.stdout.length} bytes, then ${second.result.stdout.length} different bytes`,
+          );
+        }
       }
+    } catch (error) {
+      if (!(error instanceof ConformanceFailure)) throw error;
+      return brokenOutcome([failureOf(error, reproduce(first, runs - 1))], testCase.requirements, context);
     }
     return { outcome: 'PASS' };
   } catch (error) {
-    if (error instanceof ConformanceFailure)
-      return stoppedAt(error, testCase.requirements, context, { reproduce: reproduceCommand(stdin, context.command) });
+    if (error instanceof Unjudgeable) return { outcome: 'ERROR', message: error.message };
     if (error instanceof HarnessError) return { outcome: 'ERROR', message: error.message };
     throw error;
   }
 }
 
-/** Why a run cannot be judged (it never ran, or was cut short), or undefined. */
-export function whyUnjudgeable(
-  result: PluginProcessResult,
-  limits: PluginProcessOptions,
-  who: 'plugin' | 'compiler' = 'plugin',
-): string | undefined {
-  if (result.spawnError) return `the ${who} could not be started: ${result.spawnError}`;
-  if (result.timedOut) return `the ${who} did not finish within ${limits.timeoutMs} ms and was killed`;
-  if (result.truncated) return `the ${who} wrote more than ${limits.maxOutputBytes} bytes on stdout and was killed`;
-  if (result.signal) return `the ${who} crashed: killed by ${result.signal}${stderrTail(result)}`;
+function failureOf(error: ConformanceFailure, reproduce: string): FailureDetail {
+  return { requirement: error.requirement, expected: error.expected, actual: error.actual, reproduce };
+}
+
+/**
+ * The judge of refusals: each sound request gets exit 0 and a response. Every request runs,
+ * and every refusal is listed, so a plugin that refuses proto2 and proto3 alike says both.
+ */
+async function judgeSoundRequests(
+  testCase: PluginCase,
+  requests: { files: string[] }[],
+  context: PluginCaseContext,
+  run: (stdin: Uint8Array) => Promise<PluginRunRecord>,
+  reproduce: (record: PluginRunRecord, index: number) => string,
+): Promise<CaseOutcome> {
+  const failures: FailureDetail[] = [];
+  for (const [index, { files }] of requests.entries()) {
+    const record = await run(buildRequest(soundRequest(files), context.describe, context.parameter));
+    const broken = refusalOf(record.result, files);
+    if (broken) failures.push(failureOf(broken, reproduce(record, index)));
+  }
+  return failures.length ? brokenOutcome(failures, testCase.requirements, context) : { outcome: 'PASS' };
+}
+
+const filesOf = (files: string[]) => files.join(', ');
+
+/** How the plugin failed to answer a sound request for `files`, as the failure it is; undefined when it answered. */
+function refusalOf(result: PluginProcessResult, files: string[]): ConformanceFailure | undefined {
+  const expected = `exit 0 and a response for the sound request for ${filesOf(files)} (spec 3 keeps a non-zero exit for a problem in the compiler; a schema the plugin cannot generate for is declined in \`error\`)`;
+  if (!result.truncated && (result.signal || result.exitCode !== 0))
+    return new ConformanceFailure('plugin.errors.schema-problem-exit-zero', expected, `${endedAs(result)}${stderrTail(result)}`);
+  const unparsed = unparsedResponse(result);
+  return unparsed === undefined
+    ? undefined
+    : new ConformanceFailure('plugin.io.one-request-one-response', `a CodeGeneratorResponse on stdout for ${filesOf(files)}`, unparsed);
+}
+
+/** Why stdout is not one CodeGeneratorResponse, or undefined. */
+function unparsedResponse(result: PluginProcessResult): string | undefined {
+  if (result.truncated) return endedAs(result);
+  try {
+    decodeResponse(result.stdout);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof MalformedMessageError)) throw error;
+    return `${result.stdout.length} bytes that do not parse: ${error.message}`;
+  }
+}
+
+/** Why the plugin's answer to the sound request for `files` does not meet a precondition, or undefined. */
+function unmetPrecondition(result: PluginProcessResult, files: string[], mustGenerate: boolean): string | undefined {
+  const request = `the sound request for ${filesOf(files)}`;
+  if (!result.truncated && (result.signal || result.exitCode !== 0))
+    return `the plugin refused ${request}: ${endedAs(result)}${firstStderrLine(result)}`;
+  const unparsed = unparsedResponse(result);
+  if (unparsed) return `the plugin answered ${request} with ${unparsed}`;
+  if (!mustGenerate) return undefined;
+  const response = decodeResponse(result.stdout);
+  if (response.error) return `the plugin declined ${request} in \`error\` (exit 0, as spec 3 allows): ${JSON.stringify(clip(response.error))}`;
+  if (response.file.length === 0) return `the plugin generated no file for ${request}`;
   return undefined;
 }
 
-function judge(testCase: PluginCase, stdin: Uint8Array, result: PluginProcessResult): void {
+function judge(testCase: PluginCase, { stdin, result }: PluginRunRecord): void {
   const { expect } = testCase;
   const main = testCase.requirements[0];
-  const exit = `exit ${result.exitCode}${stderrTail(result)}`;
-  if (expect.exit === 'zero' && result.exitCode !== 0) throw new ConformanceFailure(main, 'exit 0', exit);
+  if (result.truncated) throw new ConformanceFailure(main, expect.exit === 'zero' ? 'a response' : 'a non-zero exit', endedAs(result));
+  if (result.signal || (expect.exit === 'zero' && result.exitCode !== 0))
+    throw new ConformanceFailure(main, expect.exit === 'zero' ? 'exit 0' : 'a non-zero exit', `${endedAs(result)}${stderrTail(result)}`);
   if (expect.exit === 'nonzero' && result.exitCode === 0)
     throw new ConformanceFailure(main, 'a non-zero exit', `exit 0 with ${result.stdout.length} bytes on stdout`);
   if (expect.stderr === 'nonempty' && result.stderr.toString().trim() === '')
     throw new ConformanceFailure(main, 'a message on stderr', 'nothing on stderr');
-  if (!expect.response && !expect.error) return;
-  const response = readResponse(result.stdout);
-  if (expect.response) checkFiles(response, stdin);
-  if (expect.error === 'empty' && response.error)
-    throw new ConformanceFailure(main, 'no error for a sound schema', `error ${JSON.stringify(response.error)}`);
-}
-
-function readResponse(stdout: Buffer): CodeGeneratorResponse {
-  try {
-    return decodeResponse(stdout);
-  } catch (error) {
-    if (!(error instanceof MalformedMessageError)) throw error;
-    throw new ConformanceFailure(
-      'plugin.io.one-request-one-response',
-      'a CodeGeneratorResponse on stdout',
-      `${stdout.length} bytes that do not parse: ${error.message}`,
-    );
-  }
+  if (!expect.response) return;
+  const unparsed = unparsedResponse(result);
+  if (unparsed) throw new ConformanceFailure('plugin.io.one-request-one-response', 'a CodeGeneratorResponse on stdout', unparsed);
+  checkFiles(decodeResponse(result.stdout), stdin);
 }
 
 /**
  * Why a File name breaks spec 3's rules ("not absolute", "no `.` or `..` components", with
  * "`/` is the separator"), or undefined. Only those: a backslash is no separator, so `a\b`
  * is one component (the spec forbids nothing else), and `a//b` has an empty one, which is
- * neither `.` nor `..`. A drive letter is absolute on the systems that have them.
+ * neither `.` nor `..`. `C:/x` is not refused either: with `/` the only separator, `C:` is a
+ * name like any other, and which systems' absolute paths "not absolute" means is not said.
  */
 export function unsafeNameReason(name: string): string | undefined {
   if (name.startsWith('/')) return 'it is absolute';
-  if (/^[A-Za-z]:/.test(name)) return 'it starts with a drive letter';
   const dots = name.split('/').find((part) => part === '.' || part === '..');
   if (dots) return `it has a "${dots}" component`;
   return undefined;
@@ -192,9 +265,21 @@ function proto3OptionalFiles(stdin: Uint8Array): string[] {
     .map((f) => f.name);
 }
 
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** The last 300 characters of stderr, as "; stderr: …", or nothing. */
 export function stderrTail(result: PluginProcessResult): string {
   const text = result.stderr.toString('utf8').trim();
   if (!text) return '';
   const tail = text.length > 300 ? `…${text.slice(-300)}` : text;
   return `; stderr: ${tail}`;
+}
+
+/** The first line of stderr that says something, as "; stderr: …", or nothing: the line a refusal names itself by. */
+function firstStderrLine(result: PluginProcessResult): string {
+  const line = result.stderr
+    .toString('utf8')
+    .split('\n')
+    .find((l) => l.trim() !== '');
+  return line ? `; stderr: ${clip(line.trim(), 200)}` : '';
 }

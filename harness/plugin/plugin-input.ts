@@ -9,7 +9,7 @@ import {
   type ProtoFile,
   type VersionInput,
 } from '../protocol/plugin-codec.js';
-import type { PluginInput } from './plugin-suite-format.js';
+import type { PluginInput, PluginRequestSpec } from './plugin-suite-format.js';
 
 /** Every named file and everything it imports, each after the files it imports. */
 export type DescribeFiles = (files: string[]) => ProtoFile[];
@@ -25,14 +25,33 @@ const SOURCE_FILE_DESCRIPTORS = 17;
 /** A varint field no version of the protocol uses, as a stand-in for whatever comes next. */
 const FUTURE_VARINT_FIELD = 4242;
 
-export function pluginStdin(input: PluginInput, describe: DescribeFiles): Uint8Array {
+/** The request a sound fixture gets: the files, as a compiler sends them, nothing bent. */
+export function soundRequest(files: string[]): PluginRequestSpec {
+  return { files };
+}
+
+/**
+ * The parameter a plugin receives: --parameter, then the case's own, joined by a comma, as
+ * protoc joins the parameter of --NAME_out and the values of --NAME_opt; none when both are empty.
+ */
+export function mergedParameter(given: string | undefined, own: string | undefined): string | undefined {
+  const merged = [given, own].filter(Boolean).join(',');
+  return merged || undefined;
+}
+
+/** What a case writes on the plugin's stdin; `parameter` (--parameter) reaches every built request. */
+export function pluginStdin(input: Exclude<PluginInput, { sound_requests: unknown }>, describe: DescribeFiles, parameter?: string): Uint8Array {
   if ('text' in input) return Buffer.from(input.text, 'utf8');
   if ('hex' in input) return Buffer.from(input.hex, 'hex');
-  const spec = input.request;
+  return buildRequest(input.request, describe, parameter);
+}
+
+export function buildRequest(spec: PluginRequestSpec, describe: DescribeFiles, given?: string): Uint8Array {
   const protoFiles = describe(spec.files);
+  const parameter = mergedParameter(given, spec.parameter);
   const request: CodeGeneratorRequestInput = {
     file_to_generate: spec.files,
-    ...(spec.parameter && { parameter: spec.parameter }),
+    ...(parameter && { parameter }),
     compiler_version: HARNESS_COMPILER_VERSION,
     proto_file: protoFiles,
   };

@@ -38,6 +38,12 @@ export interface PluginProcessResult {
 
 export const STDERR_KEEP = 64 * 1024;
 
+/** How a run ended, as reports say it: "exit 1", "killed by SIGSEGV" (a signal is no exit status), or our kill at --max-output. */
+export function endedAs(result: Pick<PluginProcessResult, 'exitCode' | 'signal' | 'truncated' | 'stdout'>): string {
+  if (result.truncated) return `more than ${result.stdout.length} bytes on stdout (--max-output), killed still writing`;
+  return result.signal ? `killed by ${result.signal}` : `exit ${result.exitCode}`;
+}
+
 /**
  * Splits a command line like a POSIX shell would for plain words and quotes (no expansion).
  * Not shell-quote's parse(): it expands `$VAR` (to nothing when unset) and turns `|`, `>` or

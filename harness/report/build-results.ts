@@ -62,6 +62,7 @@ export function caseResult(facts: CaseFacts, found: CaseOutcome, timing: CaseTim
   if (found.broken?.length) record.broken = found.broken;
   if (found.unverified?.length) record.unverified = found.unverified;
   if (found.missing) record.missing = found.missing;
+  if (found.not_reached) record.not_reached = found.not_reached;
   return record;
 }
 
@@ -153,11 +154,13 @@ export function buildResults(given: CaseResult[], requirements: Iterable<Require
   const inScope = [...requirements];
   const requirementResults = inScope.map((r) => requirementResult(r, cases));
   const missing = mergeMissing(cases.map((c) => c.missing));
+  const notReached = cases.filter((c) => c.not_reached).map((c) => c.id);
   const gaps: Gaps = {
     untested: requirementResults.filter((r) => r.level === 'MUST' && r.status === 'UNTESTED').map((r) => r.id),
     roles: missing?.roles ?? [],
     capabilities: missing?.capabilities ?? [],
     errors: cases.filter((c) => c.outcome === 'ERROR').map((c) => c.id),
+    ...(notReached.length > 0 && { not_reached: notReached }),
     ...(facts.sharedState && { shared_state: true }),
   };
   const levels = new Map(inScope.map((r) => [r.id, r.level]));

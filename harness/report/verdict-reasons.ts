@@ -45,6 +45,14 @@ export function gapReasons(results: Results, maxIds = 12): string[] {
   if (gaps.capabilities.length > 0) reasons.push(`the target lacks capability ${gaps.capabilities.join(', ')} (the optional control API)`);
   if (gaps.errors.length > 0)
     reasons.push(`${plural(gaps.errors.length, 'case')} in ERROR (the harness or the environment failed): ${listed(gaps.errors, maxIds)}`);
+  // One line per cause, which a plugin refusing every request makes one line in all.
+  const byCause = new Map<string, string[]>();
+  for (const c of results.cases) {
+    if (!c.not_reached) continue;
+    const cause = `${c.not_reached.cause}${c.not_reached.judged_by ? ` (judged by ${c.not_reached.judged_by})` : ''}`;
+    byCause.set(cause, [...(byCause.get(cause) ?? []), c.id]);
+  }
+  for (const [cause, ids] of byCause) reasons.push(`not reached, ${listed(ids, maxIds)}: ${cause}`);
   if (gaps.untested.length > 0) reasons.push(`unchecked MUST requirements: ${listed(gaps.untested, maxIds)}`);
   if (gaps.shared_state)
     reasons.push(

@@ -13,6 +13,7 @@ export const COMPILER_FAULTS = [
   'compiler.parameter-dropped',
   'compiler.no-version',
   // running the generators (protoc-driver.ts)
+  'compiler.plugins-not-started',
   'compiler.generators-reversed',
   'compiler.plugin-exit-ignored',
   'compiler.plugin-error-hidden',
@@ -39,6 +40,7 @@ export const COMPILER_VARIANTS = [
   'compiler.opt-before-out-parameter',
   // running the generators (protoc-driver.ts)
   'compiler.partial-output-kept',
+  'compiler.failure-silent',
   // applying a response (apply-response.ts, output-location.ts)
   'compiler.names-written-as-given',
   'compiler.unsafe-names-skipped',

@@ -75,6 +75,7 @@ async function generate(
   const failed = () => ({ ok: false as const, locations: [...locations.values()] });
   const outputs = switches.has('compiler.generators-reversed') ? [...invocation.outputs].reverse() : invocation.outputs;
   for (const directive of outputs) {
+    if (switches.has('compiler.plugins-not-started')) continue;
     const { flag, pluginName } = directive;
     const key = locationKey(directive.location);
     const location = locations.get(key) ?? createOutputLocation(key, report, switches);
@@ -143,14 +144,17 @@ export async function runProtoc(args: string[], options: ProtocRunOptions = {}):
     return 1;
   }
 
-  const generated = await generate(invocation, loaded.sources, messages, { ...options, cwd, env }, stderr);
+  // The variation compiler.failure-silent fails a run with its exit status alone: spec 3 names
+  // no channel for telling the user (the plugins' own stderr still goes through).
+  const report: OutputSink = invocation.switches.has('compiler.failure-silent') ? () => {} : stderr;
+  const generated = await generate(invocation, loaded.sources, messages, { ...options, cwd, env }, report);
   // Deferred errors were printed when they happened; a run that had one writes nothing (spec 3
   // says nothing of what a failed run leaves; the variation compiler.partial-output-kept
   // writes what was staged before the failure, and still exits 1).
   const ok = generated.ok && !generated.locations.some((location) => location.hadError);
   if (!ok && !invocation.switches.has('compiler.partial-output-kept')) return 1;
   const written = writeLocations(cwd, generated.locations);
-  if (written) stderr(written);
+  if (written) report(written);
   return ok && !written ? 0 : 1;
 }
 

@@ -8,7 +8,6 @@ export const PLUGIN_FAULTS = [
   // reading the request and answering (main.ts)
   'plugin.text-before-response',
   'plugin.unknown-fields-refused',
-  'plugin.empty-request-refused',
   'plugin.garbage-exit-zero',
   // what generate() answers (generate.ts)
   'plugin.schema-problem-exit-nonzero',
@@ -26,6 +25,7 @@ export type PluginFault = (typeof PLUGIN_FAULTS)[number];
 export const PLUGIN_VARIANTS = [
   // reading the request (main.ts)
   'plugin.field-order-relied-on',
+  'plugin.empty-request-refused',
   // what generate() answers (generate.ts)
   'plugin.unknown-option-on-stderr',
   'plugin.empty-request-declined',

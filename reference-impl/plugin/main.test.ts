@@ -143,13 +143,13 @@ test('--variant=plugin.unknown-option-on-stderr: an unknown option is a message 
   expect(codec.decodeResponse(plain.stdout).error).toContain('unknown option "colour"');
 });
 
-test('request switches: unknown fields and an empty request are refused as unparseable', async () => {
+test('request switches: unknown fields (a fault) and an empty request (a variation) are refused as unparseable', async () => {
   const plain = codec.encodeRequest(demoRequest());
   const extra = Buffer.from([0x98, 0x06, 0x01]); // field 99, varint 1
   const runs = await Promise.all([
     runPlugin(Buffer.concat([plain, extra]), ['--fault=plugin.unknown-fields-refused']),
     runPlugin(plain, ['--fault=plugin.unknown-fields-refused']),
-    runPlugin(Buffer.alloc(0), ['--fault=plugin.empty-request-refused']),
+    runPlugin(Buffer.alloc(0), ['--variant=plugin.empty-request-refused']),
   ]);
   expect(runs.map((run) => run.status)).toEqual([1, 0, 1]);
   expect(runs[0].stderr).toContain('unknown field 99');
