@@ -6,7 +6,7 @@ import { HarnessError } from '../core/errors.js';
 import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { lintCompilerSuites, loadCompilerSuites } from '../plugin/plugin-suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { judged, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
+import { judged, protocolRerun, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
 import { listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
@@ -45,7 +45,10 @@ export function runCompilerSuites(options: CompilerOptions): Promise<Results> {
       // A command that cannot start at all would make every case ERROR: say so once instead.
       const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
       if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
-      return { compiler: { command, ...limits, cwd: process.cwd() } };
+      return {
+        compiler: { command, ...limits, cwd: process.cwd() },
+        rerun: protocolRerun('compiler', options, ['--compiler', options.compiler]),
+      };
     };
     return { suites, start };
   });

@@ -66,7 +66,7 @@ const SECTIONS = {
     preflight: flag,
     ...VERDICT,
   }),
-  plugin: section({ plugin: text, record: text, replay: text, ...PROTOCOL }),
+  plugin: section({ plugin: text, parameter: text, proto: texts, protoPath: texts, record: text, replay: text, ...PROTOCOL }),
   compiler: section({ compiler: text, ...PROTOCOL }),
   proxy: section({
     mode: Type.Enum([...PROXY_MODES]),

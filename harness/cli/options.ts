@@ -56,6 +56,11 @@ export interface ProtocolRunOptions extends SelectionOptions {
 export interface PluginOptions extends ProtocolRunOptions {
   /** Required unless `replay` is given. */
   plugin?: string;
+  /** The generator parameter every built request carries (--parameter). */
+  parameter?: string;
+  /** Your own .proto files (--proto), found under protoPath (--proto-path, protoc's -I). */
+  proto?: string | string[];
+  protoPath?: string | string[];
   record?: string;
   replay?: string;
 }

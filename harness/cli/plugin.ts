@@ -11,7 +11,9 @@ import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-s
 import { lintPluginSuites, loadPluginSuites } from '../plugin/plugin-suite-loader.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { judged, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
+import { judged, protocolRerun, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
+import { describeOwnFiles } from './own-fixtures.js';
+import { fixtureNames } from '../plugin/fixture-descriptors.js';
 import { listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { PluginOptions } from './options.js';
@@ -26,12 +28,29 @@ export const command = {
           describe:
             'the plugin command, e.g. ./protoc-gen-foo or "npx protoc-gen-es" (words and quotes as in a shell); with --replay, only names it in the report',
         })
+        .option('parameter', {
+          type: 'string',
+          describe:
+            "the generator parameter every request carries, as protoc passes --NAME_out=PARAM:DIR and --NAME_opt (e.g. paths=source_relative,Mfoo.proto=example.com/foo); a case's own parameter follows it, after a comma",
+        })
+        .option('proto', {
+          type: 'array',
+          string: true,
+          describe: 'your own .proto files, judged as the built-in fixtures are (the "own" suite, and io/real-request)',
+        })
+        .option('proto-path', {
+          type: 'array',
+          string: true,
+          describe: "where --proto files and their imports are found, as protoc's -I (default: the working directory)",
+        })
         .option('record', { type: 'string', describe: 'save every run (exact bytes and a readable form) in this directory, for --replay' })
         .option('replay', { type: 'string', describe: 'judge the runs recorded in this directory instead of running a plugin' }),
       'plugin',
       'suites/plugin',
     )
       .example('$0 plugin --plugin ./protoc-gen-yours', 'judge your plugin')
+      .example('$0 plugin --plugin protoc-gen-go --parameter paths=source_relative', 'with the options you give it')
+      .example('$0 plugin --plugin ./protoc-gen-yours --proto-path protos --proto api/v1/api.proto', 'on your own schema files too')
       .example('$0 plugin --plugin "npx protoc-gen-es" --record session/', 'judge it and keep the session, for --replay session/'),
   handler: async (argv: PluginOptions & VerdictArgs) => {
     process.exitCode = await judged('plugin', argv, () => runPluginSuites(argv));
@@ -49,8 +68,15 @@ export function runPluginSuites(options: PluginOptions): Promise<Results> {
     const replay = options.replay === undefined ? undefined : path.resolve(options.replay);
     const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
     const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
-    const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite));
-    const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures);
+    const protoFiles = listOf(options.proto);
+    const protoPaths = listOf(options.protoPath);
+    if (protoPaths.length > 0 && protoFiles.length === 0)
+      throw new HarnessError('USAGE', '--proto-path needs --proto: the files to judge the plugin on');
+    const own = protoFiles.length ? describeOwnFiles(protoFiles, protoPaths, fixtureNames()) : undefined;
+    // A replay rebuilds the requests it was recorded with: the parameter, unless given again, is the recorded one.
+    const parameter = options.parameter ?? replayed?.parameter;
+    const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite), own?.files);
+    const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures, own?.files);
     if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
     // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.
     const limits = { ...(replayed?.limits ?? given), cwd: process.cwd() };
@@ -61,10 +87,26 @@ export function runPluginSuites(options: PluginOptions): Promise<Results> {
         if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the plugin cannot be started: ${probe.spawnError}`);
       }
       // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
-      if (record !== undefined) createSessionRecorder(record, command, limits);
+      if (record !== undefined) createSessionRecorder(record, command, limits, { parameter });
+      const targetUrl = options.plugin ?? command.map(shellWord).join(' ');
       return {
-        targetUrl: options.plugin ?? command.map(shellWord).join(' '),
-        plugin: { command, ...limits, ...(record !== undefined && { record }), ...(replay !== undefined && { replay }) },
+        targetUrl,
+        plugin: {
+          command,
+          ...limits,
+          ...(record !== undefined && { record }),
+          ...(replay !== undefined && { replay }),
+          ...(parameter !== undefined && { parameter }),
+          ...(own && { own }),
+        },
+        rerun: protocolRerun('plugin', options, [
+          '--plugin',
+          targetUrl,
+          ...(parameter !== undefined ? ['--parameter', parameter] : []),
+          ...protoPaths.flatMap((dir) => ['--proto-path', dir]),
+          ...protoFiles.flatMap((file) => ['--proto', file]),
+          ...(options.replay !== undefined ? ['--replay', options.replay] : []),
+        ]),
         // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
         ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
         ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),

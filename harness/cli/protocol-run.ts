@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
+import { shellWord } from '../core/shell-word.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
+import { SAVED_REQUESTS_DIR } from '../plugin/saved-request.js';
 import type { RunConfig } from '../core/run-config.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
@@ -103,6 +105,14 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
     });
 }
 
+/**
+ * `touchstone plugin|compiler` against the same target as this run (`target`: its own flags),
+ * for reports to add `--only <case>` to. --strict is kept, since it changes what fails.
+ */
+export function protocolRerun(kind: 'plugin' | 'compiler', options: ProtocolRunOptions, target: string[]): string {
+  return ['npx', 'touchstone', kind, ...target, ...(options.strict ? ['--strict'] : [])].map(shellWord).join(' ');
+}
+
 /** What a kind's command prepares before its cases run (see runProtocolSuites). */
 export interface ProtocolRun {
   /** The kind's suites that --suite names, loaded and linted. */
@@ -160,6 +170,8 @@ export async function runProtocolSuites(
       startedAt: startedAt.toISOString(),
       ...specific,
     };
+    // The requests an earlier run saved in the same folder must not outlive it, as its repro.sh does not.
+    if (kind === 'plugin') rmSync(path.join(config.outDir, SAVED_REQUESTS_DIR), { recursive: true, force: true });
     return await runConformance(config, plan, scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

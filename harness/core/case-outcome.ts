@@ -58,14 +58,20 @@ export function stoppedAt(
   grading: Grading,
   detail: Partial<FailureDetail> = {},
 ): CaseOutcome {
-  return brokenOutcome([{ requirement: error.requirement, expected: error.expected, actual: error.actual, ...detail }], requirements, grading);
+  return brokenOutcome(
+    [{ requirement: error.requirement, expected: error.expected, actual: error.actual, ...detail }],
+    requirements,
+    grading,
+  );
 }
 
 /** A case whose precondition did not hold: it checked nothing, and says why once, and who judges that. */
 export function notReached(cause: string, judgedBy: string | undefined): CaseOutcome {
-  return {
-    outcome: 'SKIP',
-    message: `not reached: ${cause}${judgedBy ? ` (judged by ${judgedBy})` : ''}`,
-    not_reached: { cause, ...(judgedBy && { judged_by: judgedBy }) },
-  };
+  const not_reached = { cause, ...(judgedBy && { judged_by: judgedBy }) };
+  return { outcome: 'SKIP', message: `not reached: ${whyNotReached(not_reached)}`, not_reached };
+}
+
+/** "<cause> (judged by <case>)": how every report says why a case was not reached. */
+export function whyNotReached({ cause, judged_by }: NonNullable<CaseOutcome['not_reached']>): string {
+  return `${cause}${judged_by ? ` (judged by ${judged_by})` : ''}`;
 }

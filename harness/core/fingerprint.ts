@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Fingerprint, RunKind } from './results.js';
+import type { PluginGiven } from './run-config.js';
 import { SUITES_DIR, suitePaths } from './suite-paths.js';
 
 export const sha256 = (data: string | Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -48,6 +49,8 @@ export interface JudgedBy {
   /** The roles the run had tokens for (never the tokens). */
   roles: string[];
   baselineFile?: string;
+  /** Plugin runs: --parameter and the --proto files reach every request, so they judge too. */
+  plugin?: PluginGiven;
 }
 
 /** What this touchstone judges by, besides a run's configuration: its suites and its requirement registry. */
@@ -68,6 +71,9 @@ export function fingerprintOf(run: JudgedBy): Fingerprint {
     },
     roles: [...run.roles].sort(),
     baseline: run.baselineFile === undefined ? null : sha256(readFileSync(run.baselineFile)),
+    // Only when given, so the fingerprints of runs without them stay what they were.
+    ...(run.plugin?.parameter !== undefined && { parameter: run.plugin.parameter }),
+    ...(run.plugin?.own && { proto: sha256(canonicalJson(run.plugin.own)) }),
   };
   return { ...catalogueFingerprint(), config: sha256(canonicalJson(config)) };
 }

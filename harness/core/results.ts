@@ -375,6 +375,16 @@ const ResultsSchema = Type.Object(
         }),
         embedded: Type.Boolean(),
         recordings: Type.Optional(RecordingsSchema),
+        /** Plugin runs: what the plugin was given besides the cases' own (--parameter, --proto). */
+        plugin: Type.Optional(
+          Type.Object(
+            {
+              parameter: Type.Optional(Type.String({ description: 'the --parameter every built request carried' })),
+              proto: Type.Optional(Type.Array(Type.String(), { description: 'the --proto files, as file_to_generate names them' })),
+            },
+            { additionalProperties: false, description: 'plugin runs: what the plugin was given besides the cases (--parameter, --proto)' },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

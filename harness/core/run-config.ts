@@ -65,7 +65,7 @@ export interface RunConfig {
    * Plugin runs. `record` or `replay` (absolute paths, never both) name a recorded session
    * directory (harness/plugin/plugin-session.ts); with `replay` nothing is started.
    */
-  plugin?: TargetProcess & { record?: string; replay?: string };
+  plugin?: TargetProcess & { record?: string; replay?: string } & PluginGiven;
   compiler?: TargetProcess;
 }
 
@@ -101,6 +101,17 @@ export function parseCount(option: string, text: string): number {
   if (!Number.isSafeInteger(count) || count < 1)
     throw new HarnessError('USAGE', `${option} ${text} is not a positive whole number (e.g. ${option} 10)`);
   return count;
+}
+
+/** What a plugin run gives the plugin besides its cases: --parameter, and the --proto files described. */
+export interface PluginGiven {
+  parameter?: string;
+  own?: {
+    /** file_to_generate of the requests naming {proto}. */
+    files: string[];
+    /** Each file of the set, as suites/plugin/fixture-descriptors.json holds the built-in ones. */
+    descriptors: { name: string; dependency: string[]; descriptor: string }[];
+  };
 }
 
 /** The program a plugin or compiler run starts for each case, and the bounds of each start. */

@@ -165,7 +165,11 @@ test('output left after a failure is a MAY (a choice spec 3 leaves open): WARN, 
 test('a success where failure is expected, and silence where a message is expected, fail', async () => {
   expect((await judge({ exit: 'nonzero' }, { write: { 'ok.txt': 'ok' } })).failure?.actual).toBe('exit 0, having written out/ok.txt');
   // A failure said on stderr is a SHOULD (spec 3 names no channel): WARN, FAIL under --strict.
-  const silent = await judge({ exit: 'nonzero', stderr: 'nonempty' }, { exit: 1 }, { requirements: ['compiler.apply.error-fails', 'compiler.apply.failure-said'] });
+  const silent = await judge(
+    { exit: 'nonzero', stderr: 'nonempty' },
+    { exit: 1 },
+    { requirements: ['compiler.apply.error-fails', 'compiler.apply.failure-said'] },
+  );
   expect(silent).toMatchObject({ outcome: 'WARN', failure: { requirement: 'compiler.apply.failure-said', actual: 'nothing on stderr' } });
   expect(
     (await judge({ exit: 'nonzero', stderr_contains: ['the plugin error'] }, { exit: 1, stderr: 'something else' })).failure?.expected,
@@ -213,7 +217,14 @@ test('each request check fails under its own requirement', async () => {
     expect(result.failure?.requirement, JSON.stringify(request)).toBe(requirement);
   }
   // A Version with only some numbers: each is optional (spec 3's table), so it passes.
-  expect((await judge({ exit: 'zero', request: { compiler_version: true } }, { request: encodeRequest({ ...soundRequest, compiler_version: { major: 3 } }) })).outcome).toBe('PASS');
+  expect(
+    (
+      await judge(
+        { exit: 'zero', request: { compiler_version: true } },
+        { request: encodeRequest({ ...soundRequest, compiler_version: { major: 3 } }) },
+      )
+    ).outcome,
+  ).toBe('PASS');
   // The names in another order, proto_file followed by a field spec 3 does not list (protoc
   // 24+ writes source_file_descriptors = 17 there), a method type as written: all allowed.
   const twoFiles = { ...soundRequest, file_to_generate: ['shop/money.proto', 'shop/catalog.proto'] };
@@ -266,10 +277,20 @@ test('a compiler that hangs is ERROR, one that crashes has failed, and one that 
   const hang = await judge({ exit: 'zero' }, { request: encodeRequest(soundRequest), write: {} }, { timeoutMs: 1 });
   expect(hang).toMatchObject({ outcome: 'ERROR', message: expect.stringContaining('did not finish within 0.001 s') });
   // Exit 1 with a message and nothing written is what a failure case wants: but no plugin ran.
-  const idle = await judge({ exit: 'nonzero', stderr: 'nonempty', nothing_written: true }, { exit: 1 }, { precondition: 'plugins-started' });
-  expect(idle).toMatchObject({ outcome: 'SKIP', not_reached: { cause: expect.stringMatching(/^the compiler never started protoc-gen-one \(exit 1/) } });
+  const idle = await judge(
+    { exit: 'nonzero', stderr: 'nonempty', nothing_written: true },
+    { exit: 1 },
+    { precondition: 'plugins-started' },
+  );
+  expect(idle).toMatchObject({
+    outcome: 'SKIP',
+    not_reached: { cause: expect.stringMatching(/^the compiler never started protoc-gen-one \(exit 1/) },
+  });
   const judged = await judge({ exit: 'zero', plugins_started: true }, { exit: 0 }, { requirements: ['compiler.run.plugins-started'] });
-  expect(judged).toMatchObject({ outcome: 'FAIL', failure: { requirement: 'compiler.run.plugins-started', expected: 'protoc-gen-one to be started and sent a request' } });
+  expect(judged).toMatchObject({
+    outcome: 'FAIL',
+    failure: { requirement: 'compiler.run.plugins-started', expected: 'protoc-gen-one to be started and sent a request' },
+  });
 });
 
 test('the lint refuses a case that checks what it does not cite, or names what it does not have', () => {

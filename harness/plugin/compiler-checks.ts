@@ -72,13 +72,20 @@ export async function runCompilerCase(testCase: CompilerCase, context: CompilerC
   if (result.spawnError) {
     outcome = { outcome: 'ERROR', message: `the compiler could not be started: ${result.spawnError}` };
   } else if (result.timedOut) {
-    outcome = { outcome: 'ERROR', message: `the compiler did not finish within ${context.limits.timeoutMs / 1000} s and was killed (--timeout)` };
+    outcome = {
+      outcome: 'ERROR',
+      message: `the compiler did not finish within ${context.limits.timeoutMs / 1000} s and was killed (--timeout)`,
+    };
   } else if (testCase.precondition === 'plugins-started' && unstarted.length) {
     outcome = notReached(`the compiler never started ${listed(unstarted)} (${endedAs(result)}${stderrTail(result)})`, testCase.judgedBy);
   } else {
     try {
       if (testCase.expect.plugins_started && unstarted.length)
-        throw new ConformanceFailure(CHECK_REQUIREMENT.plugins_started, `${listed(unstarted)} to be started and sent a request`, `never started (${endedAs(result)}${stderrTail(result)})`);
+        throw new ConformanceFailure(
+          CHECK_REQUIREMENT.plugins_started,
+          `${listed(unstarted)} to be started and sent a request`,
+          `never started (${endedAs(result)}${stderrTail(result)})`,
+        );
       judge(testCase, sandbox, result, files);
     } catch (error) {
       if (!(error instanceof ConformanceFailure)) throw error;

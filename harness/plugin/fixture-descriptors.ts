@@ -13,12 +13,18 @@ export const FIXTURE_DESCRIPTORS_FORMAT = 'touchstone-plugin-fixtures/1';
 
 export interface FixtureDescriptors {
   format: typeof FIXTURE_DESCRIPTORS_FORMAT;
-  /** Every fixture, by name relative to the fixtures folder, with its imports and its encoded FileDescriptorProto. */
+  /** Every fixture, by name relative to the fixtures folder, with its imports and its encoded FileDescriptorProto (base64). */
   files: { name: string; dependency: string[]; descriptor: string }[];
 }
 
-/** A DescribeFiles over the committed descriptors: the named files and everything they import, imports first. */
-export function loadFixtureDescriptors(file: string = suitePaths.pluginFixtureDescriptors): DescribeFiles {
+/**
+ * A DescribeFiles over the committed descriptors and `own` (the files of --proto, described by
+ * the CLI): the named files and everything they import, imports first.
+ */
+export function loadFixtureDescriptors(
+  file: string = suitePaths.pluginFixtureDescriptors,
+  own: readonly FixtureDescriptors['files'][number][] = [],
+): DescribeFiles {
   let data: FixtureDescriptors;
   try {
     data = JSON.parse(readFileSync(file, 'utf8')) as FixtureDescriptors;
@@ -30,7 +36,7 @@ export function loadFixtureDescriptors(file: string = suitePaths.pluginFixtureDe
   }
   if (data.format !== FIXTURE_DESCRIPTORS_FORMAT || !Array.isArray(data.files))
     throw new HarnessError('CONFIG', `${file}: not ${FIXTURE_DESCRIPTORS_FORMAT}`);
-  const byName = new Map(data.files.map((entry) => [entry.name, entry]));
+  const byName = new Map([...data.files, ...own].map((entry) => [entry.name, entry]));
   return (names) => {
     const ordered: ReturnType<DescribeFiles> = [];
     const seen = new Set<string>();
@@ -47,4 +53,9 @@ export function loadFixtureDescriptors(file: string = suitePaths.pluginFixtureDe
     for (const name of names) visit(name);
     return ordered;
   };
+}
+
+/** The names the committed descriptors describe: a --proto file may not take one of them. */
+export function fixtureNames(file: string = suitePaths.pluginFixtureDescriptors): Set<string> {
+  return new Set((JSON.parse(readFileSync(file, 'utf8')) as FixtureDescriptors).files.map((entry) => entry.name));
 }

@@ -40,7 +40,11 @@ export function mergedParameter(given: string | undefined, own: string | undefin
 }
 
 /** What a case writes on the plugin's stdin; `parameter` (--parameter) reaches every built request. */
-export function pluginStdin(input: Exclude<PluginInput, { sound_requests: unknown }>, describe: DescribeFiles, parameter?: string): Uint8Array {
+export function pluginStdin(
+  input: Exclude<PluginInput, { sound_requests: unknown }>,
+  describe: DescribeFiles,
+  parameter?: string,
+): Uint8Array {
   if ('text' in input) return Buffer.from(input.text, 'utf8');
   if ('hex' in input) return Buffer.from(input.hex, 'hex');
   return buildRequest(input.request, describe, parameter);

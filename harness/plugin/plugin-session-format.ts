@@ -1,6 +1,6 @@
 // The on-disk format of a recorded plugin session (`touchstone plugin --record DIR`):
 //
-//   DIR/session.json                          { format, version: 1, command, limits }
+//   DIR/session.json                          { format, version: 1, command, limits, parameter? }
 //   DIR/<suite>/<case-id>/run-<n>.request.bin the exact bytes written on the plugin's stdin
 //   DIR/<suite>/<case-id>/run-<n>.stdout.bin  the exact bytes the plugin wrote on stdout
 //   DIR/<suite>/<case-id>/run-<n>.json        readable form (readable-run.ts) + sha256 of both .bin
@@ -50,6 +50,8 @@ const SessionManifestSchema = Type.Object(
     /** The plugin command split into words, as it was run. */
     command: Type.Array(Type.String(), { minItems: 1 }),
     limits: SessionLimitsSchema,
+    /** --parameter, when the session was recorded with one: every built request carried it. */
+    parameter: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -79,7 +79,7 @@ test('a recorded run replays as the same result, byte for byte, without starting
   const stdout = Buffer.from([0xff, 0x00, 0x0a, 0x80]);
   const stderr = Buffer.from([0x6f, 0x6b, 0xc3]); // not valid UTF-8: kept as base64
   const start = fakePlugin(stdout, { exitCode: 3, stderr });
-  const recorder = createSessionRecorder(dir, ['my-plugin', '--x'], limits, start);
+  const recorder = createSessionRecorder(dir, ['my-plugin', '--x'], limits, { start });
   const stdin = Buffer.from('request bytes');
   const recorded = await recorder.runnerFor('io', 'real-request')(stdin, 0);
   const utf8Stderr = await recorder.runnerFor('io', 'garbage-stdin')(Buffer.alloc(0), 0);
@@ -113,7 +113,7 @@ test('a recorded run replays as the same result, byte for byte, without starting
 
 test('a case judged from a recording gets the outcome it got live', async () => {
   const dir = freshDir();
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   const live = await runPluginCase(caseById('deterministic'), context({ runPlugin: recorder.runnerFor('io', 'deterministic') }));
   expect(live).toEqual({ outcome: 'PASS' });
   const replayer = createSessionReplayer(dir);
@@ -124,7 +124,7 @@ test('a case judged from a recording gets the outcome it got live', async () => 
 
 test('a request that changed since the recording is ERROR: the recording is stale', async () => {
   const dir = freshDir();
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
   // Another case's request replayed against this recording stands in for a changed fixture.
   const stale = await runPluginCase(
@@ -139,7 +139,7 @@ test('a request that changed since the recording is ERROR: the recording is stal
 
 test('a case or run that was never recorded is ERROR naming the missing file', async () => {
   const dir = freshDir();
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   const stdin = Buffer.from('x');
   await recorder.runnerFor('io', 'deterministic')(stdin, 0); // run 1 only
   const replayer = createSessionReplayer(dir);
@@ -155,7 +155,7 @@ test('a case or run that was never recorded is ERROR naming the missing file', a
 
 test('a .bin edited without its sha256 is ERROR naming the file', async () => {
   const dir = freshDir();
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
   const files = runFiles(dir, 'io', 'real-request', 1);
   writeFileSync(files.stdout, 'edited by hand');
@@ -171,7 +171,7 @@ test('a .bin edited without its sha256 is ERROR naming the file', async () => {
 
 test('re-recording a case replaces its folder: fewer runs leave no stale run file', async () => {
   const dir = freshDir();
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   const twice = recorder.runnerFor('io', 'deterministic');
   await twice(Buffer.from('a'), 0);
   await twice(Buffer.from('a'), 1);
@@ -186,7 +186,7 @@ test('re-recording a case replaces its folder: fewer runs leave no stale run fil
     'run-2.stdout.bin',
   ]);
 
-  const again = createSessionRecorder(dir, ['fake-plugin'], limits, fakePlugin(validResponse));
+  const again = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await again.runnerFor('io', 'deterministic')(Buffer.from('a'), 0);
   expect(readdirSync(folder).sort()).toEqual(['run-1.json', 'run-1.request.bin', 'run-1.stdout.bin']);
   // Cases this recording did not touch are kept (re-recording one suite keeps the others).
@@ -229,7 +229,7 @@ test('a session.json that is missing, malformed or of another version is a Harne
 test('a suite or case id that is not a plain name never becomes a path', async () => {
   const dir = freshDir();
   const start = fakePlugin(validResponse);
-  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, start);
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start });
   for (const [suite, id] of [
     ['..', 'x'],
     ['io', '../../escape'],

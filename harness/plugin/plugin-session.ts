@@ -45,6 +45,8 @@ export interface PluginSession {
   readonly command: string[];
   /** The bounds of every run: as given when recording, as recorded when replaying. */
   readonly limits: SessionLimits;
+  /** --parameter: as given when recording, as recorded when replaying (every request carried it). */
+  readonly parameter?: string;
   /** The run function of one case, for PluginCaseContext.runPlugin. */
   runnerFor(suite: string, caseId: string): RunPlugin;
 }
@@ -58,12 +60,15 @@ const RERECORD = 're-record with --record';
  * Prepares `dir` for a recording (writing session.json unless it already says the same)
  * and returns a session whose runners run the plugin and save each run.
  */
-/** `limits` may carry the plugin's working directory; only the bounds are recorded. */
+/**
+ * `limits` may carry the plugin's working directory; only the bounds are recorded. `parameter`
+ * (--parameter) is recorded so that a replay rebuilds the same requests; `start` runs the plugin.
+ */
 export function createSessionRecorder(
   dir: string,
   command: string[],
   limits: PluginProcessOptions,
-  start: StartPlugin = runPluginProcess,
+  { parameter, start = runPluginProcess }: { parameter?: string; start?: StartPlugin } = {},
 ): PluginSession {
   const format = createSessionFormat();
   const manifestFile = path.join(dir, SESSION_FILE);
@@ -80,6 +85,7 @@ export function createSessionRecorder(
     version: SESSION_VERSION,
     command,
     limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes },
+    ...(parameter !== undefined && { parameter }),
   };
   writeIfChanged(manifestFile, sessionJson(manifest));
 
@@ -87,6 +93,7 @@ export function createSessionRecorder(
     dir,
     command,
     limits: manifest.limits,
+    parameter,
     runnerFor(suite, caseId) {
       let started = false;
       return async (stdin, index) => {
@@ -124,6 +131,7 @@ export function createSessionReplayer(dir: string): PluginSession {
     dir,
     command: manifest.command,
     limits: manifest.limits,
+    parameter: manifest.parameter,
     runnerFor(suite, caseId) {
       return async (stdin, index) => replayRun(format, dir, suite, caseId, index + 1, stdin);
     },

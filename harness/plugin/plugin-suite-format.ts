@@ -38,7 +38,8 @@ export const OWN_FILES = '{proto}';
 const FixtureFilesSchema = Type.Array(
   Type.String({
     pattern: '^([A-Za-z0-9_][A-Za-z0-9_./-]*|\\{proto\\})$',
-    description: 'fixture files relative to suites/plugin/fixtures (normally .proto; a compiler accepts any name), or {proto}: the files of --proto',
+    description:
+      'fixture files relative to suites/plugin/fixtures (normally .proto; a compiler accepts any name), or {proto}: the files of --proto',
   }),
   { minItems: 1 },
 );

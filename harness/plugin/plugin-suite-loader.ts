@@ -155,8 +155,10 @@ export function lintCompilerSuites(suites: CompilerSuite[], registry: Requiremen
     if (new Set(names).size !== names.length) problems.push('two generators share a name');
     const asked = testCase.expect.request?.generator;
     if (asked && !names.includes(asked)) problems.push(`expect.request.generator ${asked} is not one of its generators`);
-    if (testCase.precondition !== 'none' && !testCase.judgedBy) problems.push('no case judges whether the compiler starts its plugins (expect.plugins_started)');
-    if (testCase.expect.plugins_started && testCase.precondition !== 'none') problems.push('judges whether plugins start, so it has no precondition (none)');
+    if (testCase.precondition !== 'none' && !testCase.judgedBy)
+      problems.push('no case judges whether the compiler starts its plugins (expect.plugins_started)');
+    if (testCase.expect.plugins_started && testCase.precondition !== 'none')
+      problems.push('judges whether plugins start, so it has no precondition (none)');
     const outs = new Set(testCase.generators.map((g) => g.out ?? 'out'));
     for (const key of Object.keys(testCase.expect.output ?? {}))
       if (!outs.has(key.split('/')[0])) problems.push(`expected output ${key} is not in an output directory of the case`);

@@ -5,7 +5,7 @@
 import { outcomeBadge } from './html-badge.js';
 import { formatTimestamp, pageHead } from './html-report.js';
 import { REPORT_STYLE } from './html-report-style.js';
-import { html, type Markup } from './markup.js';
+import { html, type Markup, withCodeSpans } from './markup.js';
 import {
   comparisonHeadline,
   regressed,
@@ -87,7 +87,7 @@ function runsTable(comparison: Comparison): Markup {
 <thead><tr><th>run</th><th>target</th><th>verdict</th><th class="num">PASS</th><th class="num">FAIL</th><th class="num">WARN</th><th class="num">SKIP</th><th class="num">ERROR</th><th class="num">XFAIL</th><th>started</th><th class="num">took</th><th>touchstone</th></tr></thead>
 <tbody>${comparison.runs.map(({ label, results: r }, i) => {
     const target = describeTarget(r);
-    return html`<tr><td><strong>${label}</strong>${i === 0 && html`<div class="note">compared against</div>`}</td><td><code>${target}</code></td>
+    return html`<tr><td><strong>${label}</strong>${i === 0 && html`<div class="note">compared against</div>`}</td><td>${withCodeSpans(target)}</td>
 <td><span class="verdict" data-verdict="${r.verdict}">${r.verdict}</span></td>
 ${(['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR', 'XFAIL'] as const).map((o) => html`<td class="num">${r.summary[o]}</td>`)}
 <td>${formatTimestamp(r.started_at)}</td><td class="num">${formatDuration(r.duration_ms)}</td><td>${r.tool.version}</td></tr>`;

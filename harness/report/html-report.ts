@@ -10,7 +10,7 @@ import { renderMatrix } from './html-matrix.js';
 import { REPORT_SCRIPT } from './html-report-script.js';
 import { REPORT_STYLE } from './html-report-style.js';
 import { renderRequirementTable } from './html-requirement-table.js';
-import { html, Markup } from './markup.js';
+import { html, Markup, withCodeSpans } from './markup.js';
 import { compareWorstFirst, OUTCOMES_WORST_FIRST } from '../core/outcome-order.js';
 import type { Results, Verdict } from '../core/results.js';
 import { verdictHeadline } from './verdict-reasons.js';
@@ -63,8 +63,8 @@ export function formatTimestamp(iso: string): string {
 
 function renderBanner(results: Results): Markup {
   const face = VERDICT_FACE[results.verdict];
-  const target = describeTarget(results);
-  const fact = (label: string, value: string, testId: string) =>
+  const target = withCodeSpans(describeTarget(results));
+  const fact = (label: string, value: string | Markup, testId: string) =>
     html`<div><dt>${label}</dt><dd data-testid="${testId}">${value}</dd></div>`;
   return html`<header class="verdict-banner" data-verdict="${results.verdict}">
   <div class="verdict-mark" aria-hidden="true">${face.mark}</div>
@@ -135,7 +135,7 @@ export function renderHtmlReport(results: Results): string {
   const hasMatrix = results.cases.some((c) => c.endpoints.length > 0);
   const page = html`<!DOCTYPE html>
 <html lang="en">
-${pageHead(`touchstone: ${results.verdict} · ${describeTarget(results)}`, REPORT_STYLE, REPORT_SCRIPT)}
+${pageHead(`touchstone: ${results.verdict} · ${describeTarget(results).replaceAll('`', '')}`, REPORT_STYLE, REPORT_SCRIPT)}
 <body>
 ${renderBanner(results)}
 <nav class="sections" aria-label="Sections"><ul>

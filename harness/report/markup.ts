@@ -61,3 +61,16 @@ export const html = createTag(escapeHtml);
 
 /** Template tag for XML, escaping like escapeXml. */
 export const xml = createTag(escapeXml);
+
+/**
+ * Text whose `backtick spans` (as describeTarget names a plugin's command, for the console and
+ * Markdown) become <code> elements; everything else is escaped.
+ */
+export function withCodeSpans(text: string): Markup {
+  return new Markup(
+    text
+      .split(/`([^`]*)`/)
+      .map((part, i) => (i % 2 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part)))
+      .join(''),
+  );
+}

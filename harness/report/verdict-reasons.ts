@@ -4,6 +4,7 @@
 // without a token, capabilities the target lacks, cases in ERROR), or what is broken.
 import type { Results } from '../core/results.js';
 import { plural } from '../core/plural.js';
+import { whyNotReached } from '../core/case-outcome.js';
 
 /** The headline: what the verdict means for this run. */
 export function verdictHeadline(results: Results): string {
@@ -49,7 +50,7 @@ export function gapReasons(results: Results, maxIds = 12): string[] {
   const byCause = new Map<string, string[]>();
   for (const c of results.cases) {
     if (!c.not_reached) continue;
-    const cause = `${c.not_reached.cause}${c.not_reached.judged_by ? ` (judged by ${c.not_reached.judged_by})` : ''}`;
+    const cause = whyNotReached(c.not_reached);
     byCause.set(cause, [...(byCause.get(cause) ?? []), c.id]);
   }
   for (const [cause, ids] of byCause) reasons.push(`not reached, ${listed(ids, maxIds)}: ${cause}`);

@@ -13,6 +13,7 @@ import { renderMarkdownSummary } from './markdown-summary.js';
 import { RECORDED_ORIGIN, resultsSchemaFile, type Results } from '../core/results.js';
 import { projectPath } from '../../lib/project-files.js';
 import { plural } from '../core/plural.js';
+import { whyNotReached } from '../core/case-outcome.js';
 import { DEFAULT_REPORTERS, REPORT_FILES, type ReporterName } from './reporters.js';
 import { writeGithubReport } from './github-report.js';
 import { makeDirectory } from '../../lib/make-directory.js';
@@ -32,6 +33,7 @@ export function renderReproScript(results: Results): string | undefined {
   const tokensFrom = results.target.embedded ? 'of the world (suites/world.yaml)' : 'from your tokens file';
   for (const c of again) {
     lines.push('', `# ${c.id}: ${c.outcome}${c.failure ? ` (${c.failure.requirement})` : ''}`, c.rerun!);
+    if (c.not_reached) lines.push(`#   not reached: ${whyNotReached(c.not_reached)}`);
     // Each broken check's request alone, as curl (set TOKEN to the role's token first).
     for (const failure of c.failures ?? (c.failure ? [c.failure] : [])) {
       if (!failure.reproduce) continue;

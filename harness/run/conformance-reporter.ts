@@ -4,7 +4,7 @@
 // --reporter chose (report/reporters.ts).
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { requirementsFor } from '../core/requirement-registry.js';
-import { readRunConfig, type RunConfig } from '../core/run-config.js';
+import { readRunConfig, type PluginGiven, type RunConfig } from '../core/run-config.js';
 import { packageVersion } from '../../lib/project-files.js';
 import { fingerprintOf } from '../core/fingerprint.js';
 import { applyBaseline, readBaseline } from '../report/baseline.js';
@@ -46,6 +46,7 @@ export default class ConformanceReporter implements Reporter {
     url: this.config.reportedUrls?.[0] ?? this.config.targetUrl,
     embedded: this.config.embedded,
     ...(this.config.recordings && { recordings: this.config.recordings }),
+    ...(this.config.plugin && pluginGiven(this.config.plugin)),
   };
   private readonly colour = this.config.colour === true;
   private readonly begun = Date.now();
@@ -143,4 +144,10 @@ export default class ConformanceReporter implements Reporter {
     const written = writeReports(this.config.outDir, results, parseReporters(config.reporters));
     process.stdout.write(formatSummary(results, this.config.outDir, written, this.colour));
   }
+}
+
+/** results.json's target.plugin: what the plugin was given besides the cases, when anything. */
+function pluginGiven({ parameter, own }: PluginGiven): Pick<Results['target'], 'plugin'> | undefined {
+  if (parameter === undefined && !own) return undefined;
+  return { plugin: { ...(parameter !== undefined && { parameter }), ...(own && { proto: own.files }) } };
 }

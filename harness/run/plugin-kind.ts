@@ -5,6 +5,7 @@ import { runPluginCase } from '../plugin/plugin-checks.js';
 import { createSessionRecorder, createSessionReplayer } from '../plugin/plugin-session.js';
 import type { PluginCase } from '../plugin/plugin-suite-format.js';
 import type { StartWorker } from './run-kind.js';
+import { requestSaver } from '../plugin/saved-request.js';
 
 export const startWorker: StartWorker<PluginCase> = ({ config, registry }) => {
   const plugin = config.plugin!;
@@ -13,18 +14,20 @@ export const startWorker: StartWorker<PluginCase> = ({ config, registry }) => {
   const session = plugin.replay
     ? createSessionReplayer(plugin.replay)
     : plugin.record
-      ? createSessionRecorder(plugin.record, plugin.command, limits)
+      ? createSessionRecorder(plugin.record, plugin.command, limits, { parameter: plugin.parameter })
       : undefined;
-  const describe = loadFixtureDescriptors();
+  const describe = loadFixtureDescriptors(undefined, plugin.own?.descriptors);
   return {
     run: ({ facts, testCase }) =>
       runPluginCase(testCase, {
         command: plugin.command,
         describe,
+        parameter: plugin.parameter,
         registry,
         strict: config.strict,
         limits,
         runPlugin: session?.runnerFor(facts.suite, testCase.id),
+        reproduce: requestSaver(config.outDir, plugin.cwd, plugin.command, facts.suite, testCase.id),
       }),
     close: () => {},
   };

@@ -16,7 +16,6 @@ export const COMPILER_FAULTS = [
   'compiler.plugins-not-started',
   'compiler.generators-reversed',
   'compiler.plugin-exit-ignored',
-  'compiler.plugin-error-hidden',
   // applying a response (apply-response.ts, output-location.ts, insertion-splice.ts)
   'compiler.continuation-dropped',
   'compiler.insertion-below-line',
@@ -41,6 +40,7 @@ export const COMPILER_VARIANTS = [
   // running the generators (protoc-driver.ts)
   'compiler.partial-output-kept',
   'compiler.failure-silent',
+  'compiler.plugin-error-hidden',
   // applying a response (apply-response.ts, output-location.ts)
   'compiler.names-written-as-given',
   'compiler.unsafe-names-skipped',
