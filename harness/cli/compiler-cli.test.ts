@@ -4,7 +4,7 @@
 // (spec 3's name rules bind the plugin; what a compiler does with a forbidden name is open).
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEBIAN_PROTOC, skipWithoutDebianProtoc } from '../../test-support/debian-protoc.js';
@@ -69,6 +69,28 @@ test('protoc 3.21 conforms, warning only on the unsafe-name cases, each citing i
   const again = spawnSync('sh', ['-c', dotDot.failure!.reproduce!], { encoding: 'utf8' });
   expect(again.status, again.stderr).toBe(0);
   expect(readFileSync(path.join(work, 'escaped.txt'), 'utf8')).toBe('outside the output directory\n');
+});
+
+test('a compiler that takes protoc\'s command line and never starts a plugin: no case passes, plugins-started fails, every other case is not reached', async () => {
+  test.setTimeout(120_000);
+  const idle = path.join(dir, 'idle-compiler');
+  writeFileSync(idle, '#!/bin/sh\necho "idle-compiler: nothing done" >&2\nexit 1\n');
+  chmodSync(idle, 0o755);
+  const out = path.join(dir, 'idle');
+  const run = await runCli(['compiler', '--compiler', idle, '--out', out]);
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const results = JSON.parse(readFileSync(path.join(out, 'results.json'), 'utf8')) as Results;
+  expect(results.verdict).toBe('non-conforming');
+  expect(results.summary.PASS).toBe(0);
+  const failing = results.cases.filter((c) => c.outcome !== 'SKIP');
+  expect(failing.map((c) => [c.id, c.outcome, c.failure?.requirement])).toEqual([['request/plugins-started', 'FAIL', 'compiler.run.plugins-started']]);
+  for (const c of results.cases.filter((c) => c.outcome === 'SKIP'))
+    expect(c.not_reached, c.id).toEqual({
+      cause: expect.stringMatching(/^the compiler never started protoc-gen-\S+.* \(exit 1; stderr: idle-compiler: nothing done\)$/),
+      judged_by: 'request/plugins-started',
+    });
+  // What the failure cases check (exit 1, a message, nothing written) held, but it says nothing: unchecked, not passed.
+  expect(results.gaps.untested).toContain('compiler.apply.error-fails');
 });
 
 test('a compiler that cannot be started is exit 3, said once', async () => {
