@@ -157,7 +157,8 @@ export function layeredDefaults(
       : [];
     for (const [key, value] of [...top, ...Object.entries(values[command] ?? {})]) {
       if (value === undefined || !options.key.includes(kebab(key))) continue;
-      const resolved = PATH_KEYS.has(key) ? path.relative(cwd, path.resolve(path.dirname(file), String(value))) || '.' : value;
+      const fromFile = (one: unknown) => path.relative(cwd, path.resolve(path.dirname(file), String(one))) || '.';
+      const resolved = PATH_KEYS.has(key) ? (Array.isArray(value) ? value.map(fromFile) : fromFile(value)) : value;
       defaults.set(kebab(key), { value: fromConfig(kebab(key), resolved, options), from });
     }
   }

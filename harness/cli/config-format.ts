@@ -102,8 +102,12 @@ const SECTIONS = {
 export const CONFIG_COMMANDS = Object.keys(SECTIONS) as (keyof typeof SECTIONS)[];
 export type ConfigCommand = (typeof CONFIG_COMMANDS)[number];
 
-/** The keys that name files or folders: relative to the config file's folder, as Playwright reads its config. */
+/**
+ * The keys that name files or folders: relative to the config file's folder, as Playwright reads
+ * its config. Not `proto`: its files are named as protoc names its inputs, under a protoPath.
+ */
 export const PATH_KEYS: ReadonlySet<string> = new Set([
+  'protoPath',
   'out',
   'baseline',
   'tokens',
