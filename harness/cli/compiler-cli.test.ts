@@ -71,7 +71,7 @@ test('protoc 3.21 conforms, warning only on the unsafe-name cases, each citing i
   expect(readFileSync(path.join(work, 'escaped.txt'), 'utf8')).toBe('outside the output directory\n');
 });
 
-test('a compiler that takes protoc\'s command line and never starts a plugin: no case passes, plugins-started fails, every other case is not reached', async () => {
+test("a compiler that takes protoc's command line and never starts a plugin: no case passes, plugins-started fails, every other case is not reached", async () => {
   test.setTimeout(120_000);
   const idle = path.join(dir, 'idle-compiler');
   writeFileSync(idle, '#!/bin/sh\necho "idle-compiler: nothing done" >&2\nexit 1\n');
@@ -83,7 +83,9 @@ test('a compiler that takes protoc\'s command line and never starts a plugin: no
   expect(results.verdict).toBe('non-conforming');
   expect(results.summary.PASS).toBe(0);
   const failing = results.cases.filter((c) => c.outcome !== 'SKIP');
-  expect(failing.map((c) => [c.id, c.outcome, c.failure?.requirement])).toEqual([['request/plugins-started', 'FAIL', 'compiler.run.plugins-started']]);
+  expect(failing.map((c) => [c.id, c.outcome, c.failure?.requirement])).toEqual([
+    ['request/plugins-started', 'FAIL', 'compiler.run.plugins-started'],
+  ]);
   for (const c of results.cases.filter((c) => c.outcome === 'SKIP'))
     expect(c.not_reached, c.id).toEqual({
       cause: expect.stringMatching(/^the compiler never started protoc-gen-\S+.* \(exit 1; stderr: idle-compiler: nothing done\)$/),

@@ -84,6 +84,19 @@ test('paths in a config file are relative to its folder; a variable that cannot 
   );
   expect(defaults.get('cassette')?.value).toBe(path.join('ci', 'tapes', 'a.cassette.json'));
   expect(defaults.get('target')?.value).toBe('http://x');
+  // A list of paths is resolved entry by entry; --proto names files as protoc's inputs, under a --proto-path.
+  const plugin = layeredDefaults(
+    'plugin',
+    await commandOptions('plugin'),
+    {},
+    {
+      file: nested,
+      cwd: dir,
+      values: { plugin: { protoPath: ['protos', '../vendor'], proto: 'api/v1/api.proto' } },
+    },
+  );
+  expect(plugin.get('proto-path')?.value).toEqual([path.join('ci', 'protos'), 'vendor']);
+  expect(plugin.get('proto')?.value).toEqual(['api/v1/api.proto']);
   const refused = (env: NodeJS.ProcessEnv) => {
     try {
       layeredDefaults('proxy', options, env);
