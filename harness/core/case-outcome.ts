@@ -31,9 +31,15 @@ export function failureMessage(level: Level, failure: Pick<FailureDetail, 'requi
 /**
  * A case with broken checks, each a failure: FAIL when one broke a MUST (it decides, and comes
  * first), WARN when only SHOULD or MAY checks broke; every broken check is listed, a message
- * line each. What the case cites and did not see broken is unverified: it stopped there.
+ * line each. `stopped`: the case did not run to its end, so what it cites and did not see
+ * broken is unverified.
  */
-export function brokenOutcome(found: readonly FailureDetail[], requirements: readonly string[], grading: Grading): CaseOutcome {
+export function brokenOutcome(
+  found: readonly FailureDetail[],
+  requirements: readonly string[],
+  grading: Grading,
+  stopped = true,
+): CaseOutcome {
   const levelOfFailure = (f: FailureDetail) => levelOf(grading.registry, f.requirement);
   const deciding = found.find((f) => outcomeOfBroken(levelOfFailure(f), grading.strict) === 'FAIL') ?? found[0]!;
   const failures = [deciding, ...found.filter((f) => f !== deciding)];
@@ -44,7 +50,7 @@ export function brokenOutcome(found: readonly FailureDetail[], requirements: rea
     failure: deciding,
     ...(failures.length > 1 && { failures }),
     broken,
-    unverified: requirements.filter((id) => !broken.includes(id)),
+    ...(stopped && { unverified: requirements.filter((id) => !broken.includes(id)) }),
   };
 }
 

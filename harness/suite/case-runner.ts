@@ -28,7 +28,7 @@ import { createTargetControl, type TargetControl } from '../http/target-control.
 import type { Transport } from '../http/transport.js';
 import type { ExchangeRecord, FailureDetail, MatrixRow } from '../core/results.js';
 import { caseRequirements, caseRoles, caseSupportRoles, excludedTexts, isParallelStep, isRequestStep } from './case-facts.js';
-import { failureMessage, isSoft, levelOf, type CaseOutcome, type Grading } from '../core/case-outcome.js';
+import { brokenOutcome as brokenChecks, isSoft, type CaseOutcome, type Grading } from '../core/case-outcome.js';
 import { answerOrFail, caseDeadline, NoAnswer } from './case-bounds.js';
 import { interpolate, type Bindings } from './interpolate.js';
 import type { RequirementRegistry } from '../core/requirement-registry.js';
@@ -383,24 +383,13 @@ function failureDetail(found: Found, context: Pick<CaseContext, 'redact'>): Fail
   return detail;
 }
 
-/**
- * A case with broken checks: FAIL when one broke a MUST (it decides, and comes first), WARN
- * when only SHOULD or MAY checks broke. Every broken check is listed, a message line each.
- * `stopped`: the case did not run to its end, so what it cites and did not break is unverified.
- */
 function brokenOutcome(found: Found[], requirements: string[], context: CaseContext, stopped: boolean): CaseOutcome {
-  const deciding = found.find((f) => f.hard) ?? found[0]!;
-  const ordered = [deciding, ...found.filter((f) => f !== deciding)];
-  const failures = ordered.map((f) => failureDetail(f, context));
-  const broken = [...new Set(ordered.map((f) => f.error.requirement))];
-  return {
-    outcome: deciding.hard ? 'FAIL' : 'WARN',
-    message: failures.map((f) => failureMessage(levelOf(context.registry, f.requirement), f)).join('\n'),
-    failure: failures[0],
-    ...(failures.length > 1 && { failures }),
-    broken,
-    ...(stopped && { unverified: requirements.filter((id) => !broken.includes(id)) }),
-  };
+  return brokenChecks(
+    found.map((f) => failureDetail(f, context)),
+    requirements,
+    context,
+    stopped,
+  );
 }
 
 function classify(error: unknown, context: CaseContext): CaseOutcome {
