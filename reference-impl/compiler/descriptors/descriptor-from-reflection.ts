@@ -31,6 +31,8 @@ export interface ReflectedFile {
   imports: { name: string; kind?: 'public' | 'weak'; at?: SourcePosition }[];
   /** Absent for well-known files protobufjs ships as JSON only. */
   scan?: SourceScan;
+  /** The file's text, for its source_code_info; absent like `scan`. */
+  source?: string;
   /** File options to use when the source has none (stripped well-known copies). */
   fallbackFileOptions?: Record<string, unknown>;
   /**

@@ -23,6 +23,7 @@ import { ProtoParseError, errorLine } from './descriptor-errors.js';
 import { draftFromReflection, type ReflectedFile } from './descriptor-from-reflection.js';
 import { resolveDraft } from './descriptor-resolve.js';
 import { scanProtoSource } from './descriptor-source-scan.js';
+import { sourceCodeInfo } from './source-code-info.js';
 import { createSourceTree, type OpenedFile } from './descriptor-source-tree.js';
 import { describeParseError } from './descriptor-syntax-error.js';
 import { createSymbolTable, type SymbolTable } from './descriptor-symbols.js';
@@ -120,6 +121,9 @@ function build(reflected: ReflectedFile, codec: DescriptorCodec, symbols: Symbol
     // protoc interprets options last, only in files without other errors.
     if (errors.length === 0) errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols));
     if (errors.length > 0) throw new FileFailure(errors);
+    if (reflected.source !== undefined) {
+      draft.file.source_code_info = sourceCodeInfo(reflected.source, draft.file, { descriptorRoot: codec.root, symbols });
+    }
     return {
       name,
       dependency: draft.file.dependency,
@@ -177,6 +181,8 @@ function reflect(opened: OpenedFile): ReflectedFile {
     proto3: scan.syntax?.value === 'proto3',
     imports: scan.imports,
     scan,
+    // protobufjs's stripped copies of well-known files are not the text protoc reads: positions in them would mislead.
+    source: opened.origin === 'disk' ? opened.source : undefined,
     fallbackFileOptions,
     lenientOptionValues: opened.origin === 'well-known',
   };

@@ -1,0 +1,27 @@
+// FileDescriptorProto.source_code_info as protoc 3.21 produces it: its parser's locations
+// (source-info-declarations.ts) from the file's text, with the options' paths then rewritten
+// the way its OptionInterpreter rewrites them (source-info-options.ts). protoc sends this
+// for every file of a CodeGeneratorRequest, and writes it with --include_source_info.
+//
+// Not mirrored, each too exotic to be worth it:
+// - Files that are not valid UTF-8: columns and comments are taken from the text as decoded,
+//   where protoc counts and copies the raw bytes.
+// - A file protoc's parser would read differently from ours (which only sees files that
+//   protobufjs and our checks accepted, so protoc accepts them too, bar the few checks
+//   proto-parser.ts lists as not made) gets no source_code_info rather than a wrong one.
+import type { FileObject } from './descriptor-object.js';
+import { SourceInfoMismatch } from './source-info-cursor.js';
+import { walkFile } from './source-info-declarations.js';
+import { interpretOptionLocations, type OptionScope } from './source-info-options.js';
+import { tokenizeForSourceInfo } from './source-info-tokens.js';
+
+/** The file's source code info, for `file` resolved and its options checked (so every option name resolves). */
+export function sourceCodeInfo(source: string, file: FileObject, scope: Omit<OptionScope, 'fileName'>): FileObject['source_code_info'] {
+  try {
+    const walked = walkFile(tokenizeForSourceInfo(source), file.package ?? '');
+    return { location: interpretOptionLocations(walked.locations, walked.options, { ...scope, fileName: file.name }) };
+  } catch (e) {
+    if (e instanceof SourceInfoMismatch) return undefined;
+    throw e;
+  }
+}
