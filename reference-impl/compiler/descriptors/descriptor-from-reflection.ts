@@ -273,7 +273,9 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     const out: ServiceObject = { name: s.name, method: [] };
     for (const m of s.methodsArray) {
       const method: MethodObject = { name: m.name, input_type: m.requestType, output_type: m.responseType };
-      options([m], 'MethodOptions', full(fullName, m.name), method);
+      // protoc's parser makes a method's options when it meets `{`, so `rpc … {}` has empty ones.
+      const hasBody = input.scan?.methods.get(relative(full(fullName, m.name)))?.hasBody === true;
+      options([m], 'MethodOptions', full(fullName, m.name), method, hasBody ? {} : undefined);
       if (m.requestStream) method.client_streaming = true;
       if (m.responseStream) method.server_streaming = true;
       draft.methods.set(method, { relativeTo: full(fullName, m.name), key: relative(full(fullName, m.name)) });

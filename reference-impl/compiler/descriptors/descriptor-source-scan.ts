@@ -58,7 +58,8 @@ export interface SourceScan {
   rangesToMax: Set<string>;
   /** "element#name as written" → where an option of that element is; the element is named like in `names`, '' for the file. */
   options: Map<string, ScannedOption>;
-  methods: Map<string, { inputAt?: SourcePosition; outputAt?: SourcePosition }>;
+  /** `hasBody`: written with `{ … }` rather than `;` (protoc then gives it options, if only empty ones). */
+  methods: Map<string, { inputAt?: SourcePosition; outputAt?: SourcePosition; hasBody?: boolean }>;
 }
 
 const SKIPPED_STATEMENTS = new Set(['option', 'reserved', 'extensions', 'package', 'edition']);
@@ -206,6 +207,8 @@ export function scanProtoSource(source: string): SourceScan {
         }
         if (!c.accept('{')) c.skipStatement();
         else {
+          const scanned = scan.methods.get(key);
+          if (scanned) scanned.hasBody = true;
           while (!c.done() && !c.accept('}')) {
             if (c.text() === 'option') readOptionStatement(key);
             else c.skipStatement();
