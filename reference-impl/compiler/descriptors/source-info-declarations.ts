@@ -7,7 +7,8 @@
 // weak_dependency 11, syntax 12.
 import type { SourceLocationObject } from './descriptor-object.js';
 import { createSourceInfoCursor, SourceInfoMismatch, type Recorder } from './source-info-cursor.js';
-import { extend, extensionRanges, messageField, oneof, option, reserved } from './source-info-fields.js';
+import { extend, messageField, oneof, option } from './source-info-fields.js';
+import { extensionRanges, reserved } from './source-info-ranges.js';
 import type { TokenizedSource } from './source-info-tokens.js';
 import {
   count,
@@ -31,7 +32,15 @@ export interface WalkedFile {
 export function walkFile(tokens: TokenizedSource, pkg: string): WalkedFile {
   const c = createSourceInfoCursor(tokens);
   const w: Walk = { c, options: [], messageBlock: (message, recorder) => messageBlock(w, message, recorder) };
-  const file = { message: count(), enumType: count(), service: count(), extension: count(), dependency: count(), public: count(), weak: count() };
+  const file = {
+    message: count(),
+    enumType: count(),
+    service: count(),
+    extension: count(),
+    dependency: count(),
+    public: count(),
+    weak: count(),
+  };
   // protoc resolves file options' names as if from an element of the package.
   const fileOptions: OptionsTarget = { type: 'FileOptions', scope: pkg ? `${pkg}.dummy` : 'dummy', count: count() };
 
@@ -84,7 +93,8 @@ export function walkFile(tokens: TokenizedSource, pkg: string): WalkedFile {
     if (keyword === 'message') messageDefinition(w, pkg, location);
     else if (keyword === 'enum') enumDefinition(w, pkg, location);
     else if (keyword === 'service') serviceDefinition(w, pkg, location);
-    else if (keyword === 'extend') extend(w, file.extension, { parent: root, nestedFieldNumber: 4, nested: file.message, scope: pkg }, location);
+    else if (keyword === 'extend')
+      extend(w, file.extension, { parent: root, nestedFieldNumber: 4, nested: file.message, scope: pkg }, location);
     else if (keyword === 'option') option(w, fileOptions, location, true);
     else {
       c.consume('package');

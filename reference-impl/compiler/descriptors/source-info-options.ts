@@ -45,10 +45,13 @@ export function interpretOptionLocations(locations: SourceLocationObject[], uses
   if (interpreted.size === 0) return locations;
 
   const out: SourceLocationObject[] = [];
-  let replaced: number[] | undefined;
+  // The path of the last location replaced: the locations right after it that are below it go.
+  let replaced: number[] = [];
+  const below = (path: number[]): boolean =>
+    replaced.length > 0 && path.length >= replaced.length && replaced.every((p, i) => path[i] === p);
   for (const location of locations) {
-    if (replaced && replaced.every((p, i) => location.path[i] === p) && location.path.length >= replaced.length) continue;
-    replaced = undefined;
+    if (below(location.path)) continue;
+    replaced = [];
     const destination = interpreted.get(location.path.join(','));
     if (!destination) {
       out.push(location);

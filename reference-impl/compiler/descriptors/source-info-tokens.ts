@@ -141,7 +141,8 @@ export function tokenizeForSourceInfo(source: string): TokenizedSource {
       else if (start === 'block') blockComment();
       else if (start === 'slash') return slash();
       else if (atEnd()) return { type: 'end', text: '', line, column, endColumn: column };
-      else if (current() < 0x20) nextChar(); // a control character: an error for protoc, skipped
+      else if (current() < 0x20)
+        nextChar(); // a control character: an error for protoc, skipped
       else break;
     }
     const from = pos;
