@@ -235,7 +235,8 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     options([t], 'MessageOptions', fullName, out);
     if (out.options?.message_set_wire_format === true) {
       // protoc: `to max` ends a message set's range at the largest int32, not after the largest field number.
-      const toMax = (kind: string, index: number): boolean => input.scan?.rangesToMax.has(`${relative(fullName)}#${kind}#${index}`) === true;
+      const toMax = (kind: string, index: number): boolean =>
+        input.scan?.rangesToMax.has(`${relative(fullName)}#${kind}#${index}`) === true;
       out.extension_range.forEach((r, i) => toMax('extensions', i) && (r.end = 2147483647));
       out.reserved_range.forEach((r, i) => toMax('reserved', i) && (r.end = 2147483647));
     }
