@@ -1,19 +1,23 @@
 // .proto files → FileDescriptorProtos, the way protoc builds them for a CodeGeneratorRequest:
 // command-line files resolved against -I like protoc, imports depth first in declaration
 // order, each file parsed by protobufjs, turned into protoc's descriptor shape, resolved
-// against what it imports, and encoded.
+// against what it imports, given protoc's source_code_info (source-code-info.ts), and encoded.
 //
 // Known differences from protoc 3.21 (each also noted where it is decided):
-// - source_code_info is never produced (protoc sends it for files to generate).
 // - google/protobuf/*.proto not found on the import paths come from protobufjs's stripped
-//   copies; descriptor.proto and compiler/plugin.proto are newer than 3.21's.
+//   copies; descriptor.proto and compiler/plugin.proto are newer than 3.21's. They have no
+//   source_code_info (protoc's has the positions and comments of its own copies' text).
+// - source_code_info of files that are not valid UTF-8 (source-code-info.ts says how).
 // - Error texts and positions are protoc's for the cases descriptor-syntax-error.ts and
 //   the tests list; protoc reports every error of a file and goes on with the next, we
 //   stop at protobufjs's first syntax error and at the first file with errors (plus its
 //   importers' "Import … was not found or had errors." lines). Some of protoc's checks are
 //   not made (overlapping ranges, options set twice, bad escapes in strings).
 // - Custom options: see descriptor-custom-options.ts (one merged field for `(x).a`/`(x).b`).
-// - Groups inside oneofs are refused: protobufjs cannot represent them.
+// - Options on extension ranges (`extensions 1 to 9 [(x) = 1];`) are dropped: protobufjs
+//   does not keep them (their source_code_info is protoc's all the same).
+// - Groups inside oneofs are refused: protobufjs cannot represent them. Options on a group
+//   (`optional group G = 1 [deprecated = true] {`) are a syntax error: its parser takes none.
 // - Warnings (unused imports, missing syntax statement) are not reported: there is no
 //   channel for them in this API.
 import protobuf from 'protobufjs';
