@@ -1,12 +1,13 @@
 // The parser's FileDescriptorProtos, source_code_info included, against protoc 3.21's byte
 // for byte: every .proto of the plugin suites' fixtures, every one of the parser's fixtures
-// that protoc accepts, and fixtures/source-info/, written to cover comments of every kind
-// and layout (tabs, CRLF, a byte order mark, non-ASCII text, no final newline) on every
-// kind of declaration. Each file is compiled alone with its imports, as a plugin gets it;
-// the imports are compared too, except the well-known files that are not on the import
-// path (the parser takes protobufjs's copies, which have no source to locate). A few files
-// differ outside source_code_info for reasons proto-parser.ts lists: KNOWN_DIFFERENCES says
-// where and why, the rest of them must still match, and an entry that stops differing fails.
+// that protoc accepts (fixtures/source-info/ covers comments of every kind and layouts:
+// tabs, CRLF, a byte order mark, non-ASCII text, no final newline, on every kind of
+// declaration), and protobuf 3.21's own google/protobuf/*.proto where Debian installed them.
+// Each file is compiled alone with its imports, as a plugin gets it; the imports are
+// compared too, except the well-known files that are not on the import path (the parser
+// takes protobufjs's copies, which have no source to locate). A few files differ outside
+// source_code_info for reasons proto-parser.ts lists: KNOWN_DIFFERENCES says where and why,
+// the rest of them must still match, and an entry that stops differing fails.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -148,6 +149,21 @@ for (const [title, root] of [
     }
   });
 }
+
+// Real-world files with long comments: protobuf 3.21's own, which Debian's libprotobuf-dev
+// (recommended by protobuf-compiler) installs, read from disk like any file on an import path.
+const PROTOC_INCLUDE = '/usr/include';
+const WELL_KNOWN_SOURCES = join(PROTOC_INCLUDE, 'google/protobuf');
+test.describe('byte for byte with protoc 3.21: its own google/protobuf/*.proto', () => {
+  const files = existsSync(WELL_KNOWN_SOURCES) ? protoFiles(PROTOC_INCLUDE, WELL_KNOWN_SOURCES) : ['(none installed)'];
+  for (const file of files) {
+    test(file, () => {
+      skipWithoutDebianProtoc(test);
+      test.skip(!existsSync(WELL_KNOWN_SOURCES), `${WELL_KNOWN_SOURCES} not found: Debian's libprotobuf-dev installs it`);
+      compareFile(PROTOC_INCLUDE, file);
+    });
+  }
+});
 
 test.describe('source locations without protoc (pinned from protoc 3.21 runs)', () => {
   test('comments lead, trail and stand detached; columns count tabs to the next multiple of 8', () => {
