@@ -31,7 +31,7 @@ export interface SourceInfoCursor {
   consume(text: string): void;
   consumeType(type: InfoTokenType): InfoToken;
   /** A string literal and those adjacent to it (protoc joins them). */
-  consumeString(): void;
+  consumeString(): InfoToken[];
   tryEndOfDeclaration(text: string, recorder: Recorder | undefined): boolean;
   endOfDeclaration(text: string, recorder: Recorder | undefined): void;
   /** The file's first token, with the comments before it held for the first declaration. */
@@ -97,8 +97,9 @@ export function createSourceInfoCursor({ tokens, gaps }: TokenizedSource): Sourc
       return token;
     },
     consumeString() {
-      cursor.consumeType('string');
-      while (cursor.lookingAtType('string')) advance();
+      const strings = [cursor.consumeType('string')];
+      while (cursor.lookingAtType('string')) strings.push(cursor.consumeType('string'));
+      return strings;
     },
     tryEndOfDeclaration(text, recorder) {
       if (current().text !== text) return false;

@@ -4,6 +4,7 @@
 // Paths are descriptor.proto field numbers: FieldDescriptorProto label 4, type 5,
 // type_name 6, name 1, number 3, default_value 7, json_name 10, options 8.
 import type { Recorder } from './source-info-cursor.js';
+import type { InfoToken } from './source-info-tokens.js';
 import { SourceInfoMismatch } from './source-info-cursor.js';
 import {
   count,
@@ -14,6 +15,7 @@ import {
   userDefinedType,
   type Count,
   type MessageScope,
+  type OptionLiteral,
   type OptionNamePart,
   type OptionsTarget,
   type Walk,
@@ -65,35 +67,49 @@ export function option(w: Walk, target: OptionsTarget, optionsRecorder: Recorder
   c.consume('=');
   const value = c.open(location, []);
   const negative = c.tryConsume('-');
+  const first = c.current();
   // UninterpretedOption: identifier_value 3, positive_int_value 4, negative_int_value 5, double_value 6, string_value 7, aggregate_value 8.
-  const kind = c.current().type;
-  if (kind === 'identifier') value.location.path.push(3);
-  else if (kind === 'integer') value.location.path.push(negative ? 5 : 4);
-  else if (kind === 'float') value.location.path.push(6);
-  else if (kind === 'string') value.location.path.push(7);
-  else if (c.lookingAt('{')) value.location.path.push(8);
-  else throw new SourceInfoMismatch(`no option value at ${c.current().line + 1}:${c.current().column + 1}`);
-  if (kind === 'string') c.consumeString();
-  else if (c.lookingAt('{')) aggregate(w);
-  else c.next();
+  let literal: OptionLiteral;
+  if (first.type === 'identifier' || first.type === 'integer' || first.type === 'float') {
+    value.location.path.push(first.type === 'identifier' ? 3 : first.type === 'float' ? 6 : negative ? 5 : 4);
+    literal = { kind: first.type, negative, text: first.text };
+    c.next();
+  } else if (first.type === 'string') {
+    value.location.path.push(7);
+    literal = { kind: 'string', negative, text: first.text, strings: c.consumeString() };
+  } else if (c.lookingAt('{')) {
+    value.location.path.push(8);
+    literal = { kind: 'aggregate', negative, text: '{', tokens: aggregate(w) };
+  } else throw new SourceInfoMismatch(`no option value at ${first.line + 1}:${first.column + 1}`);
   c.close(value);
   if (statement) c.endOfDeclaration(';', location);
   c.close(location);
-  w.options.push({ location: location.location, target, name });
+  const at = (span: number[]) => ({ line: span[0] + 1, column: span[1] + 1 });
+  w.options.push({
+    location: location.location,
+    target,
+    name,
+    value: literal,
+    nameAt: at(nameLocation.location.span),
+    valueAt: at(value.location.span),
+  });
 }
 
-/** ParseUninterpretedBlock: a balanced `{ … }`. */
-function aggregate({ c }: Walk): void {
+/** ParseUninterpretedBlock: a balanced `{ … }`; the tokens inside it. */
+function aggregate({ c }: Walk): InfoToken[] {
   c.consume('{');
+  const tokens: InfoToken[] = [];
   let depth = 1;
   while (!c.atEnd()) {
     if (c.lookingAt('{')) depth++;
     else if (c.lookingAt('}') && --depth === 0) {
       c.next();
-      return;
+      return tokens;
     }
+    tokens.push(c.current());
     c.next();
   }
+  return tokens;
 }
 
 /** ParseMessageField: [label] type name = number [options] (`;` or a group's body). */

@@ -4,7 +4,9 @@
 // locations' paths. protoc's index for an element is how many of its kind the descriptor
 // held when the element was reached, and map entries and groups are nested types there
 // too, so the counts follow protoc's additions rather than the source's kinds of statement.
+import type { SourcePosition } from './descriptor-errors.js';
 import type { Recorder, SourceInfoCursor } from './source-info-cursor.js';
+import type { InfoToken } from './source-info-tokens.js';
 
 /** A running count of one repeated field of a descriptor (nested_type, field …). */
 export interface Count {
@@ -27,11 +29,28 @@ export interface OptionNamePart {
   extension: boolean;
 }
 
+/** An option's value as written: what protoc's parser keeps in an UninterpretedOption. */
+export interface OptionLiteral {
+  kind: 'identifier' | 'integer' | 'float' | 'string' | 'aggregate';
+  /** Written after a '-'. */
+  negative: boolean;
+  /** The (first) token's text. */
+  text: string;
+  /** A string and the ones adjacent to it, which protoc joins. */
+  strings?: InfoToken[];
+  /** The tokens between an aggregate's braces. */
+  tokens?: InfoToken[];
+}
+
 /** One `name = value` of an options message, as protoc's parser recorded it (path …, 999, index). */
 export interface OptionUse {
   location: { path: number[] };
   target: OptionsTarget;
   name: OptionNamePart[];
+  value: OptionLiteral;
+  /** 1-based, for errors: where the name and the value start. */
+  nameAt: SourcePosition;
+  valueAt: SourcePosition;
 }
 
 export interface MessageScope {
