@@ -51,11 +51,6 @@ const KNOWN_DIFFERENCES: KnownDifference[] = [
     path: '',
     why: "not on the import path, so it comes from protobufjs, whose copy is newer than protoc 3.21's (editions, features, option_dependency …); protoc reads its own copy",
   },
-  {
-    file: 'options/use.proto',
-    path: 'message_type.0.field.3.options.$unknowns',
-    why: 'protobufjs merges `(rule).min = 0, (rule).max = 100` into one value, so we write one Rule field where protoc writes two; a reader merges both into the same Rule',
-  },
 ];
 
 function at(object: unknown, path: string): unknown {

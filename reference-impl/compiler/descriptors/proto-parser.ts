@@ -13,7 +13,8 @@
 //   stop at protobufjs's first syntax error and at the first file with errors (plus its
 //   importers' "Import … was not found or had errors." lines). Some of protoc's checks are
 //   not made (overlapping ranges, options set twice, bad escapes in strings).
-// - Custom options: see descriptor-custom-options.ts (one merged field for `(x).a`/`(x).b`).
+// - Custom options: extension names inside aggregate values are refused (see
+//   descriptor-custom-options.ts).
 // - Options on extension ranges (`extensions 1 to 9 [(x) = 1];`) are dropped: protobufjs
 //   does not keep them (their source_code_info is protoc's all the same).
 // - Groups inside oneofs are refused: protobufjs cannot represent them. Options on a group
@@ -27,7 +28,7 @@ import { ProtoParseError, errorLine } from './descriptor-errors.js';
 import { draftFromReflection, type ReflectedFile } from './descriptor-from-reflection.js';
 import { resolveDraft } from './descriptor-resolve.js';
 import { scanProtoSource } from './descriptor-source-scan.js';
-import { sourceCodeInfo } from './source-code-info.js';
+import { sourceCodeInfo, walkSource } from './source-code-info.js';
 import { createSourceTree, type OpenedFile } from './descriptor-source-tree.js';
 import { describeParseError } from './descriptor-syntax-error.js';
 import { createSymbolTable, type SymbolTable } from './descriptor-symbols.js';
@@ -122,12 +123,13 @@ function build(reflected: ReflectedFile, codec: DescriptorCodec, symbols: Symbol
       errors.push(errorLine(name, draft.scan?.names.get(key), t.text));
     }
     if (errors.length === 0) errors.push(...resolveDraft(draft, symbols));
+    // The statements as protoc's parser reads them: custom options' values and the source locations come from there.
+    const walked = reflected.source === undefined ? undefined : walkSource(reflected.source, draft.file.package ?? '');
     // protoc interprets options last, only in files without other errors.
-    if (errors.length === 0) errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols));
+    if (errors.length === 0)
+      errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols, walked?.options));
     if (errors.length > 0) throw new FileFailure(errors);
-    if (reflected.source !== undefined) {
-      draft.file.source_code_info = sourceCodeInfo(reflected.source, draft.file, { descriptorRoot: codec.root, symbols });
-    }
+    if (walked) draft.file.source_code_info = sourceCodeInfo(walked, draft.file, { descriptorRoot: codec.root, symbols });
     return {
       name,
       dependency: draft.file.dependency,

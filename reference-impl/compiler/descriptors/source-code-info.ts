@@ -11,17 +11,23 @@
 //   proto-parser.ts lists as not made) gets no source_code_info rather than a wrong one.
 import type { FileObject } from './descriptor-object.js';
 import { SourceInfoMismatch } from './source-info-cursor.js';
-import { walkFile } from './source-info-declarations.js';
+import { walkFile, type WalkedFile } from './source-info-declarations.js';
 import { interpretOptionLocations, type OptionScope } from './source-info-options.js';
 import { tokenizeForSourceInfo } from './source-info-tokens.js';
 
-/** The file's source code info, for `file` resolved and its options checked (so every option name resolves). */
-export function sourceCodeInfo(source: string, file: FileObject, scope: Omit<OptionScope, 'fileName'>): FileObject['source_code_info'] {
+export type { WalkedFile } from './source-info-declarations.js';
+
+/** The file read as protoc's parser reads it (its locations and option statements); undefined when it cannot be. */
+export function walkSource(source: string, pkg: string): WalkedFile | undefined {
   try {
-    const walked = walkFile(tokenizeForSourceInfo(source), file.package ?? '');
-    return { location: interpretOptionLocations(walked.locations, walked.options, { ...scope, fileName: file.name }) };
+    return walkFile(tokenizeForSourceInfo(source), pkg);
   } catch (e) {
     if (e instanceof SourceInfoMismatch) return undefined;
     throw e;
   }
+}
+
+/** The file's source code info, for `file` resolved and its options checked (so every option name resolves). */
+export function sourceCodeInfo(walked: WalkedFile, file: FileObject, scope: Omit<OptionScope, 'fileName'>): FileObject['source_code_info'] {
+  return { location: interpretOptionLocations(walked.locations, walked.options, { ...scope, fileName: file.name }) };
 }
