@@ -1,7 +1,7 @@
 // Custom options' errors against protoc 3.21's: each case is one statement in a message of its
 // own file, checked against the options of defs below (values of the wrong kind or out of
 // range, sub-fields of scalars and of repeated messages, options set twice, aggregates
-// that do not parse). Their encoding is compared byte for byte in source-code-info.test.ts.
+// that do not parse, options of extension ranges). Their encoding is compared byte for byte in source-code-info.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,11 @@ const CASES: [string, string][] = [
   ['option (rule) = {min: 1}; option (rule).min = 2;', '5:36: Option "(rule).min" was already set.'],
   ['option (rule).sub.min = 1; option (rule) = {};', '5:37: Option "(rule)" was already set.'],
   ['option (rule) = { min 1 };', '5:19: Error while parsing option value for "rule": Expected ":", found "1".'],
+  [
+    'extensions 10 to 20 [deprecated = true];',
+    '5:24: Option "deprecated" unknown. Ensure that your proto definition file imports the proto which defines the option.',
+  ],
+  ['extensions 10 to 20 [(i32) = 1];', '5:24: Option field "(i32)" is not a field or extension of message "ExtensionRangeOptions".'],
 ];
 
 let dir: string;

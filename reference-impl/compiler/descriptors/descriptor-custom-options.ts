@@ -46,10 +46,9 @@ export function applyCustomOptions(
     },
   };
   const errors: string[] = [];
-  for (const { owner, optionsType, relativeTo } of pending) {
-    const statements = (written ?? []).filter(
-      (u) => u.target.type === optionsType && u.target.scope === relativeTo && u.name[0]?.extension,
-    );
+  for (const { owner, optionsType, relativeTo, statements: given } of pending) {
+    const statements =
+      given ?? (written ?? []).filter((u) => u.target.type === optionsType && u.target.scope === relativeTo && u.name[0]?.extension);
     const set: Uint8Array[] = [];
     for (const statement of statements) {
       let at: SourcePosition = statement.nameAt;

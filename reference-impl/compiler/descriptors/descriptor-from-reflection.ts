@@ -20,6 +20,7 @@ import { formatScalarDefault } from './descriptor-default-value.js';
 import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
 import { mapEntryName, type ScannedLiteral, type ScannedOption, type SourceScan } from './descriptor-source-scan.js';
 import { toJsonName } from './json-name-fill.js';
+import type { OptionUse } from './source-info-walk.js';
 
 export interface ReflectedFile {
   name: string;
@@ -57,6 +58,8 @@ export interface PendingOptions {
   optionsType: string;
   relativeTo: string;
   custom: CustomOption[];
+  /** The statements to apply, when known by position rather than by element (extension ranges). */
+  statements?: OptionUse[];
 }
 
 export interface FileDraft {

@@ -30,6 +30,8 @@ export interface FieldObject {
 export interface RangeObject {
   start: number;
   end: number;
+  /** Extension ranges only (ExtensionRangeOptions). */
+  options?: OptionsObject;
 }
 
 export interface MessageObject {

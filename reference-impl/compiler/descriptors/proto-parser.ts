@@ -15,8 +15,6 @@
 //   not made (overlapping ranges, options set twice, bad escapes in strings).
 // - Custom options: extension names inside aggregate values are refused (see
 //   descriptor-custom-options.ts).
-// - Options on extension ranges (`extensions 1 to 9 [(x) = 1];`) are dropped: protobufjs
-//   does not keep them (their source_code_info is protoc's all the same).
 // - Groups inside oneofs are refused: protobufjs cannot represent them. Options on a group
 //   (`optional group G = 1 [deprecated = true] {`) are a syntax error: its parser takes none.
 // - Warnings (unused imports, missing syntax statement) are not reported: there is no
@@ -24,6 +22,7 @@
 import protobuf from 'protobufjs';
 import { createDescriptorCodec, type DescriptorCodec } from './descriptor-codec.js';
 import { applyCustomOptions } from './descriptor-custom-options.js';
+import { extensionRangeOptions } from './descriptor-range-options.js';
 import { ProtoParseError, errorLine } from './descriptor-errors.js';
 import { draftFromReflection, type ReflectedFile } from './descriptor-from-reflection.js';
 import { resolveDraft } from './descriptor-resolve.js';
@@ -126,8 +125,10 @@ function build(reflected: ReflectedFile, codec: DescriptorCodec, symbols: Symbol
     // The statements as protoc's parser reads them: custom options' values and the source locations come from there.
     const walked = reflected.source === undefined ? undefined : walkSource(reflected.source, draft.file.package ?? '');
     // protoc interprets options last, only in files without other errors.
-    if (errors.length === 0)
-      errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols, walked?.options));
+    if (errors.length === 0) {
+      const pending = [...draft.pendingOptions, ...extensionRangeOptions(draft.file, walked?.options ?? [])];
+      errors.push(...draft.optionErrors, ...applyCustomOptions(name, pending, symbols, walked?.options));
+    }
     if (errors.length > 0) throw new FileFailure(errors);
     if (walked) draft.file.source_code_info = sourceCodeInfo(walked, draft.file, { descriptorRoot: codec.root, symbols });
     return {

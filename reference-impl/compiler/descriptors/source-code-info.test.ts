@@ -5,9 +5,7 @@
 // declaration), and protobuf 3.21's own google/protobuf/*.proto where Debian installed them.
 // Each file is compiled alone with its imports, as a plugin gets it; the imports are
 // compared too, except the well-known files that are not on the import path (the parser
-// takes protobufjs's copies, which have no source to locate). A few files differ outside
-// source_code_info for reasons proto-parser.ts lists: KNOWN_DIFFERENCES says where and why,
-// the rest of them must still match, and an entry that stops differing fails.
+// takes protobufjs's copies, which have no source to locate).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -25,21 +23,6 @@ import { runDebianProtoc, skipWithoutDebianProtoc } from '../../../test-support/
 
 const PARSER_FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const SUITE_FIXTURES = fileURLToPath(new URL('../../../suites/plugin/fixtures', import.meta.url));
-
-interface KnownDifference {
-  file: string;
-  /** Dotted path into the decoded FileDescriptorProto that differs ('*' for every index). */
-  path: string;
-  why: string;
-}
-
-const KNOWN_DIFFERENCES: KnownDifference[] = [
-  {
-    file: 'source-info/extension-range-options.proto',
-    path: 'message_type.0.extension_range.*.options',
-    why: "protobufjs drops extension ranges' options",
-  },
-];
 
 function protoFiles(root: string, dir = root): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -72,21 +55,6 @@ function protocFiles(root: string, file: string): Map<string, Uint8Array> | { re
   }
 }
 
-function at(object: unknown, path: string[]): unknown[] {
-  if (path.length === 0) return [object];
-  const [key, ...rest] = path;
-  const node = object as Record<string, unknown> | undefined;
-  if (key === '*') return Object.values(node ?? {}).flatMap((v) => at(v, rest));
-  return at(node?.[key], rest);
-}
-
-function without(object: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const copy = structuredClone(object);
-  const parents = at(copy, path.slice(0, -1)) as (Record<string, unknown> | undefined)[];
-  for (const parent of parents) if (parent) delete parent[path[path.length - 1]];
-  return copy;
-}
-
 type Location = { path?: number[]; span?: number[] };
 
 /** Where two decoded files first differ, readable: a location of source_code_info, or the descriptor. */
@@ -113,21 +81,9 @@ function compareFile(root: string, file: string): void {
   for (const [name, bytes] of theirs) {
     if (name.startsWith('google/protobuf/') && !existsSync(join(root, name))) continue;
     const mine = ours.get(name)!.bytes;
-    const known = KNOWN_DIFFERENCES.find((k) => k.file === name);
-    if (!known) {
-      if (!Buffer.from(mine).equals(Buffer.from(bytes))) {
-        expect
-          .soft(false, `${name} differs from protoc's at ${firstDifference(codec.decodeFile(bytes), codec.decodeFile(mine))}`)
-          .toBe(true);
-      }
-      continue;
+    if (!Buffer.from(mine).equals(Buffer.from(bytes))) {
+      expect.soft(false, `${name} differs from protoc's at ${firstDifference(codec.decodeFile(bytes), codec.decodeFile(mine))}`).toBe(true);
     }
-    const path = known.path.split('.');
-    const [wanted, got] = [codec.decodeFile(bytes), codec.decodeFile(mine)];
-    expect(isDeepStrictEqual(at(wanted, path), at(got, path)), `known difference still there (else remove it): ${name}: ${known.why}`).toBe(
-      false,
-    );
-    expect(without(got, path), `${name} matches protoc's but for ${known.path}`).toEqual(without(wanted, path));
   }
 }
 
