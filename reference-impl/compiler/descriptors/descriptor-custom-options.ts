@@ -35,13 +35,12 @@ export function applyCustomOptions(
   written: OptionUse[] | undefined,
 ): string[] {
   if (pending.length > 0 && !written) return [`${fileName}: touchstone could not read this file's options the way protoc does.`];
-  const find = (typeName: string) => symbols.lookup(typeName, '', fileName, false).found;
   const types: OptionTypes = {
-    message: (typeName) => find(typeName)?.entry.message,
-    enumType: (typeName) => find(typeName)?.entry.enumType,
+    message: (typeName) => symbols.resolved(typeName)?.message,
+    enumType: (typeName) => symbols.resolved(typeName)?.enumType,
     packed(typeName, field) {
       if (!PACKABLE.test(field.type ?? '')) return false;
-      const proto3 = symbols.file(find(typeName)?.entry.file ?? '')?.syntax === 'proto3';
+      const proto3 = symbols.file(symbols.resolved(typeName)?.file ?? '')?.syntax === 'proto3';
       return proto3 ? field.options?.packed !== false : field.options?.packed === true;
     },
   };
@@ -116,8 +115,11 @@ function resolveName(statement: OptionUse, optionsType: string, scope: string, f
       throw new OptionNameError(
         `Option field "${display}" is a repeated message. Repeated message options must be initialized using an aggregate value.`,
       );
-    const next = symbols.lookup(field.type_name ?? '', '', fileName, false).found;
-    message = { name: field.type_name?.split('.').pop() ?? '', fullName: field.type_name ?? '', fields: next?.entry.message };
+    message = {
+      name: field.type_name?.split('.').pop() ?? '',
+      fullName: field.type_name ?? '',
+      fields: symbols.resolved(field.type_name ?? '')?.message,
+    };
   }
   return chain;
 }

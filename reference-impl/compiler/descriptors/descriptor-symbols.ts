@@ -33,6 +33,11 @@ export interface SymbolTable {
   lookup(name: string, relativeTo: string, file: string, typesOnly: boolean): Lookup;
   /** A file registered with addFile. */
   file(name: string): FileObject | undefined;
+  /**
+   * The symbol of a resolved name (".pkg.Type"), whichever file declares it: what a resolved
+   * field's type is, which protoc no longer checks for visibility.
+   */
+  resolved(typeName: string): SymbolEntry | undefined;
 }
 
 const AGGREGATES = new Set<SymbolKind>(['message', 'package', 'enum', 'service']);
@@ -126,6 +131,7 @@ export function createSymbolTable(): SymbolTable {
     },
 
     file: (name) => files.get(name),
+    resolved: (typeName) => symbols.get(typeName.startsWith('.') ? typeName.slice(1) : typeName),
 
     lookup(name, relativeTo, fileName, typesOnly) {
       const result: Lookup = {};

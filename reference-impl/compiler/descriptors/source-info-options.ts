@@ -102,7 +102,7 @@ function extensionField(name: string, nameScope: string, scope: OptionScope): Op
 
 function describe(field: FieldObject, nameScope: string, scope: OptionScope): OptionField {
   const isMessage = field.type === 'TYPE_MESSAGE' || field.type === 'TYPE_GROUP';
-  const message = isMessage ? scope.symbols.lookup(field.type_name ?? '', '', scope.fileName, false).found?.entry.message : undefined;
+  const message = isMessage ? scope.symbols.resolved(field.type_name ?? '')?.message : undefined;
   return {
     number: field.number,
     repeated: field.label === 'LABEL_REPEATED',
