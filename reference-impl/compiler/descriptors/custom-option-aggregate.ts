@@ -95,17 +95,31 @@ export function encodeAggregate(typeName: string, tokens: InfoToken[], types: Op
     return fail(`Field "${field.name}" has a type touchstone cannot set (${type}).`);
   };
 
+  /** After `[`: an extension of the message, named relative to it, up to `]`. */
+  const extension = (typeName: string, type: MessageObject): FieldObject => {
+    let name = '';
+    while (i < tokens.length && text() !== ']') name += tokens[i++].text;
+    consume(']');
+    // Any's expanded form and message sets have wire formats of their own.
+    if (name.includes('/') || type.options?.message_set_wire_format === true)
+      fail(`"[${name}]" (an Any value or a message set item) inside an aggregate option value is not supported by touchstone.`);
+    const field = types.extension(name, typeName.slice(1));
+    if (field?.extendee !== typeName) fail(`Extension "${name}" is not defined or is not an extension of "${typeName.slice(1)}".`);
+    return field!;
+  };
+
   const message = (typeName: string, end: string | undefined): number[] => {
     const type = types.message(typeName) ?? fail(`"${typeName.slice(1)}" is not a message type.`);
     const values = new Map<FieldObject, Encoded[]>();
     while (end === undefined ? i < tokens.length : !tryConsume(end)) {
       if (i >= tokens.length) fail(`Expected "${end}".`);
-      if (text() === '[') fail('Extensions and Any values inside aggregate option values are not supported by touchstone.');
       const nameToken = tokens[i++];
-      if (nameToken.type !== 'identifier') fail(`Expected identifier, got: ${nameToken.text}`);
-      const field = findField(type, nameToken.text) ?? fail(`Message type "${typeName.slice(1)}" has no field named "${nameToken.text}".`);
+      let field: FieldObject;
+      if (nameToken.text === '[' && nameToken.type === 'symbol') field = extension(typeName, type);
+      else if (nameToken.type !== 'identifier') return fail(`Expected identifier, got: ${nameToken.text}`);
+      else field = findField(type, nameToken.text) ?? fail(`Message type "${typeName.slice(1)}" has no field named "${nameToken.text}".`);
       const repeated = field.label === 'LABEL_REPEATED';
-      if (!repeated && values.has(field)) fail(`Non-repeated field "${nameToken.text}" is specified multiple times.`);
+      if (!repeated && values.has(field)) fail(`Non-repeated field "${field.name}" is specified multiple times.`);
       const list = values.get(field) ?? [];
       values.set(field, list);
       const isMessage = field.type === 'TYPE_MESSAGE' || field.type === 'TYPE_GROUP';

@@ -25,6 +25,8 @@ import {
 export interface OptionTypes {
   message(typeName: string): MessageObject | undefined;
   enumType(typeName: string): EnumObject | undefined;
+  /** An extension named in an aggregate (`[pkg.ext]: …`), looked up from the message `relativeTo` (a full name). */
+  extension(name: string, relativeTo: string): FieldObject | undefined;
   /** Whether a repeated field of `typeName` is written packed (proto3 files pack by default). */
   packed(typeName: string, field: FieldObject): boolean;
 }

@@ -67,6 +67,10 @@ const CASES: [string, string][] = [
   ['option (rule).sub.min = 1; option (rule) = {};', '5:37: Option "(rule)" was already set.'],
   ['option (rule) = { min 1 };', '5:19: Error while parsing option value for "rule": Expected ":", found "1".'],
   [
+    'option (rule) = { [nope]: 1 };',
+    '5:19: Error while parsing option value for "rule": Extension "nope" is not defined or is not an extension of "e.Rule".',
+  ],
+  [
     'extensions 10 to 20 [deprecated = true];',
     '5:24: Option "deprecated" unknown. Ensure that your proto definition file imports the proto which defines the option.',
   ],

@@ -6,9 +6,9 @@
 // numbers as doubles. Values are checked and encoded in custom-option-scalar.ts and, for
 // aggregates, custom-option-aggregate.ts.
 //
-// Not mirrored: extension names inside aggregate values ("[pkg.ext]: …") are refused; an
-// enum value from a sibling enum is reported without protoc's "This appears to be a value
-// from a sibling type." hint.
+// Not mirrored: Any values and message set items inside aggregate values ("[type.googleapis.com/…]",
+// "[pkg.Item.ext]" in a message set) are refused; an enum value from a sibling enum is
+// reported without protoc's "This appears to be a value from a sibling type." hint.
 import { encodeAggregate } from './custom-option-aggregate.js';
 import { encodeOptionLiteral, OptionValueError, type Encoded, type OptionTypes } from './custom-option-scalar.js';
 import { WIRE_END_GROUP, WIRE_LENGTH_DELIMITED, WIRE_START_GROUP, lengthDelimited, tag } from './custom-option-wire.js';
@@ -38,6 +38,10 @@ export function applyCustomOptions(
   const types: OptionTypes = {
     message: (typeName) => symbols.resolved(typeName)?.message,
     enumType: (typeName) => symbols.resolved(typeName)?.enumType,
+    extension(name, relativeTo) {
+      const found = symbols.lookup(name, relativeTo, fileName, false).found?.entry;
+      return found?.kind === 'extension' ? found.field : undefined;
+    },
     packed(typeName, field) {
       if (!PACKABLE.test(field.type ?? '')) return false;
       const proto3 = symbols.file(symbols.resolved(typeName)?.file ?? '')?.syntax === 'proto3';

@@ -13,8 +13,8 @@
 //   stop at protobufjs's first syntax error and at the first file with errors (plus its
 //   importers' "Import … was not found or had errors." lines). Some of protoc's checks are
 //   not made (overlapping ranges, options set twice, bad escapes in strings).
-// - Custom options: extension names inside aggregate values are refused (see
-//   descriptor-custom-options.ts).
+// - Custom options: Any values and message set items inside aggregate values are refused
+//   (see descriptor-custom-options.ts).
 // - Groups inside oneofs are refused: protobufjs cannot represent them. Options on a group
 //   (`optional group G = 1 [deprecated = true] {`) are a syntax error: its parser takes none.
 // - Warnings (unused imports, missing syntax statement) are not reported: there is no
