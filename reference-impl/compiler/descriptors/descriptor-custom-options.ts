@@ -14,7 +14,7 @@ import { encodeOptionLiteral, OptionValueError, type Encoded, type OptionTypes }
 import { WIRE_END_GROUP, WIRE_LENGTH_DELIMITED, WIRE_START_GROUP, lengthDelimited, tag } from './custom-option-wire.js';
 import { errorLine, type SourcePosition } from './descriptor-errors.js';
 import type { FieldObject, MessageObject, OptionsObject } from './descriptor-object.js';
-import type { PendingOptions } from './descriptor-from-reflection.js';
+import type { PendingOptions } from './descriptor-draft.js';
 import type { SymbolTable } from './descriptor-symbols.js';
 import { parseWireFields } from '../common/wire-reader.js';
 import type { OptionUse } from './source-info-walk.js';

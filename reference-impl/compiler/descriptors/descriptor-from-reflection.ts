@@ -3,7 +3,7 @@
 // fields), map fields with their synthesized XxxEntry messages, groups as lower-cased fields
 // of TYPE_GROUP, proto3 `optional` with protoc's synthetic oneofs after the real ones.
 import protobuf from 'protobufjs';
-import { errorLine, type SourcePosition } from './descriptor-errors.js';
+import { errorLine } from './descriptor-errors.js';
 import type {
   EnumObject,
   EnumValueObject,
@@ -15,68 +15,12 @@ import type {
   RangeObject,
   ServiceObject,
 } from './descriptor-object.js';
-import { splitOptions, type CustomOption, type OptionHolder } from './descriptor-options.js';
+import { splitOptions, type OptionHolder } from './descriptor-options.js';
 import { formatScalarDefault } from './descriptor-default-value.js';
 import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
-import { mapEntryName, type ScannedLiteral, type ScannedOption, type SourceScan } from './descriptor-source-scan.js';
+import { mapEntryName, type ScannedOption } from './descriptor-source-scan.js';
+import type { DraftField, FileDraft, ReflectedFile } from './descriptor-draft.js';
 import { toJsonName } from './json-name-fill.js';
-import type { OptionUse } from './source-info-walk.js';
-
-export interface ReflectedFile {
-  name: string;
-  /** A root holding this file's declarations only. */
-  root: protobuf.Root;
-  package?: string;
-  proto3: boolean;
-  /** Import statements in order; `at` is where the statement starts, for protoc's import errors. */
-  imports: { name: string; kind?: 'public' | 'weak'; at?: SourcePosition }[];
-  /** Absent for well-known files protobufjs ships as JSON only. */
-  scan?: SourceScan;
-  /** The file's text, for its source_code_info; absent like `scan`. */
-  source?: string;
-  /** File options to use when the source has none (stripped well-known copies). */
-  fallbackFileOptions?: Record<string, unknown>;
-  /**
-   * protobufjs's own copies (descriptor.proto) write enum-valued options quoted, which protoc
-   * would reject; how values are written is only checked in other files.
-   */
-  lenientOptionValues?: boolean;
-}
-
-export interface DraftField {
-  /** Full name of the field (no leading dot): protoc resolves its type relative to it. */
-  relativeTo: string;
-  /** Key into the scan (name relative to the package). */
-  key: string;
-  /** Enum defaults are checked once the enum is known. */
-  enumDefault?: string;
-  literal?: ScannedLiteral;
-}
-
-export interface PendingOptions {
-  owner: { options?: OptionsObject };
-  optionsType: string;
-  relativeTo: string;
-  custom: CustomOption[];
-  /** The statements to apply, when known by position rather than by element (extension ranges). */
-  statements?: OptionUse[];
-}
-
-export interface FileDraft {
-  file: FileObject;
-  proto3: boolean;
-  scan?: SourceScan;
-  fields: Map<FieldObject, DraftField>;
-  methods: Map<MethodObject, { relativeTo: string; key: string }>;
-  pendingOptions: PendingOptions[];
-  /** Formatted protoc-style lines. */
-  errors: string[];
-  /**
-   * Option errors, reported only when the file has no other errors and at most one per
-   * element: protoc interprets options last, and stops at an element's first bad option.
-   */
-  optionErrors: string[];
-}
 
 const SCALARS = new Set([
   'double',

@@ -2,7 +2,7 @@
 // does not keep: taken from the source walk, where protoc's parser gave every range of the
 // statement the same options (and its locations, path …, 5, range, 3, 999, index).
 import type { FileObject, MessageObject, RangeObject } from './descriptor-object.js';
-import type { PendingOptions } from './descriptor-from-reflection.js';
+import type { PendingOptions } from './descriptor-draft.js';
 import type { OptionUse } from './source-info-walk.js';
 
 /** One pending entry per extension range with options, its statements in source order. */

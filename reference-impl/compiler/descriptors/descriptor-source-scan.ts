@@ -51,10 +51,7 @@ export interface SourceScan {
   fields: Map<string, ScannedField>;
   /** Message path → where each of its extension ranges starts, in order. */
   extensionRanges: Map<string, SourcePosition[]>;
-  /**
-   * "Message#extensions#i" and "Message#reserved#i" (the i-th range of that kind, from 0) for
-   * ranges written `to max`: their end depends on the message's options (message sets).
-   */
+  /** "Message#extensions#i", "Message#reserved#i" (from 0) of ranges `to max`: a message set's end differently. */
   rangesToMax: Set<string>;
   /** "element#name as written" → where an option of that element is; the element is named like in `names`, '' for the file. */
   options: Map<string, ScannedOption>;

@@ -24,7 +24,8 @@ import { createDescriptorCodec, type DescriptorCodec } from './descriptor-codec.
 import { applyCustomOptions } from './descriptor-custom-options.js';
 import { extensionRangeOptions } from './descriptor-range-options.js';
 import { ProtoParseError, errorLine } from './descriptor-errors.js';
-import { draftFromReflection, type ReflectedFile } from './descriptor-from-reflection.js';
+import type { ReflectedFile } from './descriptor-draft.js';
+import { draftFromReflection } from './descriptor-from-reflection.js';
 import { resolveDraft } from './descriptor-resolve.js';
 import { scanProtoSource } from './descriptor-source-scan.js';
 import { sourceCodeInfo, walkSource } from './source-code-info.js';
