@@ -8,7 +8,8 @@
 //   where protoc counts and copies the raw bytes.
 // - A file protoc's parser would read differently from ours (which only sees files that
 //   protobufjs and our checks accepted, so protoc accepts them too, bar the few checks
-//   proto-parser.ts lists as not made) gets no source_code_info rather than a wrong one.
+//   proto-parser.ts lists as not made) gets no source_code_info rather than a wrong one;
+//   if it has custom options it fails to build, since their values come from this reading.
 import type { FileObject } from './descriptor-object.js';
 import { SourceInfoMismatch } from './source-info-cursor.js';
 import { walkFile, type WalkedFile } from './source-info-declarations.js';
