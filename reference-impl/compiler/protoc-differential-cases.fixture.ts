@@ -1,6 +1,7 @@
 // The corpus of the differential tests against protoc 3.21 (protoc-differential.test.ts):
 // canned plugin responses and flags, each run through both compilers. Kept as data, one
 // case per behaviour of protoc's plugin handling, so adding a case is adding an entry.
+import { readFileSync } from 'node:fs';
 import { encodeCodeInfo, encodeResponse, nestedUnknown, type CannedPlugin, type RunResult, type Sandbox } from './canned-plugin.fixture.js';
 
 export interface DiffCase {
@@ -514,6 +515,26 @@ export const DIFF_CASES: Record<string, DiffCase> = {
     input: ['--descriptor_set_in=:', '--descriptor_set_in=::'],
     args: ['--dump_out=out', 'solo.proto'],
     setup: (box) => box.write('solo.proto', 'syntax = "proto3";\nmessage Solo { int32 n = 1; }\n'),
-    compareRequestNames: ['dump'],
+    compareRequests: ['dump'],
+  },
+  'request bytes from .proto files: descriptors and source info as protoc parses them': {
+    code: 0,
+    plugins: [{ name: 'dump', response: { supported_features: 1 } }],
+    input: ['-Iprotos'],
+    // No well-known imports: the parser's copies of those are protobufjs's, not the files protoc reads.
+    args: [
+      '--dump_out=out',
+      'source-info/comments.proto',
+      'usesopt.proto',
+      'foo.proto',
+      'source-info/proto2.proto',
+      'source-info/tabs.proto',
+    ],
+    setup: (box) => {
+      for (const name of ['comments.proto', 'imported.proto', 'proto2.proto', 'tabs.proto']) {
+        box.write(`protos/source-info/${name}`, readFileSync(new URL(`./descriptors/fixtures/source-info/${name}`, import.meta.url)));
+      }
+    },
+    compareRequests: ['dump'],
   },
 };

@@ -3,7 +3,7 @@
 // fields), map fields with their synthesized XxxEntry messages, groups as lower-cased fields
 // of TYPE_GROUP, proto3 `optional` with protoc's synthetic oneofs after the real ones.
 import protobuf from 'protobufjs';
-import { errorLine, type SourcePosition } from './descriptor-errors.js';
+import { errorLine } from './descriptor-errors.js';
 import type {
   EnumObject,
   EnumValueObject,
@@ -15,63 +15,12 @@ import type {
   RangeObject,
   ServiceObject,
 } from './descriptor-object.js';
-import { splitOptions, type CustomOption, type OptionHolder } from './descriptor-options.js';
+import { splitOptions, type OptionHolder } from './descriptor-options.js';
 import { formatScalarDefault } from './descriptor-default-value.js';
 import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
-import { mapEntryName, type ScannedLiteral, type ScannedOption, type SourceScan } from './descriptor-source-scan.js';
+import { mapEntryName, type ScannedOption } from './descriptor-source-scan.js';
+import type { DraftField, FileDraft, ReflectedFile } from './descriptor-draft.js';
 import { toJsonName } from './json-name-fill.js';
-
-export interface ReflectedFile {
-  name: string;
-  /** A root holding this file's declarations only. */
-  root: protobuf.Root;
-  package?: string;
-  proto3: boolean;
-  /** Import statements in order; `at` is where the statement starts, for protoc's import errors. */
-  imports: { name: string; kind?: 'public' | 'weak'; at?: SourcePosition }[];
-  /** Absent for well-known files protobufjs ships as JSON only. */
-  scan?: SourceScan;
-  /** File options to use when the source has none (stripped well-known copies). */
-  fallbackFileOptions?: Record<string, unknown>;
-  /**
-   * protobufjs's own copies (descriptor.proto) write enum-valued options quoted, which protoc
-   * would reject; how values are written is only checked in other files.
-   */
-  lenientOptionValues?: boolean;
-}
-
-export interface DraftField {
-  /** Full name of the field (no leading dot): protoc resolves its type relative to it. */
-  relativeTo: string;
-  /** Key into the scan (name relative to the package). */
-  key: string;
-  /** Enum defaults are checked once the enum is known. */
-  enumDefault?: string;
-  literal?: ScannedLiteral;
-}
-
-export interface PendingOptions {
-  owner: { options?: OptionsObject };
-  optionsType: string;
-  relativeTo: string;
-  custom: CustomOption[];
-}
-
-export interface FileDraft {
-  file: FileObject;
-  proto3: boolean;
-  scan?: SourceScan;
-  fields: Map<FieldObject, DraftField>;
-  methods: Map<MethodObject, { relativeTo: string; key: string }>;
-  pendingOptions: PendingOptions[];
-  /** Formatted protoc-style lines. */
-  errors: string[];
-  /**
-   * Option errors, reported only when the file has no other errors and at most one per
-   * element: protoc interprets options last, and stops at an element's first bad option.
-   */
-  optionErrors: string[];
-}
 
 const SCALARS = new Set([
   'double',
@@ -231,6 +180,13 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
       (text, at) => fail(undefined, text, at),
     );
     options([t], 'MessageOptions', fullName, out);
+    if (out.options?.message_set_wire_format === true) {
+      // protoc: `to max` ends a message set's range at the largest int32, not after the largest field number.
+      const toMax = (kind: string, index: number): boolean =>
+        input.scan?.rangesToMax.has(`${relative(fullName)}#${kind}#${index}`) === true;
+      out.extension_range.forEach((r, i) => toMax('extensions', i) && (r.end = 2147483647));
+      out.reserved_range.forEach((r, i) => toMax('reserved', i) && (r.end = 2147483647));
+    }
     return out;
   };
 
@@ -265,7 +221,9 @@ export function draftFromReflection(input: ReflectedFile, descriptorRoot: protob
     const out: ServiceObject = { name: s.name, method: [] };
     for (const m of s.methodsArray) {
       const method: MethodObject = { name: m.name, input_type: m.requestType, output_type: m.responseType };
-      options([m], 'MethodOptions', full(fullName, m.name), method);
+      // protoc's parser makes a method's options when it meets `{`, so `rpc … {}` has empty ones.
+      const hasBody = input.scan?.methods.get(relative(full(fullName, m.name)))?.hasBody === true;
+      options([m], 'MethodOptions', full(fullName, m.name), method, hasBody ? {} : undefined);
       if (m.requestStream) method.client_streaming = true;
       if (m.responseStream) method.server_streaming = true;
       draft.methods.set(method, { relativeTo: full(fullName, m.name), key: relative(full(fullName, m.name)) });

@@ -30,6 +30,8 @@ export interface FieldObject {
 export interface RangeObject {
   start: number;
   end: number;
+  /** Extension ranges only (ExtensionRangeOptions). */
+  options?: OptionsObject;
 }
 
 export interface MessageObject {
@@ -75,6 +77,16 @@ export interface ServiceObject {
   options?: OptionsObject;
 }
 
+/** google.protobuf.SourceCodeInfo.Location: 0-based line and column, the end line left out when it is the start line. */
+export interface SourceLocationObject {
+  path: number[];
+  /** [start line, start column, end line, end column] or [line, start column, end column]. */
+  span: number[];
+  leading_comments?: string;
+  trailing_comments?: string;
+  leading_detached_comments: string[];
+}
+
 export interface FileObject {
   name: string;
   package?: string;
@@ -86,6 +98,8 @@ export interface FileObject {
   service: ServiceObject[];
   extension: FieldObject[];
   options?: OptionsObject;
+  /** Positions and comments of the declarations (source-code-info.ts); absent for files without a source. */
+  source_code_info?: { location: SourceLocationObject[] };
   /** Only "proto3": protoc 3.21 leaves it unset for proto2 files. */
   syntax?: string;
 }

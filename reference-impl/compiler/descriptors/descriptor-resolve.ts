@@ -3,7 +3,7 @@
 // to TYPE_MESSAGE or TYPE_ENUM), extendees, method input and output types, enum defaults,
 // and extension numbers inside the extendee's ranges.
 import { errorLine, type SourcePosition } from './descriptor-errors.js';
-import type { FileDraft } from './descriptor-from-reflection.js';
+import type { FileDraft } from './descriptor-draft.js';
 import type { Lookup, SymbolTable } from './descriptor-symbols.js';
 
 export function resolveDraft(draft: FileDraft, symbols: SymbolTable): string[] {

@@ -51,9 +51,12 @@ export interface SourceScan {
   fields: Map<string, ScannedField>;
   /** Message path → where each of its extension ranges starts, in order. */
   extensionRanges: Map<string, SourcePosition[]>;
+  /** "Message#extensions#i", "Message#reserved#i" (from 0) of ranges `to max`: a message set's end differently. */
+  rangesToMax: Set<string>;
   /** "element#name as written" → where an option of that element is; the element is named like in `names`, '' for the file. */
   options: Map<string, ScannedOption>;
-  methods: Map<string, { inputAt?: SourcePosition; outputAt?: SourcePosition }>;
+  /** `hasBody`: written with `{ … }` rather than `;` (protoc then gives it options, if only empty ones). */
+  methods: Map<string, { inputAt?: SourcePosition; outputAt?: SourcePosition; hasBody?: boolean }>;
 }
 
 const SKIPPED_STATEMENTS = new Set(['option', 'reserved', 'extensions', 'package', 'edition']);
@@ -69,8 +72,10 @@ export function scanProtoSource(source: string): SourceScan {
     options: new Map(),
     methods: new Map(),
     extensionRanges: new Map(),
+    rangesToMax: new Set(),
   };
   const c = createTokenCursor(tokenizeProto(source));
+  const rangeCounts = new Map<string, number>();
   const join = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
   const addNested = (scope: string, name: string): void => {
     const list = scan.nestedTypes.get(scope) ?? [];
@@ -199,6 +204,8 @@ export function scanProtoSource(source: string): SourceScan {
         }
         if (!c.accept('{')) c.skipStatement();
         else {
+          const scanned = scan.methods.get(key);
+          if (scanned) scanned.hasBody = true;
           while (!c.done() && !c.accept('}')) {
             if (c.text() === 'option') readOptionStatement(key);
             else c.skipStatement();
@@ -209,15 +216,20 @@ export function scanProtoSource(source: string): SourceScan {
     }
   };
 
-  /** `extensions 1 to 5, 10 [opts];`: where each range starts. */
-  const parseExtensionRanges = (scope: string): void => {
+  /** `extensions 1 to 5, 10 [opts];` or `reserved 1, 3 to max;`: where each range starts, which end at `max`. */
+  const parseRanges = (scope: string, kind: 'extensions' | 'reserved'): void => {
     c.take();
+    if (c.peek()?.kind === 'string') return c.skipStatement();
     const starts = scan.extensionRanges.get(scope) ?? [];
-    scan.extensionRanges.set(scope, starts);
+    if (kind === 'extensions') scan.extensionRanges.set(scope, starts);
+    const key = `${scope}#${kind}`;
+    let index = rangeCounts.get(key) ?? 0;
     do {
-      if (c.peek()) starts.push(c.peek()!.at);
-      c.skipTo(new Set([',', ';', '[']));
+      if (c.peek() && kind === 'extensions') starts.push(c.peek()!.at);
+      while (!c.done() && ![',', ';', '['].includes(c.text()!)) if (c.take()!.text === 'max') scan.rangesToMax.add(`${key}#${index}`);
+      index++;
     } while (c.accept(','));
+    rangeCounts.set(key, index);
     c.skipStatement();
   };
 
@@ -279,7 +291,7 @@ export function scanProtoSource(source: string): SourceScan {
         scan.names.set(join(scope, name.text), name.at);
         parseBody(scope, 'oneof', undefined, join(scope, name.text));
       } else if (t === 'option') readOptionStatement(element);
-      else if (t === 'extensions' && kind === 'message') parseExtensionRanges(scope);
+      else if ((t === 'extensions' || t === 'reserved') && kind === 'message') parseRanges(scope, t);
       else if (SKIPPED_STATEMENTS.has(t) || kind === 'file') c.skipStatement();
       else parseField(scope, kind === 'extend' ? extendeeAt : undefined);
     }

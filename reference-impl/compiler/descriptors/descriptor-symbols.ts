@@ -31,6 +31,13 @@ export interface SymbolTable {
   addFile(file: FileObject): { declaredAs: string; text: string }[];
   /** Looks `name` up as seen from `relativeTo` (a full name) in `file`; `typesOnly` skips non-types on single names, like LOOKUP_TYPES. */
   lookup(name: string, relativeTo: string, file: string, typesOnly: boolean): Lookup;
+  /** A file registered with addFile. */
+  file(name: string): FileObject | undefined;
+  /**
+   * The symbol of a resolved name (".pkg.Type"), whichever file declares it: what a resolved
+   * field's type is, which protoc no longer checks for visibility.
+   */
+  resolved(typeName: string): SymbolEntry | undefined;
 }
 
 const AGGREGATES = new Set<SymbolKind>(['message', 'package', 'enum', 'service']);
@@ -122,6 +129,9 @@ export function createSymbolTable(): SymbolTable {
       for (const x of file.extension) add(full(pkg, x.name), { kind: 'extension', file: file.name, field: x });
       return errors;
     },
+
+    file: (name) => files.get(name),
+    resolved: (typeName) => symbols.get(typeName.startsWith('.') ? typeName.slice(1) : typeName),
 
     lookup(name, relativeTo, fileName, typesOnly) {
       const result: Lookup = {};

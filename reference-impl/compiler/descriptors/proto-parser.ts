@@ -1,28 +1,34 @@
 // .proto files → FileDescriptorProtos, the way protoc builds them for a CodeGeneratorRequest:
 // command-line files resolved against -I like protoc, imports depth first in declaration
 // order, each file parsed by protobufjs, turned into protoc's descriptor shape, resolved
-// against what it imports, and encoded.
+// against what it imports, given protoc's source_code_info (source-code-info.ts), and encoded.
 //
 // Known differences from protoc 3.21 (each also noted where it is decided):
-// - source_code_info is never produced (protoc sends it for files to generate).
 // - google/protobuf/*.proto not found on the import paths come from protobufjs's stripped
-//   copies; descriptor.proto and compiler/plugin.proto are newer than 3.21's.
+//   copies; descriptor.proto and compiler/plugin.proto are newer than 3.21's. They have no
+//   source_code_info (protoc's has the positions and comments of its own copies' text).
+// - source_code_info of files that are not valid UTF-8 (source-code-info.ts says how).
 // - Error texts and positions are protoc's for the cases descriptor-syntax-error.ts and
 //   the tests list; protoc reports every error of a file and goes on with the next, we
 //   stop at protobufjs's first syntax error and at the first file with errors (plus its
 //   importers' "Import … was not found or had errors." lines). Some of protoc's checks are
 //   not made (overlapping ranges, options set twice, bad escapes in strings).
-// - Custom options: see descriptor-custom-options.ts (one merged field for `(x).a`/`(x).b`).
-// - Groups inside oneofs are refused: protobufjs cannot represent them.
+// - Custom options: Any values and message set items inside aggregate values are refused
+//   (see descriptor-custom-options.ts).
+// - Groups inside oneofs are refused: protobufjs cannot represent them. Options on a group
+//   (`optional group G = 1 [deprecated = true] {`) are a syntax error: its parser takes none.
 // - Warnings (unused imports, missing syntax statement) are not reported: there is no
 //   channel for them in this API.
 import protobuf from 'protobufjs';
 import { createDescriptorCodec, type DescriptorCodec } from './descriptor-codec.js';
 import { applyCustomOptions } from './descriptor-custom-options.js';
+import { extensionRangeOptions } from './descriptor-range-options.js';
 import { ProtoParseError, errorLine } from './descriptor-errors.js';
-import { draftFromReflection, type ReflectedFile } from './descriptor-from-reflection.js';
+import type { ReflectedFile } from './descriptor-draft.js';
+import { draftFromReflection } from './descriptor-from-reflection.js';
 import { resolveDraft } from './descriptor-resolve.js';
 import { scanProtoSource } from './descriptor-source-scan.js';
+import { sourceCodeInfo, walkSource } from './source-code-info.js';
 import { createSourceTree, type OpenedFile } from './descriptor-source-tree.js';
 import { describeParseError } from './descriptor-syntax-error.js';
 import { createSymbolTable, type SymbolTable } from './descriptor-symbols.js';
@@ -117,9 +123,15 @@ function build(reflected: ReflectedFile, codec: DescriptorCodec, symbols: Symbol
       errors.push(errorLine(name, draft.scan?.names.get(key), t.text));
     }
     if (errors.length === 0) errors.push(...resolveDraft(draft, symbols));
+    // The statements as protoc's parser reads them: custom options' values and the source locations come from there.
+    const walked = reflected.source === undefined ? undefined : walkSource(reflected.source, draft.file.package ?? '');
     // protoc interprets options last, only in files without other errors.
-    if (errors.length === 0) errors.push(...draft.optionErrors, ...applyCustomOptions(name, draft.pendingOptions, symbols));
+    if (errors.length === 0) {
+      const pending = [...draft.pendingOptions, ...extensionRangeOptions(draft.file, walked?.options ?? [])];
+      errors.push(...draft.optionErrors, ...applyCustomOptions(name, pending, symbols, walked?.options));
+    }
     if (errors.length > 0) throw new FileFailure(errors);
+    if (walked) draft.file.source_code_info = sourceCodeInfo(walked, draft.file, { descriptorRoot: codec.root, symbols });
     return {
       name,
       dependency: draft.file.dependency,
@@ -177,6 +189,8 @@ function reflect(opened: OpenedFile): ReflectedFile {
     proto3: scan.syntax?.value === 'proto3',
     imports: scan.imports,
     scan,
+    // protobufjs's stripped copies of well-known files are not the text protoc reads: positions in them would mislead.
+    source: opened.origin === 'disk' ? opened.source : undefined,
     fallbackFileOptions,
     lenientOptionValues: opened.origin === 'well-known',
   };
