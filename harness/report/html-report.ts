@@ -64,6 +64,7 @@ export function formatTimestamp(iso: string): string {
 function renderBanner(results: Results): Markup {
   const face = VERDICT_FACE[results.verdict];
   const target = withCodeSpans(describeTarget(results));
+  const given = results.target.plugin;
   const fact = (label: string, value: string | Markup, testId: string) =>
     html`<div><dt>${label}</dt><dd data-testid="${testId}">${value}</dd></div>`;
   return html`<header class="verdict-banner" data-verdict="${results.verdict}">
@@ -74,6 +75,8 @@ function renderBanner(results: Results): Markup {
     <p class="verdict-headline" data-testid="verdict-headline">${verdictHeadline(results)}</p>
     <dl class="facts">
       ${fact('Target', target, 'target')}
+      ${given?.parameter !== undefined && fact('Parameter', html`<code>${given.parameter}</code>`, 'parameter')}
+      ${given?.proto && fact('Your schema files', html`<code>${given.proto.join(' ')}</code>`, 'proto')}
       ${fact('Started', formatTimestamp(results.started_at), 'started')}
       ${fact('Duration', formatDuration(results.duration_ms), 'duration')}
       ${fact('Mode', results.strict ? 'strict (WARN fails)' : 'standard', 'mode')}

@@ -392,9 +392,9 @@ test.describe('variations of applying a response', () => {
     expect(box.tree('out')).toEqual({ 'e.txt': 'e\n', 'mine.txt': 'm\n' });
   });
 
-  test('the fault compiler.plugin-error-hidden: a response error is reported without its text', async ({ sandbox }) => {
+  test('the variation compiler.plugin-error-hidden: a response error is reported without its text', async ({ sandbox }) => {
     const box = withPlugins(sandbox, { name: 'err', response: { error: 'the real reason' } });
-    expect((await box.runOurs(['--fault=compiler.plugin-error-hidden', IN, '--err_out=out', 'foo.proto'])).stderr).toBe(
+    expect((await box.runOurs(['--variant=compiler.plugin-error-hidden', IN, '--err_out=out', 'foo.proto'])).stderr).toBe(
       '--err_out: protoc-gen-err: generation failed\n',
     );
   });

@@ -21,24 +21,10 @@ import { checkJsonNames, checkNumbers } from './descriptor-field-checks.js';
 import { mapEntryName, type ScannedOption } from './descriptor-source-scan.js';
 import type { DraftField, FileDraft, ReflectedFile } from './descriptor-draft.js';
 import { toJsonName } from './json-name-fill.js';
+import { SCALAR_TYPES } from './source-info-walk.js';
 
-const SCALARS = new Set([
-  'double',
-  'float',
-  'int64',
-  'uint64',
-  'int32',
-  'fixed64',
-  'fixed32',
-  'bool',
-  'string',
-  'bytes',
-  'uint32',
-  'sfixed32',
-  'sfixed64',
-  'sint32',
-  'sint64',
-]);
+// protoc's scalar type names but `group`, which protobufjs reads as a message field.
+const SCALARS = new Set([...SCALAR_TYPES].filter((name) => name !== 'group'));
 const LABELS: Record<string, FieldObject['label']> = { repeated: 'LABEL_REPEATED', required: 'LABEL_REQUIRED' };
 
 export function draftFromReflection(input: ReflectedFile, descriptorRoot: protobuf.Root): FileDraft {
