@@ -31,7 +31,8 @@ import type { FailureDetail } from '../core/results.js';
 import { decodeRequest, decodeResponse, Feature, MalformedMessageError, type CodeGeneratorResponse } from '../protocol/plugin-codec.js';
 import { buildRequest, pluginStdin, soundRequest, type DescribeFiles } from './plugin-input.js';
 import { endedAs, runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
-import type { PluginCase, PluginRequestSpec } from './plugin-suite-format.js';
+import type { PluginCase } from './plugin-suite-format.js';
+import { preconditionFiles } from './plugin-suite-loader.js';
 import { reproduceCommand } from './reproduce-command.js';
 
 export interface PluginRunRecord {
@@ -63,9 +64,6 @@ export interface PluginCaseContext extends Grading {
   reproduce?(stdin: Uint8Array, index: number): string;
 }
 
-/** A run the case cannot judge at all: ours or the machine's, never the plugin's. */
-class Unjudgeable extends Error {}
-
 export async function runPluginCase(testCase: PluginCase, context: PluginCaseContext): Promise<CaseOutcome> {
   let runs = 0;
   const run = async (stdin: Uint8Array): Promise<PluginRunRecord> => {
@@ -73,9 +71,11 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
     const runPlugin = context.runPlugin ?? ((bytes) => runPluginProcess(context.command, bytes, context.limits));
     const result = await runPlugin(stdin, index);
     await context.onRun?.({ stdin, result, index });
-    if (result.spawnError) throw new Unjudgeable(`the plugin could not be started: ${result.spawnError}`);
+    // A run the case cannot judge at all: ours or the machine's, never the plugin's.
+    if (result.spawnError) throw new HarnessError('TARGET_IO', `the plugin could not be started: ${result.spawnError}`);
     if (result.timedOut)
-      throw new Unjudgeable(
+      throw new HarnessError(
+        'TARGET_IO',
         `the plugin did not finish within ${context.limits.timeoutMs / 1000} s and was killed (--timeout: spec 3 sets no limit, so this is no verdict on the plugin; raise --timeout if it is only slow)`,
       );
     return { stdin, result, index };
@@ -87,9 +87,8 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
     if ('sound_requests' in input) return await judgeSoundRequests(testCase, input.sound_requests, context, run, reproduce);
     const stdin = pluginStdin(input, context.describe, context.parameter);
     let first: PluginRunRecord | undefined;
-    if (testCase.precondition !== 'none') {
-      const files =
-        typeof testCase.precondition === 'object' ? testCase.precondition.answers : (input as { request: PluginRequestSpec }).request.files;
+    const files = preconditionFiles(testCase);
+    if (files) {
       const probe = await run(buildRequest(soundRequest(files), context.describe, context.parameter));
       const unmet = unmetPrecondition(probe.result, files, testCase.precondition === 'generates');
       if (unmet) return notReached(unmet, testCase.judgedBy);
@@ -114,7 +113,6 @@ export async function runPluginCase(testCase: PluginCase, context: PluginCaseCon
     }
     return { outcome: 'PASS' };
   } catch (error) {
-    if (error instanceof Unjudgeable) return { outcome: 'ERROR', message: error.message };
     if (error instanceof HarnessError) return { outcome: 'ERROR', message: error.message };
     throw error;
   }
