@@ -9,6 +9,7 @@ import { HarnessError } from '../core/errors.js';
 import { shellWord } from '../core/shell-word.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import { SAVED_REQUESTS_DIR } from '../plugin/saved-request.js';
+import { removeEmptySandboxFolders } from '../run/compiler-kind.js';
 import type { RunConfig } from '../core/run-config.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { colourWanted } from '../report/console-colour.js';
@@ -172,7 +173,9 @@ export async function runProtocolSuites(
     };
     // The requests an earlier run saved in the same folder must not outlive it, as its repro.sh does not.
     if (kind === 'plugin') rmSync(path.join(config.outDir, SAVED_REQUESTS_DIR), { recursive: true, force: true });
-    return await runConformance(config, plan, scratch);
+    const results = await runConformance(config, plan, scratch);
+    if (kind === 'compiler') removeEmptySandboxFolders(config.outDir);
+    return results;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
