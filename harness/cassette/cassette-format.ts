@@ -11,6 +11,8 @@
 // - The request's `host` header is stored as RECORDED_HOST for the same reason.
 // - A cassette has one `recordedAt`; re-recording identical traffic keeps the old one
 //   (the store compares content), so the same traffic gives a byte-identical file.
+// - `incomplete` is optional, not a version bump: every cassette of version 1 stays valid, and
+//   an older touchstone refuses a marked one (additionalProperties) rather than replaying it.
 import { Type, type Static } from 'typebox';
 import { RECORDED_ORIGIN } from '../core/results.js';
 import { constant, Definitions, oneGroupOf, oneOf, pair, schemaFile, type SchemaFile } from '../core/schema-document.js';
@@ -147,6 +149,12 @@ const CassetteSchema = Type.Object(
     cassetteVersion: constant(CASSETTE_VERSION),
     name: Type.String({ minLength: 1 }),
     recordedAt: Type.String({ format: 'date-time' }),
+    /**
+     * A crash ended the recording (its journal was recovered, cassette-store.ts): it may lack
+     * requests the session went on to make, so replay refuses it and record mode once records it
+     * again. Absent on every cassette a recorder closed.
+     */
+    incomplete: Type.Optional(Type.Literal(true)),
     /** Where redaction replaced something, e.g. "request.headers.authorization"; sorted, unique. */
     redactions: Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }),
     interactions: Type.Array(cassetteDefs.define('interaction', InteractionSchema)),

@@ -23,6 +23,7 @@ export function serializeCassette(c: Cassette): string {
       ['cassetteVersion', JSON.stringify(c.cassetteVersion)],
       ['name', JSON.stringify(c.name)],
       ['recordedAt', JSON.stringify(c.recordedAt)],
+      ['incomplete', c.incomplete && 'true'],
       [
         'redactions',
         renderArray(

@@ -142,6 +142,34 @@ test('a torn journal under a stale lock is recovered: acknowledged lines kept, t
   expect(recoverCassette(file)).toBeUndefined();
 });
 
+test('a recovered journal is marked incomplete; a closed recording never is, and record mode once replaces it', () => {
+  record(['/a']);
+  const base = createHash('sha256').update(readFileSync(file)).digest('hex');
+  writeFileSync(
+    `${file}.journal`,
+    [{ journal: 1, mode: 'record-missing', name: 'w', base }, interaction(2, '/b')].map((l) => `${JSON.stringify(l)}\n`).join(''),
+  );
+  writeFileSync(`${file}.lock`, String(deadPid()));
+  expect(recoverCassette(file)?.incomplete).toBe(true);
+  expect(readFileSync(file, 'utf8')).toContain('"incomplete": true,\n');
+  expect(loadCassetteFile(file).interactions.map((i) => i.request.url)).toEqual(['/a', '/b']);
+  // Recording it again, whole, leaves no mark.
+  expect(record(['/a', '/b']).incomplete).toBeUndefined();
+  expect(readFileSync(file, 'utf8')).not.toContain('incomplete');
+});
+
+test("a journal whose writer said 'discard' is dropped by recovery: the cassette before stays byte for byte", () => {
+  record(['/a']);
+  const before = readFileSync(file);
+  const writer = openCassetteWriter(file, { mode: 'record', name: 'w', crashed: 'discard' });
+  writer.append(interaction(1, '/partial'));
+  // The writer's process dies here: its lock now names a pid that is gone.
+  writeFileSync(`${file}.lock`, String(deadPid()));
+  expect(recoverCassette(file)).toBeUndefined();
+  expect(readFileSync(file).equals(before)).toBe(true);
+  expect(leftovers()).toEqual([]);
+});
+
 test('a journal that was already compacted (crash between rename and unlink) is not applied twice', () => {
   record(['/a']);
   writeFileSync(

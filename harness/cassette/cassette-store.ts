@@ -17,6 +17,9 @@
 // - A journal may also hold misses (`{"miss": {...}}` lines: a request a recording session
 //   answered from the cassette's absence, record mode once): `touchstone cassette show` lists
 //   them while the recording is under way. They are not recordings: compaction skips them.
+// - A recovered cassette is marked `incomplete` (or, for a recorder that said so, the journal is
+//   discarded): the journal holds what was answered before the crash, never what the session
+//   would have gone on to ask, so it is never replayed as if it were whole.
 // - Recovery cannot know the redaction notes the recorder would have passed to close():
 //   a recovered cassette keeps only the notes of the cassette it extends.
 // - An explicit `now` wins over SOURCE_DATE_EPOCH, which wins over the clock.
@@ -58,9 +61,19 @@ import { makeDirectory } from '../../lib/make-directory.js';
 
 export type WriteMode = 'record' | 'record-missing';
 
+/**
+ * What recovery makes of a journal its recorder never closed: `incomplete`, a cassette marked so
+ * (replay refuses it, record mode once records it again); `discard`, nothing (the cassette
+ * before stays). A recorder that closes each cassette only once its session is known to be
+ * whole (`touchstone run --record`: a case that reached an outcome) discards.
+ */
+export type CrashedJournal = 'incomplete' | 'discard';
+
 export interface CassetteWriterOptions {
   mode: WriteMode;
   name: string;
+  /** Default `incomplete`. */
+  crashed?: CrashedJournal;
   now?: () => Date;
 }
 
@@ -91,6 +104,8 @@ export interface JournalHeader {
   mode: WriteMode;
   name: string;
   base: string | null;
+  /** Absent in journals of earlier versions: `incomplete`. */
+  crashed?: CrashedJournal;
 }
 
 const paths = (file: string) => ({ lock: `${file}.lock`, journal: `${file}.journal`, tmp: `${file}.tmp-${process.pid}` });
@@ -106,7 +121,13 @@ export function openCassetteWriter(file: string, options: CassetteWriterOptions)
   try {
     recoverLocked(file, now);
     existing = options.mode === 'record-missing' && existsSync(file) ? loadCassetteFile(file).interactions : [];
-    const header: JournalHeader = { journal: JOURNAL_VERSION, mode: options.mode, name: options.name, base: fileSha256(file) };
+    const header: JournalHeader = {
+      journal: JOURNAL_VERSION,
+      mode: options.mode,
+      name: options.name,
+      base: fileSha256(file),
+      ...(options.crashed === 'discard' && { crashed: 'discard' }),
+    };
     fd = openSync(journal, 'w');
     writeFileSync(fd, `${JSON.stringify(header)}\n`);
   } catch (error) {
@@ -172,8 +193,8 @@ function recoverLocked(file: string, now: () => Date): Cassette | undefined {
   const { journal } = paths(file);
   if (!existsSync(journal)) return undefined;
   const { header, interactions } = readJournal(journal);
-  const applies = header !== undefined && header.base === fileSha256(file) && interactions.length > 0;
-  const cassette = applies ? compactJournal(file, header, interactions, [], now) : undefined;
+  const applies = header !== undefined && header.crashed !== 'discard' && header.base === fileSha256(file) && interactions.length > 0;
+  const cassette = applies ? compactJournal(file, header, interactions, [], now, true) : undefined;
   unlinkSync(journal);
   return cassette;
 }
@@ -204,6 +225,8 @@ function compact(
   appended: Interaction[],
   redactions: string[],
   now: () => Date,
+  /** Recovered from a crash: the session may have gone on to requests the journal lacks. */
+  incomplete = false,
 ): Cassette {
   const previous = readPrevious(file, how.mode);
   const kept = how.mode === 'record-missing' ? (previous?.interactions ?? []) : [];
@@ -212,6 +235,7 @@ function compact(
     cassetteVersion: CASSETTE_VERSION,
     name: how.name,
     recordedAt: previous?.recordedAt ?? '',
+    ...(incomplete && { incomplete: true as const }),
     redactions: [...new Set([...(how.mode === 'record-missing' ? (previous?.redactions ?? []) : []), ...redactions])].sort(),
     interactions: [...kept, ...ordered].map((interaction, index) => ({ ...interaction, seq: index + 1 })),
   };
@@ -320,7 +344,8 @@ function readJournal(journal: string): JournalContents {
   if (
     header?.journal !== JOURNAL_VERSION ||
     (header.mode !== 'record' && header.mode !== 'record-missing') ||
-    typeof header.name !== 'string'
+    typeof header.name !== 'string' ||
+    (header.crashed !== undefined && header.crashed !== 'incomplete' && header.crashed !== 'discard')
   ) {
     throw new HarnessError('CONFIG', `${journal}: not a version ${JOURNAL_VERSION} cassette journal (written by another touchstone?)`);
   }

@@ -45,7 +45,8 @@ function lint(paths: string[]): number {
   for (const file of files) {
     const found: string[] = [];
     try {
-      loadChecked(file);
+      if (loadChecked(file).cassette.incomplete)
+        found.push(`${file} is incomplete (a crash ended its recording): replay refuses it; record it again`);
     } catch (error) {
       if (!(error instanceof HarnessError)) throw error;
       found.push(error.message);

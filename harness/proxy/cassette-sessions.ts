@@ -28,7 +28,13 @@ import {
   type RecordedResponse,
 } from '../cassette/cassette-format.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
-import { openCassetteWriter, recoverCassette, type CassetteWriter, type JournalMiss } from '../cassette/cassette-store.js';
+import {
+  openCassetteWriter,
+  recoverCassette,
+  type CassetteWriter,
+  type CrashedJournal,
+  type JournalMiss,
+} from '../cassette/cassette-store.js';
 import { createRedactor, type RedactionConfig } from '../cassette/redaction.js';
 import { redactedBytes } from '../secrets/byte-replacer.js';
 import { headerValue } from '../http/transport.js';
@@ -64,6 +70,10 @@ export interface CassetteSession {
   mode: ProxyMode;
   /** Record mode once found this cassette recorded: it is replayed, and kept as it was. */
   kept: boolean;
+  /** close() was told the recording is not whole: its journal was dropped, the cassette left as it was. */
+  dropped?: boolean;
+  /** Why there is nothing to answer from, when there is not: the cassette is missing, or incomplete. */
+  absent: string;
   /** Recorded interactions to answer from (replay, record-missing, verify); undefined when there is no cassette. */
   index?: ReplayIndex;
   /** Next seq for an interaction recorded in this session. */
@@ -83,6 +93,8 @@ export interface CassetteSession {
   bodySink(side: 'request' | 'response', headers: HeaderPairs, contentEncoding?: ContentCoding): BodySink;
   /** The exchange, redacted, appended to the recording; returns what was kept. */
   record(exchange: ExchangeSeen): Interaction;
+  /** keep() closed its recording: a later request for it has nowhere to go. */
+  settled?: boolean;
   /** A miss, journaled when this session records (for `cassette show` while it runs). */
   journalMiss(miss: JournalMiss): void;
   /** A live request's URL as a recording would keep it (its secrets redacted), for logs and summaries. */
@@ -97,8 +109,13 @@ export interface CassetteSessions {
   /** The session for a request's cassette (header value or the default). */
   forRequest(headerValue: string | undefined): CassetteSession;
   all(): CassetteSession[];
-  /** Compacts every recording; returns the cassettes written. */
-  close(): Cassette[];
+  /** Compacts one cassette's recording now, as close() would: its session is whole (a case that reached an outcome). */
+  keep(name: string): void;
+  /**
+   * Compacts every recording `keep` says is whole (all, by default) and drops the others' journals,
+   * leaving what was on disk before; returns the cassettes kept.
+   */
+  close(keep?: (name: string) => boolean): Cassette[];
 }
 
 // Names are folders and files below the cassette folder: no dot segments, no escaping.
@@ -113,11 +130,13 @@ export interface SessionOptions {
   replaced?: () => ReadonlyArray<readonly [string, string]>;
   /** Where sidecars go instead of beside the cassette (verify's scratch folder: nothing it captures is kept). */
   scratch?: string;
+  /** What a crash leaves of a recording (cassette-store.ts); `discard` when close() is told which are whole. */
+  crashed?: CrashedJournal;
 }
 
 export function createCassetteSessions(
   location: string,
-  { mode: behaviour, match, policy, redaction, replaced = () => [], scratch }: SessionOptions,
+  { mode: behaviour, match, policy, redaction, replaced = () => [], scratch, crashed }: SessionOptions,
 ): CassetteSessions {
   const single = location.endsWith(CASSETTE_SUFFIX);
   if (!single && existsSync(location) && !statSync(location).isDirectory()) {
@@ -133,16 +152,23 @@ export function createCassetteSessions(
     recoverCassette(file);
     const onDisk = behaviour !== 'record-all' && behaviour !== 'passthrough' && existsSync(file) ? loadCassetteFile(file) : undefined;
     // Decision: a cassette without interactions counts as not recorded (nothing to replay,
-    // nothing to lose), so record mode once records it.
-    const kept = behaviour === 'record-once' && onDisk !== undefined && onDisk.interactions.length > 0;
+    // nothing to lose), so record mode once records it; so does an incomplete one.
+    const kept = behaviour === 'record-once' && onDisk !== undefined && onDisk.interactions.length > 0 && !onDisk.incomplete;
     const mode: ProxyMode = kept ? 'replay' : behaviour === 'record-once' || behaviour === 'record-all' ? 'record' : behaviour;
-    const cassette = mode === 'record' ? undefined : onDisk;
+    // Replay and verify never answer from an incomplete cassette: every request is a miss that
+    // names it (record-missing extends one: what it lacks is what that mode records).
+    const refused = onDisk?.incomplete === true && (mode === 'replay' || mode === 'verify');
+    const absent = refused
+      ? `${path.relative(process.cwd(), file)} is incomplete (a crash ended its recording): record it again`
+      : 'the cassette does not exist';
+    if (refused && single) throw new HarnessError('USAGE', `cannot ${mode}: ${absent}`);
+    const cassette = mode === 'record' || refused ? undefined : onDisk;
     // A kept cassette is still this recording's: its lock keeps another recorder from
     // replacing it meanwhile, and its journal holds the misses (closing with no interaction
     // recorded leaves the cassette byte for byte as it was).
     const writer =
       mode === 'record' || mode === 'record-missing' || kept
-        ? openCassetteWriter(file, { mode: mode === 'record-missing' ? mode : 'record', name: cassette?.name ?? name })
+        ? openCassetteWriter(file, { mode: mode === 'record-missing' ? mode : 'record', name: cassette?.name ?? name, crashed })
         : undefined;
     const interactions = cassette?.interactions ?? [];
     // One per cassette, so its redaction notes are its own.
@@ -167,6 +193,7 @@ export function createCassetteSessions(
       dir,
       mode,
       kept,
+      absent,
       index: cassette && createReplayIndex(interactions, match, mode === 'record-missing' ? 'error' : policy),
       replayKeys:
         mode === 'replay' && cassette ? createReplayKeyCache(matchHeaders, redactor.replacements, interactions.length) : undefined,
@@ -191,6 +218,9 @@ export function createCassetteSessions(
         createBodySink({ ...bodyRedaction(side, headers), blobDir, blobPrefix, ...(contentEncoding && { contentEncoding }) }),
       record(exchange) {
         const interaction = interactionOf(exchange);
+        // An answer that arrives after its case was judged (a request the case's bound gave up
+        // on) is no part of the recording kept.
+        if (session.settled) return interaction;
         writer!.append(interaction);
         session.recorded++;
         return interaction;
@@ -224,12 +254,28 @@ export function createCassetteSessions(
       }
       let session = sessions.get(name);
       if (!session) sessions.set(name, (session = open(name)));
+      if (session.settled) throw new HarnessError('USAGE', `${CASSETTE_HEADER} "${name}": that recording was already kept as whole`);
       return session;
     },
     all: () => [...sessions.values()],
-    close() {
+    keep(name) {
+      const session = sessions.get(name);
+      const entry = session && writers.get(session);
+      if (!session || !entry?.writer) return;
+      entry.writer.close({ redactions: entry.notes() });
+      writers.set(session, { notes: entry.notes });
+      session.settled = true;
+    },
+    close(keep = () => true) {
       const written: Cassette[] = [];
-      for (const { writer, notes } of writers.values()) if (writer) written.push(writer.close({ redactions: notes() }));
+      for (const [session, { writer, notes }] of writers) {
+        if (!writer) continue;
+        if (keep(session.name)) written.push(writer.close({ redactions: notes() }));
+        else {
+          writer.abandon();
+          session.dropped = true;
+        }
+      }
       return written;
     },
   };

@@ -21,13 +21,15 @@ export function explainMiss(
   parts: MatchParts,
   index: ReplayIndex | undefined,
   lookup: Lookup,
+  /** Why there is no index, when there is none (CassetteSession.absent). */
+  absent = 'the cassette does not exist',
 ): MissExplanation {
   const error =
     'miss' in lookup && lookup.miss === 'exhausted'
       ? `all ${lookup.recorded} recorded responses to this request were already used (exhaustion policy: error)`
       : index
         ? 'no recorded interaction matches this request'
-        : 'the cassette does not exist';
+        : absent;
   // Fewest differing rules first; method and path weigh most, so a same-route neighbour wins.
   const scored = (index?.missCandidates(parts.method, parts.path) ?? []).map(({ interaction, recorded }) => {
     let weight = 0;

@@ -1,6 +1,7 @@
 // What a proxy is asked to do. Decisions where the issue is silent are written beside
 // each option; docs/commands.md (touchstone proxy) is the user-facing copy.
 import type { RedactionConfig } from '../cassette/redaction.js';
+import type { CrashedJournal } from '../cassette/cassette-store.js';
 import { HarnessError } from '../core/errors.js';
 
 export const PROXY_MODES = ['replay', 'record', 'record-missing', 'passthrough', 'verify'] as const;
@@ -91,6 +92,12 @@ export interface ProxyOptions {
   /** 127.0.0.1 unless told otherwise. */
   host?: string;
   redaction?: RedactionConfig;
+  /**
+   * What a crash leaves of a recording (cassette-store.ts): `incomplete` (default), a cassette
+   * marked so; `discard`, the cassette as it was before, for a recorder that tells close() which
+   * cassettes are whole (`touchstone run --record`).
+   */
+  crashed?: CrashedJournal;
   match?: Partial<MatchConfig>;
   exhausted?: ExhaustionPolicy;
   missStatus?: number;
@@ -130,6 +137,8 @@ export interface ProxySummary {
     unused: number[];
     /** Record mode once found it recorded already: it was replayed and left as it was. */
     kept?: boolean;
+    /** Recording: what it recorded was dropped at close (its case reached no outcome); the cassette stays as it was. */
+    dropped?: boolean;
   }[];
   /** With `record`: the record mode in force. */
   recordMode?: RecordMode;

@@ -41,8 +41,10 @@ import { tuneForServing } from '../../lib/serving-runtime.js';
 export interface RunningProxy {
   url: string;
   summary(): ProxySummary;
-  /** Stops accepting, waits for answers in flight, compacts recordings. */
-  close(): Promise<{ summary: ProxySummary; written: Cassette[] }>;
+  /** Compacts one cassette's recording now (run --record: its case reached an outcome); no request may come for it after. */
+  keep(cassette: string): void;
+  /** Stops accepting, waits for answers in flight, compacts the recordings `keep` names (all by default), drops the rest. */
+  close(keep?: (cassette: string) => boolean): Promise<{ summary: ProxySummary; written: Cassette[] }>;
 }
 
 export async function createProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -62,6 +64,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     redaction: options.redaction,
     replaced: () => originsReplaced,
     scratch,
+    crashed: options.crashed,
   });
   // Made once the cassette is known to open: a bad one fails the start without an upstream client.
   const forwarder: LiveForwarder | undefined =
@@ -245,7 +248,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     }
     // The request's URL as a recording would keep it: summaries and logs are files too.
     const shown = session.redactedUrl(recordedRequest.url, recordedRequest.headers);
-    const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup);
+    const explanation = explainMiss(session.name, { method, url }, parts, session.index, lookup, session.absent);
     const reason = explanation.error.replace(/^touchstone: /, '');
     if (summary.misses.length < LISTED_MISSES)
       summary.misses.push({ cassette: session.name, method, url: shown, reason: explanation.error });
@@ -391,16 +394,18 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     cassettes: sessions.all().map((s) => ({
       name: s.name,
       served: s.index?.served() ?? 0,
-      recorded: s.recorded,
+      recorded: s.dropped ? 0 : s.recorded,
       unused: s.index?.unused() ?? [],
       ...(s.kept && { kept: true }),
+      ...(s.dropped && { dropped: true }),
     })),
   });
 
   return {
     url: origin,
     summary: currentSummary,
-    async close() {
+    keep: (cassette) => sessions.keep(cassette),
+    async close(keep) {
       closing = true;
       // Answers in flight when close() began leave their connection idle afterwards: closed
       // on the next tick of this timer rather than at the keep-alive timeout.
@@ -410,7 +415,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
         server.closeIdleConnections();
       }).finally(() => clearInterval(idle));
       forwarder?.close();
-      const written = sessions.close();
+      const written = sessions.close(keep);
       if (scratch) rmSync(scratch, { recursive: true, force: true });
       return { summary: currentSummary(), written };
     },

@@ -17,6 +17,11 @@ export function formatProxySummary(summary: ProxySummary): string {
     lines.push(
       `  ${kept.length} cassettes already recorded, replayed and kept as they were (record mode once; --record-mode all re-records them): ${someOf(kept, 5)}`,
     );
+  const dropped = summary.cassettes.filter((c) => c.dropped).map((c) => c.name);
+  if (dropped.length > 0)
+    lines.push(
+      `  ${plural(dropped.length, 'recording')} dropped, ${dropped.length === 1 ? 'its case' : 'their cases'} reached no outcome (interrupted or ERROR), what was recorded before kept: ${someOf(dropped, 5)}`,
+    );
   for (const c of summary.cassettes) {
     if (c.unused.length)
       lines.push(`  ${c.name}: ${plural(c.unused.length, 'recorded interaction')} never asked for (seq ${c.unused.join(', ')})`);
