@@ -34,6 +34,8 @@ export interface RunOptions extends SelectionOptions {
   /** With record: what a case's existing cassette becomes, as VCR's record modes (default once: replayed and kept). */
   recordMode?: RecordMode;
   replay?: string;
+  /** With replay: selected cases the recordings do not hold are SKIP (else a usage error naming them). */
+  skipUnrecorded?: boolean;
   /** false (--no-preflight): judge the target even when it does not answer like the service. */
   preflight?: boolean;
 }

@@ -1,7 +1,7 @@
 // `touchstone run --replay` against the committed recordings of the reference: the whole
 // suite passes offline, and the target it stands for never sees a connection.
 import { expect, test } from '@playwright/test';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,15 +158,17 @@ test('record, then replay, say so and name the folder; curl lines name the real 
   }
 });
 
-test('a case whose recording is missing is an ERROR naming the miss, and the summary lists it', async () => {
+test('a case the recording lacks is an ERROR naming the request, said before any case, and never judged on the miss', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-miss-'));
+  const cassettes = path.join(dir, 'cassettes');
   try {
-    cpSync(REFERENCE_CASSETTES, path.join(dir, 'cassettes'), { recursive: true });
-    rmSync(path.join(dir, 'cassettes/assignees/list-returns-users.cassette.json'));
+    cpSync(REFERENCE_CASSETTES, cassettes, { recursive: true });
+    // The recording lists the case (_run/cases.json), but its cassette is gone.
+    rmSync(path.join(cassettes, 'assignees/list-returns-users.cassette.json'));
     const result = await runCli([
       'run',
       '--replay',
-      path.join(dir, 'cassettes'),
+      cassettes,
       '--suite',
       'assignees',
       '--out',
@@ -174,38 +176,135 @@ test('a case whose recording is missing is an ERROR naming the miss, and the sum
       '--allow-incomplete',
     ]);
     // An ERROR makes the run incomplete (exit 4), and --allow-incomplete does not forgive it.
-    expect(result.code).toBe(4);
+    expect(result.code, result.stdout + result.stderr).toBe(4);
     const results: Results = JSON.parse(readFileSync(path.join(dir, 'out/results.json'), 'utf8'));
     expect(results.verdict).toBe('incomplete');
     expect(results.gaps.errors).toEqual(['assignees/list-returns-users']);
     const missing = results.cases.find((c) => c.id === 'assignees/list-returns-users')!;
     expect(missing.outcome).toBe('ERROR');
-    expect(missing.message).toContain('599');
-    expect(missing.message).toContain('the cassette does not exist');
+    expect(missing.message).toBe(
+      'the recording lacks this request: POST /_conformance/reset (cassette assignees/list-returns-users: the cassette does not exist)',
+    );
     expect(results.cases.filter((c) => c.outcome === 'PASS')).toHaveLength(results.cases.length - 1);
     expect(result.stdout).toContain('assignees/list-returns-users: POST /_conformance/reset: touchstone: the cassette does not exist');
     // Said before any case runs, too.
     expect(result.stderr).toContain(
-      `touchstone: 1 of ${results.cases.length} selected cases have no recording in ${path.join(dir, 'cassettes')}, and will be ERROR: assignees/list-returns-users\n`,
+      `touchstone: ${cassettes} lacks the recording of 1 case (the run recording it stopped first, or it was ERROR): it will be ERROR: assignees/list-returns-users\n`,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('run --replay with no recording of the selected cases is exit 2 before any case runs, naming the folder', async () => {
+test('a recording with one interaction removed by hand replays as ERROR for that case, naming the request and the nearest recorded, not FAIL or WARN', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-hole-'));
+  const cassettes = path.join(dir, 'cassettes');
+  const id = 'assignees/add-at-most-ten';
+  try {
+    cpSync(REFERENCE_CASSETTES, cassettes, { recursive: true });
+    const file = path.join(cassettes, `${id}.cassette.json`);
+    const cassette = JSON.parse(readFileSync(file, 'utf8'));
+    // Its third interaction (a DELETE that undoes the first addition) goes; the ones after stay.
+    const [removed] = cassette.interactions.splice(2, 1);
+    expect(`${removed.request.method} ${removed.request.url}`).toBe('DELETE /repos/octo-org/crowd/issues/1/assignees');
+    writeFileSync(file, JSON.stringify(cassette, null, 2));
+    const result = await runCli(['run', '--replay', cassettes, '--only', id, '--out', path.join(dir, 'out')]);
+    expect(result.code, result.stdout + result.stderr).toBe(4);
+    const results: Results = JSON.parse(readFileSync(path.join(dir, 'out/results.json'), 'utf8'));
+    const [replayed] = results.cases;
+    expect(replayed.outcome).toBe('ERROR');
+    expect(replayed.failure).toBeUndefined();
+    expect(replayed.message).toMatch(
+      /^the recording lacks this request: DELETE \/repos\/octo-org\/crowd\/issues\/1\/assignees \(cassette assignees\/add-at-most-ten: (no recorded interaction matches this request|all \d+ recorded responses to this request were already used \(exhaustion policy: error\))\); nearest recorded: #\d+ DELETE \/repos\/octo-org\/crowd\/issues\/1\/assignees/,
+    );
+    expect(results.verdict).toBe('incomplete');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a cassette a crash left incomplete is refused on replay, naming it: ERROR for its case, exit 2 for the proxy, a problem for lint', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-incomplete-'));
+  const cassettes = path.join(dir, 'cassettes');
+  const id = 'assignees/list-returns-users';
+  try {
+    cpSync(path.join(REFERENCE_CASSETTES, 'assignees'), path.join(cassettes, 'assignees'), { recursive: true });
+    cpSync(path.join(REFERENCE_CASSETTES, '_run/probe.cassette.json'), path.join(cassettes, '_run/probe.cassette.json'));
+    const file = path.join(cassettes, `${id}.cassette.json`);
+    // What cassette-store.ts's recovery writes for a crashed recording.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/("recordedAt": "[^"]+",\n)/, '$1  "incomplete": true,\n'));
+    const shown = path.relative(process.cwd(), file);
+    const result = await runCli(['run', '--replay', cassettes, '--only', id, '--out', path.join(dir, 'out')]);
+    expect(result.code, result.stdout + result.stderr).toBe(4);
+    const results: Results = JSON.parse(readFileSync(path.join(dir, 'out/results.json'), 'utf8'));
+    expect(results.cases[0].outcome).toBe('ERROR');
+    expect(results.cases[0].message).toContain(`(cassette ${id}: ${shown} is incomplete (a crash ended its recording): record it again)`);
+    const proxy = await runCli(['proxy', '--mode', 'replay', '--cassette', file, '--port', '0']);
+    expect(proxy.code).toBe(2);
+    expect(proxy.stderr).toContain(`cannot replay: ${shown} is incomplete (a crash ended its recording): record it again`);
+    const lint = await runCli(['cassette', 'lint', cassettes]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toContain(`${file} is incomplete (a crash ended its recording): replay refuses it; record it again`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run --replay replays exactly the recorded cases by default, and a selection of unrecorded ones is exit 2 unless --skip-unrecorded', async () => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-selection-'));
+  const cassettes = path.join(dir, 'cassettes');
+  const recordedCases = ['assignees/list-returns-users', 'variables/create-update-delete'];
+  try {
+    const recorded = await runCli([
+      'run',
+      '--record',
+      cassettes,
+      ...recordedCases.flatMap((id) => ['--only', id]),
+      '--out',
+      path.join(dir, 'r'),
+    ]);
+    expect(recorded.code, recorded.stdout + recorded.stderr).toBe(0);
+    const replayed = await runCli(['run', '--replay', cassettes, '--out', path.join(dir, 'all')]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain(
+      `touchstone: replaying the 2 cases recorded in ${cassettes} (--suite, --only or --grep replay fewer)\n`,
+    );
+    const results: Results = JSON.parse(readFileSync(path.join(dir, 'all/results.json'), 'utf8'));
+    expect(results.cases.map((c) => c.id)).toEqual(recordedCases);
+    // Recorded in part, it is judged for what its cases cite, as a run of those cases would be.
+    expect(results.scope.only).toEqual(recordedCases);
+    expect(results.verdict).toBe('conforming');
+
+    const asked = ['--suite', 'variables', '--out', path.join(dir, 'suite')];
+    const refused = await runCli(['run', '--replay', cassettes, ...asked]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `--replay ${cassettes} holds no recording of \\d+ selected cases: variables/[^ ]+, .* more; record them with --record ${cassettes}, or add --skip-unrecorded to report them as SKIP`,
+      ),
+    );
+    expect(refused.stdout).not.toContain('running');
+    const skipped = await runCli(['run', '--replay', cassettes, ...asked, '--skip-unrecorded']);
+    expect(skipped.code, skipped.stdout + skipped.stderr).toBe(4);
+    const partial: Results = JSON.parse(readFileSync(path.join(dir, 'suite/results.json'), 'utf8'));
+    expect(partial.cases.filter((c) => c.outcome === 'PASS').map((c) => c.id)).toEqual(['variables/create-update-delete']);
+    const skips = partial.cases.filter((c) => c.outcome === 'SKIP');
+    expect(skips.length).toBe(partial.cases.length - 1);
+    expect(skips[0].message).toBe(`${cassettes} holds no recording of this case (--skip-unrecorded)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('run --replay of a folder with no recordings is exit 2 before any case runs, naming the folder', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-replay-empty-'));
   try {
     const empty = await runCli(['run', '--replay', dir, '--out', path.join(dir, 'out')]);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain(`touchstone: --replay ${dir} holds no recording of the `);
+    expect(empty.stderr).toContain(`touchstone: --replay ${dir} holds no recordings (*.cassette.json): record them with --record ${dir}\n`);
     expect(empty.stdout).not.toContain('running');
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
-    // Recordings of other cases do not count: the selected ones have none.
-    cpSync(path.join(REFERENCE_CASSETTES, 'assignees'), path.join(dir, 'assignees'), { recursive: true });
-    const other = await runCli(['run', '--replay', dir, '--suite', 'variables', '--out', path.join(dir, 'out')]);
-    expect(other.code).toBe(2);
-    expect(other.stderr).toContain(`(such as ${path.join(dir, 'variables')}/`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,13 +1,13 @@
 // `touchstone run`: lint the suites, start the embedded reference unless --target is
 // given, check the target answers, then run the cases through Playwright and turn the
 // results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable, 4 incomplete).
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import type { Suite } from '../core/suite-format.js';
-import { CASSETTE_SUFFIX, RECORDED_ORIGIN, sidecarFolder, type Cassette } from '../cassette/cassette-format.js';
+import { CASSETTE_SUFFIX, RECORDED_ORIGIN, sidecarFolder } from '../cassette/cassette-format.js';
 import { loadSchemaRegistry } from '../http/schema-registry.js';
 import { readTokensFile } from '../http/tokens-file.js';
 import { formatProxySummary } from '../proxy/proxy-summary.js';
@@ -23,19 +23,20 @@ import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
 import { colourWanted } from '../report/console-colour.js';
 import type { Results } from '../core/results.js';
-import { reportDirectory, runConformance } from '../run/conformance-process.js';
+import { type CaseEnded, reportDirectory, runConformance } from '../run/conformance-process.js';
 import { parseReporters } from '../report/reporters.js';
 import { planRun } from '../run/run-plan.js';
 import { serviceCaseFacts } from '../suite/case-facts.js';
 import { judged, type VerdictArgs, verdictOptions } from './protocol-run.js';
 import type { RunOptions } from './options.js';
-import { someOf } from '../core/plural.js';
+import { plural, someOf } from '../core/plural.js';
 import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
+import { listRecordedCases, readRecordedCases, RUN_FOLDER } from './recorded-cases.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
-export const RUN_CASSETTE = '_run/probe';
+export const RUN_CASSETTE = `${RUN_FOLDER}/probe`;
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
@@ -70,7 +71,15 @@ export const command = {
           choices: RECORD_MODES,
           describe: `with --record, what a case already recorded in DIR gets (default ${DEFAULT_RECORD_MODE}: replayed and kept, only new cases recorded; new_episodes: its new requests appended; all: re-recorded; none: replayed only)`,
         })
-        .option('replay', { type: 'string', describe: 'run against the recordings in DIR instead of a target (offline)' })
+        .option('replay', {
+          type: 'string',
+          describe:
+            'run against the recordings in DIR instead of a target (offline); without a selection, exactly the cases recorded there',
+        })
+        .option('skip-unrecorded', {
+          type: 'boolean',
+          describe: 'with --replay, report the selected cases DIR holds no recording of as SKIP (default: a usage error naming them)',
+        })
         .option('preflight', {
           type: 'boolean',
           default: true,
@@ -101,26 +110,56 @@ export const command = {
   },
 };
 
+const caseIds = (suites: Suite[]) => suites.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
+
+interface ReplaySelection {
+  selected: Suite[];
+  /** The scope a replay of a folder recorded in parts is narrowed to: its cases. */
+  only?: string[];
+  /** --skip-unrecorded: selected cases with no recording, SKIP. */
+  unrecorded: string[];
+}
+
 /**
- * A replay judges recordings, not an implementation: with none of the selected cases
- * recorded it would only report misses, so it stops before any case (exit 2). Some missing is
- * a warning naming them: those cases are ERROR, their requests misses.
+ * A replay judges what was recorded (recorded-cases.ts). With no selection it replays exactly
+ * the cases recorded in `dir`, and says so; their scope is every requirement only when a whole
+ * catalogue was recorded. A selection naming cases `dir` holds no recording of is a usage error
+ * listing them (exit 2), unless --skip-unrecorded reports them as SKIP. Cases the recording
+ * lacks (listed, but without a cassette) run, and are ERROR by their misses: said before any case.
  */
-function checkRecordings(dir: string, selected: Suite[]): void {
-  const cases = selected.flatMap((suite) => suite.cases.map((c) => `${suite.name}/${c.id}`));
-  const where = (name: string) => path.join(dir, `${name}${CASSETTE_SUFFIX}`);
-  const missing = cases.filter((name) => !existsSync(where(name)));
-  if (missing.length === cases.length)
-    throw new HarnessError(
-      'USAGE',
-      `--replay ${dir} holds no recording of the ${cases.length} selected case${cases.length === 1 ? '' : 's'} (such as ${where(cases[0])}): record them with --record ${dir}`,
-    );
-  if (missing.length > 0) {
-    const named = someOf(missing, 5);
-    process.stderr.write(
-      `touchstone: ${missing.length} of ${cases.length} selected cases have no recording in ${dir}, and will be ERROR: ${named}\n`,
+function replaySelection(dir: string, selected: Suite[], chosen: boolean, skipUnrecorded: boolean): ReplaySelection {
+  const recorded = readRecordedCases(dir);
+  if (recorded.cases.size === 0)
+    throw new HarnessError('USAGE', `--replay ${dir} holds no recordings (*${CASSETTE_SUFFIX}): record them with --record ${dir}`);
+  let replayed = selected;
+  let unrecorded: string[] = [];
+  let only: string[] | undefined;
+  if (chosen) {
+    unrecorded = caseIds(selected).filter((id) => !recorded.cases.has(id));
+    if (unrecorded.length > 0 && !skipUnrecorded)
+      throw new HarnessError(
+        'USAGE',
+        `--replay ${dir} holds no recording of ${plural(unrecorded.length, 'selected case')}: ${someOf(unrecorded, 10)}; record ${unrecorded.length === 1 ? 'it' : 'them'} with --record ${dir}, or add --skip-unrecorded to report ${unrecorded.length === 1 ? 'it' : 'them'} as SKIP`,
+      );
+  } else {
+    replayed = selected
+      .map((suite) => ({ ...suite, cases: suite.cases.filter((c) => recorded.cases.has(`${suite.name}/${c.id}`)) }))
+      .filter((suite) => suite.cases.length > 0);
+    const ids = caseIds(replayed);
+    if (ids.length === 0)
+      throw new HarnessError('USAGE', `--replay ${dir} holds recordings of no case the suites have (recorded by another version?)`);
+    if (!recorded.whole) only = ids;
+    process.stdout.write(
+      `touchstone: replaying the ${plural(ids.length, 'case')} recorded in ${dir} (--suite, --only or --grep replay fewer)\n`,
     );
   }
+  const running = new Set(caseIds(replayed));
+  const holes = recorded.holes.filter((id) => running.has(id));
+  if (holes.length > 0)
+    process.stderr.write(
+      `touchstone: ${dir} lacks the recording of ${plural(holes.length, 'case')} (the run recording ${holes.length === 1 ? 'it' : 'them'} stopped first, or ${holes.length === 1 ? 'it was' : 'they were'} ERROR): ${holes.length === 1 ? 'it' : 'they'} will be ERROR: ${someOf(holes, 5)}\n`,
+    );
+  return { selected: replayed, ...(only && { only }), unrecorded };
 }
 
 /** Runs the service suites (as `touchstone run`), writes the reports, and returns the results; a HarnessError for what stops it. */
@@ -134,8 +173,13 @@ export async function runService(given: RunOptions): Promise<Results> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const selected = selectCases(suites, selectionOf(options));
-    if (options.replay) checkRecordings(options.replay, selected);
+    const chosen = options.suite.length > 0 || options.only.length > 0 || options.grep !== undefined || options.grepInvert !== undefined;
+    const replay = options.replay
+      ? replaySelection(options.replay, selectCases(suites, selectionOf(options)), chosen, options.skipUnrecorded === true)
+      : undefined;
+    const selected = replay?.selected ?? selectCases(suites, selectionOf(options));
+    if (options.skipUnrecorded && !options.replay)
+      throw new HarnessError('USAGE', '--skip-unrecorded says what --replay does with cases it holds no recording of; add --replay DIR');
     if (options.recordMode && !options.record)
       throw new HarnessError(
         'USAGE',
@@ -194,6 +238,12 @@ export async function runService(given: RunOptions): Promise<Results> {
             target: upstreams[i],
             cassette: path.resolve(cassettes),
             redaction: { secrets: tokens },
+            // A case's journal that a crash leaves is not its recording: the close below keeps
+            // only the cassettes of cases that reached an outcome.
+            ...(options.record && { crashed: 'discard' as const }),
+            // A case sends each request as often as when it was recorded: one more is a request
+            // the recording lacks (a hole cut into it), never the last answer again.
+            exhausted: 'error',
           }),
         );
     }
@@ -235,6 +285,8 @@ export async function runService(given: RunOptions): Promise<Results> {
         reportedUrls,
       }),
       ...selectionConfig(options),
+      ...(replay?.only && { only: replay.only }),
+      ...(replay && replay.unrecorded.length > 0 && { unrecorded: replay.unrecorded }),
       rerun: rerunCommand(options),
       outDir,
       reporters,
@@ -246,23 +298,27 @@ export async function runService(given: RunOptions): Promise<Results> {
       baselineFile: options.baseline && path.resolve(options.baseline),
       startedAt: startedAt.toISOString(),
     };
-    const results = await runConformance(config, planRun(selected, registry, serviceCaseFacts), scratch);
+    // A whole recording: every case of the catalogue (which `suites` then is).
+    const everything = !chosen && !shard;
+    if (options.record) listRecordedCases(path.resolve(options.record), caseIds(selected), everything);
+    // A case's recording is kept as soon as the case reached an outcome, so a kill -9 later loses
+    // none of it; one interrupted or ERROR leaves the cassette it had before, or none
+    // (recorded-cases.ts then calls it a hole). The probe's is whole once the probe is done.
+    if (options.record) for (const proxy of proxies) proxy.keep(RUN_CASSETTE);
+    const keep = ({ caseEnded, outcome }: CaseEnded) => {
+      if (options.record && outcome !== 'ERROR') for (const proxy of proxies) proxy.keep(caseEnded);
+    };
+    const results = await runConformance(config, planRun(selected, registry, serviceCaseFacts), scratch, keep);
     if (proxies.length > 0) {
-      const closed = await Promise.all(proxies.splice(0).map((p) => p.close()));
+      const closed = await Promise.all(proxies.splice(0).map((p) => p.close(() => false)));
       for (const { summary } of closed) process.stdout.write(formatProxySummary(summary));
-      // A full recording leaves no cassette of a case that no longer exists (a cassette record
-      // mode once replayed and kept counts as written).
-      const everything =
-        options.suite.length === 0 && options.only.length === 0 && options.grep === undefined && options.grepInvert === undefined && !shard;
-      if (options.record && everything)
-        removeStaleCassettes(
-          path.resolve(options.record),
-          closed.flatMap((c) => c.written),
-        );
+      // A whole recording leaves no cassette of a case that no longer exists.
+      if (options.record && everything) removeStaleCassettes(path.resolve(options.record), new Set(caseIds(suites)));
     }
     return results;
   } finally {
-    await Promise.all(proxies.map((p) => p.close()));
+    // A run that ended without its results knows of no case that reached an outcome: it keeps no recording.
+    await Promise.all(proxies.map((p) => p.close(() => false)));
     try {
       // A lane whose reference stopped during the run (its thread ended by an error) throws
       // here: the run ends with that error, its cases got no answers from a reference.
@@ -298,11 +354,11 @@ function rerunCommand(options: RunOptions & { target: string[] }): string {
   return words.map(shellWord).join(' ');
 }
 
-function removeStaleCassettes(dir: string, written: Cassette[]): void {
-  const kept = new Set(written.map((c) => path.join(dir, `${c.name}${CASSETTE_SUFFIX}`)));
+function removeStaleCassettes(dir: string, cases: ReadonlySet<string>): void {
   for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const file = path.join(dir, entry);
-    if (!file.endsWith(CASSETTE_SUFFIX) || kept.has(file)) continue;
+    const name = entry.slice(0, -CASSETTE_SUFFIX.length).split(path.sep).join('/');
+    if (!entry.endsWith(CASSETTE_SUFFIX) || name === RUN_CASSETTE || cases.has(name)) continue;
     rmSync(file);
     rmSync(path.join(path.dirname(file), sidecarFolder(file).prefix), { recursive: true, force: true });
     process.stdout.write(`touchstone: removed ${path.relative(process.cwd(), file)} (no such case any more)\n`);

@@ -4,7 +4,7 @@
 import { CAPABILITIES } from '../../lib/control-contract.js';
 import { isJsonMediaType } from '../secrets/json-field-scrubber.js';
 import { closestName } from '../core/did-you-mean.js';
-import { HarnessError } from '../core/errors.js';
+import { HarnessError, isRecordingMiss } from '../core/errors.js';
 import { ANONYMOUS, createTargetClient } from '../http/target-client.js';
 import { createTargetControl } from '../http/target-control.js';
 import { createHttpTransport, headerValue, type Transport } from '../http/transport.js';
@@ -41,6 +41,7 @@ async function readCapabilities(targetUrl: string, send: Transport): Promise<Set
   try {
     return await createTargetControl(targetUrl, send, USER_AGENT).capabilities();
   } catch (error) {
+    if (isRecordingMiss(error)) throw error;
     throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
   }
 }
@@ -86,6 +87,7 @@ export async function preflight(targetUrl: string, how: { send?: Transport; time
   try {
     answer = (await serviceClient(targetUrl, send).send({ method: 'GET', path: SERVICE_PROBE }, ANONYMOUS)).response;
   } catch (error) {
+    if (isRecordingMiss(error)) throw error;
     throw new HarnessError('TARGET_UNREACHABLE', `target ${targetUrl} is unreachable: ${(error as Error).message}`);
   }
   const type = headerValue(answer.headers, 'content-type');

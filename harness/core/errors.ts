@@ -20,7 +20,8 @@ export type HarnessErrorCode =
   | 'CONFIG' // a suite, registry, world or tokens file is invalid
   | 'TARGET_UNREACHABLE' // nothing answers at the target
   | 'TARGET_IO' // a single exchange failed below HTTP (reset, timeout)
-  | 'CAPABILITY'; // a case needs something the target or run lacks (becomes SKIP)
+  | 'CAPABILITY' // a case needs something the target or run lacks (becomes SKIP)
+  | 'RECORDING'; // a replay asked the recording for something it lacks (the case is ERROR, never judged on it)
 
 /** Exit codes of every command, from DESIGN.md. */
 export const EXIT = { conforming: 0, failed: 1, usage: 2, unreachable: 3, incomplete: 4 } as const;
@@ -51,3 +52,6 @@ export class HarnessError extends Error {
     return this.code === 'TARGET_UNREACHABLE' ? EXIT.unreachable : EXIT.usage;
   }
 }
+
+/** A request a replay's recording lacks (proxy/with-cassette.ts): the case is ERROR, never judged on the proxy's answer. */
+export const isRecordingMiss = (error: unknown): error is HarnessError => error instanceof HarnessError && error.code === 'RECORDING';

@@ -34,6 +34,8 @@ export interface RunConfig {
    * recordings stand for when replaying. Absent: targetUrls themselves.
    */
   reportedUrls?: string[];
+  /** Replay, --skip-unrecorded: the selected cases the recordings do not hold, SKIP without running. */
+  unrecorded?: string[];
   suites: string[];
   /**
    * `suite/case` keys to run (--only), a pattern over keys and titles (--grep), and one whose

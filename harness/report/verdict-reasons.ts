@@ -3,7 +3,7 @@
 // always comes with its reasons: which MUST requirements went unchecked and why (roles
 // without a token, capabilities the target lacks, cases in ERROR), or what is broken.
 import type { Results } from '../core/results.js';
-import { plural } from '../core/plural.js';
+import { plural, someOf } from '../core/plural.js';
 import { whyNotReached } from '../core/case-outcome.js';
 
 /** The headline: what the verdict means for this run. */
@@ -11,7 +11,7 @@ export function verdictHeadline(results: Results): string {
   const { suites, only, grep, shard } = results.scope;
   const parts = [
     suites.length > 0 && `suite ${suites.join(', ')}`,
-    only && `case ${only.join(', ')}`,
+    only && (only.length === 1 ? `case ${only[0]}` : `${only.length} cases: ${someOf(only, 3)}`),
     grep !== undefined && `cases matching /${grep}/`,
     shard !== undefined && `shard ${shard}, merge the shards for the whole run's verdict`,
   ].filter(Boolean);

@@ -6,7 +6,7 @@ import { accessSync, constants, readFileSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
-import type { Results } from '../core/results.js';
+import type { Outcome, Results } from '../core/results.js';
 import { REPORT_FILES } from '../report/write-reports.js';
 import { isLatestLink, REPORTS_DIR, updateLatestLink } from '../report/latest-link.js';
 import { RUN_CONFIG_ENV, type RunConfig } from '../core/run-config.js';
@@ -67,8 +67,22 @@ export function reportDirectory(out: string | undefined, startedAt: Date): strin
   return dir;
 }
 
-/** Runs the planned cases under `config` and returns results.json. `scratch` is the run's private folder. */
-export async function runConformance(config: RunConfig, plan: RunPlan, scratch: string): Promise<Results> {
+/** What the conformance reporter tells the CLI as each case ends (over the Playwright process's IPC channel). */
+export interface CaseEnded {
+  caseEnded: string;
+  outcome: Outcome;
+}
+
+/**
+ * Runs the planned cases under `config` and returns results.json. `scratch` is the run's private
+ * folder; `onCaseEnd` hears of each case as it ends (run --record keeps its cassette then).
+ */
+export async function runConformance(
+  config: RunConfig,
+  plan: RunPlan,
+  scratch: string,
+  onCaseEnd?: (ended: CaseEnded) => void,
+): Promise<Results> {
   const configFile = path.join(scratch, 'run.json');
   const planFile = path.join(scratch, 'plan.json');
   writeRunPlan(planFile, plan);
@@ -76,7 +90,7 @@ export async function runConformance(config: RunConfig, plan: RunPlan, scratch: 
     mode: 0o600,
   });
   rmSync(path.join(config.outDir, REPORT_FILES.results), { force: true });
-  await runPlaywright(configFile, playwrightEntry(), config.colour === true);
+  await runPlaywright(configFile, playwrightEntry(), config.colour === true, onCaseEnd);
   let results: Results;
   try {
     results = JSON.parse(readFileSync(path.join(config.outDir, REPORT_FILES.results), 'utf8')) as Results;
@@ -88,13 +102,16 @@ export async function runConformance(config: RunConfig, plan: RunPlan, scratch: 
   return results;
 }
 
-function runPlaywright(configFile: string, entry: PlaywrightEntry, colour: boolean): Promise<void> {
+function runPlaywright(configFile: string, entry: PlaywrightEntry, colour: boolean, onCaseEnd?: (ended: CaseEnded) => void): Promise<void> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const child = spawn(process.execPath, [cli, 'test', '--config', entry.config], {
     cwd: PROJECT_ROOT,
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     // Playwright's own messages follow the CLI's colour decision too.
     env: { ...process.env, ...entry.env, [RUN_CONFIG_ENV]: configFile, FORCE_COLOR: colour ? '1' : '0' },
+  });
+  child.on('message', (message: Partial<CaseEnded>) => {
+    if (typeof message?.caseEnded === 'string') onCaseEnd?.(message as CaseEnded);
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward).on('SIGTERM', forward);

@@ -18,14 +18,18 @@ import { writeReports } from '../report/write-reports.js';
 import { parseReporters } from '../report/reporters.js';
 import { maxFailuresMessage } from './max-failures.js';
 import { caseIdOf, handedOverOutcome } from './case-test.js';
+import type { CaseEnded } from './conformance-process.js';
 import { readRunPlan, registryOf, type RunPlan } from './run-plan.js';
 import { plural } from '../core/plural.js';
 
 function readOutcome(result: TestResult): CaseOutcome {
   const handed = handedOverOutcome(result.annotations);
   if (handed) return handed;
-  // No outcome means the test never finished: a timeout or a crash of the harness.
-  const reason = result.error?.message?.split('\n')[0] ?? `the test ended ${result.status} without an outcome`;
+  // No outcome means the test never finished: the run was stopped (Ctrl-C), a timeout or a crash of the harness.
+  const stopped = result.status === 'interrupted' || (result.status === 'skipped' && !result.error);
+  const reason =
+    result.error?.message?.split('\n')[0] ??
+    (stopped ? 'the run was stopped before this case reached an outcome' : `the test ended ${result.status} without an outcome`);
   return { outcome: 'ERROR', message: reason };
 }
 
@@ -87,6 +91,8 @@ export default class ConformanceReporter implements Reporter {
     const id = caseIdOf(test);
     const facts = this.facts.get(id)!;
     this.cases.push(caseResult(facts, outcome, { started_at: result.startTime.toISOString(), duration_ms: result.duration }));
+    // The CLI hears of it at once (conformance-process.ts): a recording keeps the case's cassette now.
+    process.send?.({ caseEnded: id, outcome: outcome.outcome } satisfies CaseEnded);
     const line = `${String(this.cases.length).padStart(4)}/${this.total} ${paint(this.colour, outcome.outcome, outcome.outcome.padEnd(5))} ${id}${this.timeLeft()}`;
     const message = (outcome.message ?? '').split('\n').map((text) => `             ${text}\n`);
     process.stdout.write(outcome.outcome === 'PASS' ? `${line}\n` : `${line}\n${message.join('')}`);

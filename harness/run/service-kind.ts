@@ -26,13 +26,17 @@ export const startWorker: StartWorker<Case> = ({ config, registry, schemas, lane
     schemas: schemas(),
     caseTimeoutMs: config.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_S * 1000,
   };
+  const unrecorded = new Set(config.unrecorded);
+  const folder = config.recordings?.folder;
   return {
-    run: ({ facts, testCase }) =>
-      // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
-      runCase(
-        testCase,
-        createCaseContext(config.cassettes ? { ...target, send: withCassette(transport.send, () => facts.id) } : target, SILENT_HOOKS),
-      ),
+    run: async ({ facts, testCase }) =>
+      unrecorded.has(facts.id)
+        ? { outcome: 'SKIP', message: `${folder} holds no recording of this case (--skip-unrecorded)` }
+        : // Through the record/replay proxy every case has its own cassette, <suite>/<case>.
+          runCase(
+            testCase,
+            createCaseContext(config.cassettes ? { ...target, send: withCassette(transport.send, () => facts.id) } : target, SILENT_HOOKS),
+          ),
     close: () => transport.close(),
   };
 };

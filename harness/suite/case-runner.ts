@@ -18,7 +18,7 @@
 //   step's requirement; a control API call that gets none is ERROR (case-bounds.ts).
 // - A steps case needs every role it acts as and every capability it requires; without
 //   one it is SKIP, naming all that is missing.
-import { ConformanceFailure, HarnessError } from '../core/errors.js';
+import { ConformanceFailure, HarnessError, isRecordingMiss } from '../core/errors.js';
 import { createRedactor, showingTarget, toCurl, toExchangeRecord, withSecrets, type Redactor } from '../http/exchange-record.js';
 import { checkExpectation, expectStatus, statusRuleText } from '../http/expectations.js';
 import { walkPagination } from '../http/pagination-walk.js';
@@ -228,8 +228,10 @@ async function runBounded(testCase: Case, context: CaseContext, secrets: Set<str
   }
   if (rows.length > 0) result = { ...result, matrix: rows };
   const cleanupError = await runCleanup(testCase, bindings, runRequestStep, role);
-  // A cleanup request with no answer is the target's failure too; any other broken cleanup is ours to report.
-  if (cleanupError instanceof NoAnswer && result.outcome === 'PASS')
+  // A cleanup request with no answer is the target's failure too; any other broken cleanup is
+  // ours to report; one the recording lacks leaves the case unjudged, whatever it found before.
+  if (isRecordingMiss(cleanupError)) result = classify(cleanupError, context);
+  else if (cleanupError instanceof NoAnswer && result.outcome === 'PASS')
     result = brokenOutcome([record(cleanupError)], requirements, context, false);
   else if (cleanupError && result.outcome === 'PASS')
     result = { outcome: 'ERROR', message: `cleanup failed, later cases may see a changed world: ${cleanupError.message}` };
@@ -394,5 +396,6 @@ function brokenOutcome(found: Found[], requirements: string[], context: CaseCont
 
 function classify(error: unknown, context: CaseContext): CaseOutcome {
   if (error instanceof HarnessError && error.code === 'CAPABILITY') return { outcome: 'SKIP', message: error.message };
+  if (isRecordingMiss(error)) return { outcome: 'ERROR', message: context.redact(error.message) };
   return { outcome: 'ERROR', message: context.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) };
 }
