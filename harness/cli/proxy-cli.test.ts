@@ -172,7 +172,7 @@ test('--head-timeout (and the other client timeouts) set how long proxy and serv
   );
 });
 
-test.describe('recording over an existing cassette, misses, logs and cassette show', () => {
+test.describe('recording over an existing cassette, misses, verify, logs and cassette show', () => {
   let fixture: FixtureServer;
   let dir: string;
   const client = createTestClient();
@@ -258,6 +258,47 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
       '',
     ]);
     expect(failed.stderr + failed.stdout).not.toContain('tok-L0g-secret');
+  });
+
+  test('--mode verify exits 1 when a live answer no longer matches the recording (0 with --no-fail-on-diff, 0 against the unchanged target); its summary counts what it forwarded', async () => {
+    const file = path.join(dir, 'verified.cassette.json');
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file]);
+    await client.send(recorder.url, { path: '/counter' });
+    await client.send(recorder.url, { path: '/length?page=1' });
+    expect((await recorder.stop()).code).toBe(0);
+    const verify = async (extra: string[] = []) => {
+      const verifier = await startProxy(['--mode', 'verify', '--target', fixture.url, '--cassette', file, ...extra]);
+      await client.send(verifier.url, { path: '/counter' });
+      await client.send(verifier.url, { path: '/length?page=1' });
+      return verifier.stop();
+    };
+
+    const unchanged = await verify();
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.stdout).toContain(
+      'touchstone: proxy (verify): 1 cassette, 2 requests forwarded: 2 matched the recording, 0 differed from it, 0 had no recording\n',
+    );
+    expect(unchanged.stdout).not.toMatch(/replayed|exit 1/);
+
+    await client.send(fixture.url, { method: 'PUT', path: '/counter', body: '5' }); // the target changed
+    const changed = await verify();
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('2 requests forwarded: 1 matched the recording, 1 differed from it, 0 had no recording\n');
+    expect(changed.stdout).toContain('    verified #1 GET /counter\n      changed response.body.$.counter: 0 -> 5\n');
+    expect(changed.stdout).toMatch(/\ntouchstone: exit 1: 1 answer differed from the recording \(--fail-on-diff\)\n$/);
+    expect(changed.stderr).toContain('touchstone: proxy: verified verified #1 GET /counter -> 200: 1 difference from the recording');
+
+    const reported = await verify(['--no-fail-on-diff']);
+    expect(reported.code).toBe(0);
+    expect(reported.stdout).toContain('1 differed from it');
+    expect(reported.stdout).not.toContain('exit 1');
+
+    // Verify's gate only: another mode takes its default, and refuses --no-fail-on-diff.
+    const replay = await startProxy(['--mode', 'replay', '--cassette', file, '--fail-on-diff']);
+    expect((await replay.stop()).code).toBe(0);
+    const refused = await runCli(['proxy', '--mode', 'replay', '--cassette', file, '--no-fail-on-diff']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--no-fail-on-diff goes with --mode verify; --mode replay compares no answers with a recording');
   });
 
   test('cassette show reads the journal of a recording under way, then the cassette: interactions, misses, redactions without values; --json for machines', async () => {
