@@ -2,7 +2,7 @@
 // clean stop with the summary, exit codes, and clear errors for bad input.
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
@@ -120,6 +120,56 @@ test('cassette diff exits 0 for the same recording and 1 with the JSON path of a
     const result = await runCli(['cassette', 'diff', ONE, changed]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('interactions[1].response.body.$.assignee.login: "defunkt" → "defunct"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cassette diff of two folders lists the cassettes added, removed and changed (exit 1), identical folders exit 0; a folder against a file, or one without cassettes, is exit 2', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-diff-folders-'));
+  try {
+    const [a, b, same, empty] = ['a', 'b', 'same', 'empty'].map((name) => path.join(dir, name));
+    const original = readFileSync(ONE, 'utf8');
+    const write = (file: string, text = original) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    };
+    write(path.join(a, 'equal.cassette.json'));
+    write(path.join(a, 'nested/changed.cassette.json'));
+    write(path.join(a, 'removed.cassette.json'));
+    write(path.join(b, 'equal.cassette.json'));
+    write(path.join(b, 'nested/changed.cassette.json'), original.replace('"login": "defunkt"', '"login": "defunct"'));
+    write(path.join(b, 'nested/deeper/added.cassette.json'));
+    cpSync(a, same, { recursive: true });
+    mkdirSync(empty);
+
+    const result = await runCli(['cassette', 'diff', a, b]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        `+ nested/deeper/added.cassette.json: only in ${b}`,
+        `- removed.cassette.json: only in ${a}`,
+        '~ nested/changed.cassette.json:',
+        '  ~ interactions[1].response.body.$.assignee.login: "defunkt" → "defunct"',
+        'touchstone: 3 of 4 cassettes differ: 1 added, 1 removed, 1 changed',
+        '',
+      ].join('\n'),
+    );
+    const identical = await runCli(['cassette', 'diff', a, same]);
+    expect(identical.code, identical.stderr).toBe(0);
+    expect(identical.stdout).toBe('touchstone: no differences (3 cassettes compared)\n');
+
+    const mixed = await runCli(['cassette', 'diff', ONE, a]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(`cassette diff compares two cassettes or two folders of them: ${a} is a folder, ${ONE} a file`);
+    const none = await runCli(['cassette', 'diff', a, empty]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`${empty} holds no cassettes (*.cassette.json) to compare`);
+    // A broken cassette in a folder is the error that names it, as for a single cassette.
+    write(path.join(b, 'broken.cassette.json'), '{');
+    const broken = await runCli(['cassette', 'diff', a, b]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`${path.join(b, 'broken.cassette.json')}: not a cassette: not valid JSON`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
