@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { describeDiff, diffCassettes, diffResponses } from './cassette-diff.js';
+import { describeDiff, describeFolderDiff, diffCassetteFolders, diffCassettes, diffResponses, type DiffSide } from './cassette-diff.js';
+import { inlineBodyBytes } from './body-codec.js';
 import type { Cassette, Interaction } from './cassette-format.js';
 
 const issue = (title: string, updatedAt: string, id = 1): Interaction => ({
@@ -87,4 +88,42 @@ test('ignoreFields and ignoreHeaders take names and JSON paths; binary bodies sh
   const [entry] = diffResponses(bin([0xff, 1]), bin([0xff, 2]));
   expect(entry.path).toBe('response.body');
   expect(entry.before).toMatch(/^2 bytes, sha256 [0-9a-f]{64}$/);
+});
+
+test('two folders compare cassette by cassette, by path: added, removed and changed are listed, equal ones are not', () => {
+  const side = (interaction: Interaction): DiffSide => ({ cassette: cassette(interaction), readBody: inlineBodyBytes });
+  const folders: Record<'a' | 'b', Record<string, DiffSide>> = {
+    a: {
+      'same.cassette.json': side(issue('t', 'x')),
+      'x/changed.cassette.json': side(issue('old', 'x')),
+      'gone.cassette.json': side(issue('t', 'x')),
+    },
+    b: {
+      'same.cassette.json': side(issue('t', 'y')),
+      'x/changed.cassette.json': side(issue('new', 'x')),
+      'x/y/new.cassette.json': side(issue('t', 'x')),
+    },
+  };
+  const loaded: string[] = [];
+  const load = (which: 'a' | 'b', name: string) => (loaded.push(`${which}:${name}`), folders[which][name]);
+  const diff = diffCassetteFolders(Object.keys(folders.a), Object.keys(folders.b), load);
+  expect(diff).toEqual({
+    added: ['x/y/new.cassette.json'],
+    removed: ['gone.cassette.json'],
+    changed: [{ path: 'x/changed.cassette.json', entries: diffCassettes(cassette(issue('old', 'x')), cassette(issue('new', 'x'))) }],
+    compared: 4,
+  });
+  // Every cassette is read, those on one side too: an invalid one is an error, not an entry.
+  expect(loaded.sort()).toEqual([...Object.keys(folders.a).map((n) => `a:${n}`), ...Object.keys(folders.b).map((n) => `b:${n}`)].sort());
+  expect(describeFolderDiff(diff, 'before', 'after')).toBe(
+    [
+      '+ x/y/new.cassette.json: only in after',
+      '- gone.cassette.json: only in before',
+      '~ x/changed.cassette.json:',
+      '  ~ interactions[0].response.body.$.title: "old" → "new"',
+      'touchstone: 3 of 4 cassettes differ: 1 added, 1 removed, 1 changed',
+    ].join('\n'),
+  );
+  const same = diffCassetteFolders(['a.cassette.json'], ['a.cassette.json'], () => side(issue('t', 'x')));
+  expect(describeFolderDiff(same, 'before', 'after')).toBe('touchstone: no differences (1 cassette compared)');
 });

@@ -2,6 +2,7 @@
 // verify mode wants to know, not what changed byte for byte. Bodies compare as JSON values
 // when both sides parse (so a `text` and a `json` body of the same value are equal),
 // headers as ordered value lists per name, and volatile fields are ignored by default.
+// Two folders of cassettes compare cassette by cassette, paired by their path in the folder.
 //
 // Decisions where the brief is silent:
 // - A path's interaction index is seq − 1 (interactions are paired by seq).
@@ -13,10 +14,14 @@
 // - `ignoreFields` entries starting with `$` are JSON paths (`$.a[*].b` or `$.a[0].b`);
 //   others are field names at any depth.
 // - Binary bodies that differ are shown as their size and SHA-256.
+// - A folder's cassette found in one folder only is listed by its path, not compared with an
+//   empty one (its interactions would be a list of additions saying nothing more); it is still
+//   loaded, so an invalid one is an error rather than an entry.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { HeaderPairs } from '../core/results.js';
 import { inlineBodyBytes } from './body-codec.js';
+import { plural } from '../core/plural.js';
 import { strictUtf8Text } from '../core/strict-utf8.js';
 import {
   isDigestOnly,
@@ -252,4 +257,74 @@ export function describeDiff(entries: DiffEntry[]): string {
           : `- ${e.path}: ${show(e.before)}`,
     )
     .join('\n');
+}
+
+/** A cassette to compare, with how to read its bodies (sidecars beside its file). */
+export interface DiffSide {
+  cassette: Cassette;
+  readBody: (b: Body) => Buffer;
+}
+
+/** Two folders' cassettes, by path in the folder. */
+export interface FolderDiff {
+  /** Only in the second folder. */
+  added: string[];
+  /** Only in the first. */
+  removed: string[];
+  /** In both, and different. */
+  changed: { path: string; entries: DiffEntry[] }[];
+  /** How many paths there were in all. */
+  compared: number;
+}
+
+/**
+ * The cassettes of two folders (`a` and `b`: their paths in each folder), each paired with the
+ * one at the same path in the other; `load` gives a cassette of either side, one at a time.
+ */
+export function diffCassetteFolders(
+  a: readonly string[],
+  b: readonly string[],
+  load: (side: 'a' | 'b', path: string) => DiffSide,
+  options: Omit<DiffOptions, 'readBody' | 'readLiveBody'> = {},
+): FolderDiff {
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const diff: FolderDiff = { added: [], removed: [], changed: [], compared: new Set([...a, ...b]).size };
+  for (const path of [...inA].sort()) {
+    const before = load('a', path);
+    if (!inB.has(path)) {
+      diff.removed.push(path);
+      continue;
+    }
+    const after = load('b', path);
+    const entries = diffCassettes(before.cassette, after.cassette, { ...options, readBody: before.readBody, readLiveBody: after.readBody });
+    if (entries.length) diff.changed.push({ path, entries });
+  }
+  for (const path of [...inB].filter((p) => !inA.has(p)).sort()) {
+    load('b', path);
+    diff.added.push(path);
+  }
+  return diff;
+}
+
+/** How many cassettes differ: added, removed or changed (0: the folders are the same). */
+export const differingCassettes = (diff: FolderDiff): number => diff.added.length + diff.removed.length + diff.changed.length;
+
+/** For the CLI: the cassettes added, removed and changed (each change as describeDiff says it), then the counts. */
+export function describeFolderDiff(diff: FolderDiff, a: string, b: string): string {
+  const { added, removed, changed, compared } = diff;
+  const differing = differingCassettes(diff);
+  if (differing === 0) return `touchstone: no differences (${plural(compared, 'cassette')} compared)`;
+  const lines = [
+    ...added.map((path) => `+ ${path}: only in ${b}`),
+    ...removed.map((path) => `- ${path}: only in ${a}`),
+    ...changed.flatMap(({ path, entries }) => [
+      `~ ${path}:`,
+      ...describeDiff(entries)
+        .split('\n')
+        .map((line) => `  ${line}`),
+    ]),
+    `touchstone: ${differing} of ${compared} cassettes differ: ${added.length} added, ${removed.length} removed, ${changed.length} changed`,
+  ];
+  return lines.join('\n');
 }

@@ -1,11 +1,12 @@
 // `touchstone cassette show|lint|diff|export|import`: working with recordings without a proxy.
-// lint and diff exit 1 when they find something, so CI can gate on them.
+// lint and diff (of two cassettes, or two folders of them) exit 1 when they find something, so
+// CI can gate on them.
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, HarnessError } from '../core/errors.js';
 import { CASSETTE_SUFFIX, isDigestOnly, type Body, type Cassette } from '../cassette/cassette-format.js';
-import { describeDiff, diffCassettes } from '../cassette/cassette-diff.js';
+import { describeDiff, describeFolderDiff, diffCassetteFolders, diffCassettes, differingCassettes } from '../cassette/cassette-diff.js';
 import { formatCassetteShow, showCassette } from '../cassette/cassette-show.js';
 import { loadCassetteFile, readBodyBytes } from '../cassette/cassette-load.js';
 import { openCassetteWriter } from '../cassette/cassette-store.js';
@@ -17,16 +18,22 @@ import { readSecretsFile } from '../http/tokens-file.js';
 import { readDataFile } from '../core/validated-file.js';
 import { plural } from '../core/plural.js';
 
+/** Whether a path named on the command line is a folder (false: a file); one that does not exist is a usage error. */
+function isFolder(p: string): boolean {
+  if (!existsSync(p)) throw new HarnessError('USAGE', `${p}: no such file or folder`);
+  return statSync(p).isDirectory();
+}
+
+/** The *.cassette.json at any depth below a folder, as paths relative to it, sorted. */
+function cassettesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((entry) => entry.endsWith(CASSETTE_SUFFIX))
+    .sort();
+}
+
 /** Every *.cassette.json named, or found below a named folder. */
 function cassetteFiles(paths: string[]): string[] {
-  return paths.flatMap((p) => {
-    if (!existsSync(p)) throw new HarnessError('USAGE', `${p}: no such file or folder`);
-    if (!statSync(p).isDirectory()) return [p];
-    return readdirSync(p, { recursive: true, encoding: 'utf8' })
-      .filter((entry) => entry.endsWith(CASSETTE_SUFFIX))
-      .sort()
-      .map((entry) => path.join(p, entry));
-  });
+  return paths.flatMap((p) => (isFolder(p) ? cassettesBelow(p).map((entry) => path.join(p, entry)) : [p]));
 }
 
 /** Loads a cassette and reads every body, so a missing or altered sidecar is found too. */
@@ -62,6 +69,35 @@ function lint(paths: string[]): number {
   return problems ? EXIT.failed : EXIT.conforming;
 }
 
+/**
+ * Two cassettes, or two folders of them cassette by cassette; exit 1 when anything differs.
+ * Decision: a folder against a file is a usage error (which cassette of the folder the file
+ * stands for is not for diff to guess), and so is a folder holding no cassettes (a path typed
+ * wrong would otherwise list everything of the other folder as added or removed).
+ */
+function diff(a: string, b: string, options: { ignoreHeaders: string[]; ignoreFields: string[] }): number {
+  const folders = [isFolder(a), isFolder(b)];
+  if (folders[0] !== folders[1]) {
+    const [folder, file] = folders[0] ? [a, b] : [b, a];
+    throw new HarnessError('USAGE', `cassette diff compares two cassettes or two folders of them: ${folder} is a folder, ${file} a file`);
+  }
+  if (!folders[0]) {
+    const before = loadChecked(a);
+    const after = loadChecked(b);
+    const entries = diffCassettes(before.cassette, after.cassette, { ...options, readBody: before.readBody, readLiveBody: after.readBody });
+    process.stdout.write(entries.length ? `${describeDiff(entries)}\n` : 'touchstone: no differences\n');
+    return entries.length ? EXIT.failed : EXIT.conforming;
+  }
+  const [inA, inB] = [a, b].map((dir) => {
+    const found = cassettesBelow(dir);
+    if (!found.length) throw new HarnessError('USAGE', `${dir} holds no cassettes (*${CASSETTE_SUFFIX}) to compare`);
+    return found;
+  });
+  const result = diffCassetteFolders(inA, inB, (side, name) => loadChecked(path.join(side === 'a' ? a : b, name)), options);
+  process.stdout.write(`${describeFolderDiff(result, a, b)}\n`);
+  return differingCassettes(result) ? EXIT.failed : EXIT.conforming;
+}
+
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
   builder: (yargs: Argv) =>
@@ -80,7 +116,7 @@ export const command = {
       })
       .command(
         'diff <a> <b>',
-        'what changed between two recordings, by JSON path, ignoring volatile fields',
+        'what changed between two recordings (or two folders of them, cassette by cassette), by JSON path, ignoring volatile fields',
         (y) =>
           y
             .option('ignore-header', { type: 'array', string: true, default: [] as string[], describe: 'more headers to ignore' })
@@ -91,16 +127,7 @@ export const command = {
               describe: 'more body fields (names or $.paths) to ignore',
             }),
         (argv) => {
-          const a = loadChecked(argv.a as string);
-          const b = loadChecked(argv.b as string);
-          const entries = diffCassettes(a.cassette, b.cassette, {
-            ignoreHeaders: argv.ignoreHeader,
-            ignoreFields: argv.ignoreField,
-            readBody: a.readBody,
-            readLiveBody: b.readBody,
-          });
-          process.stdout.write(entries.length ? `${describeDiff(entries)}\n` : 'touchstone: no differences\n');
-          process.exitCode = entries.length ? EXIT.failed : EXIT.conforming;
+          process.exitCode = diff(argv.a as string, argv.b as string, { ignoreHeaders: argv.ignoreHeader, ignoreFields: argv.ignoreField });
         },
       )
       .command(
@@ -140,6 +167,7 @@ export const command = {
       .example('$0 cassette show session.cassette.json', 'its interactions, misses and redactions (also while it is being recorded)')
       .example('$0 cassette lint cassettes/reference', 'every recording valid, no leftovers')
       .example('$0 cassette diff before.cassette.json after.cassette.json', 'what changed, ignoring volatile fields')
+      .example('$0 cassette diff before/ after/', 'the cassettes added, removed and changed between two folders')
       .example('$0 cassette export session.cassette.json --format har --out session.har', 'for browser devtools and HAR viewers'),
   handler: () => undefined,
 };

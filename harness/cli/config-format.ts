@@ -82,6 +82,7 @@ const SECTIONS = {
     missStatus: number,
     failOnMiss: flag,
     failOnUnused: flag,
+    failOnDiff: flag,
     log: Type.Enum([...LOG_LEVELS]),
     allowRemote: flag,
     ...CLIENT_TIMEOUTS,

@@ -2,7 +2,7 @@
 // clean stop with the summary, exit codes, and clear errors for bad input.
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestClient } from '../../test-support/proxy-test-client.js';
@@ -125,6 +125,56 @@ test('cassette diff exits 0 for the same recording and 1 with the JSON path of a
   }
 });
 
+test('cassette diff of two folders lists the cassettes added, removed and changed (exit 1), identical folders exit 0; a folder against a file, or one without cassettes, is exit 2', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'touchstone-diff-folders-'));
+  try {
+    const [a, b, same, empty] = ['a', 'b', 'same', 'empty'].map((name) => path.join(dir, name));
+    const original = readFileSync(ONE, 'utf8');
+    const write = (file: string, text = original) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    };
+    write(path.join(a, 'equal.cassette.json'));
+    write(path.join(a, 'nested/changed.cassette.json'));
+    write(path.join(a, 'removed.cassette.json'));
+    write(path.join(b, 'equal.cassette.json'));
+    write(path.join(b, 'nested/changed.cassette.json'), original.replace('"login": "defunkt"', '"login": "defunct"'));
+    write(path.join(b, 'nested/deeper/added.cassette.json'));
+    cpSync(a, same, { recursive: true });
+    mkdirSync(empty);
+
+    const result = await runCli(['cassette', 'diff', a, b]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe(
+      [
+        `+ nested/deeper/added.cassette.json: only in ${b}`,
+        `- removed.cassette.json: only in ${a}`,
+        '~ nested/changed.cassette.json:',
+        '  ~ interactions[1].response.body.$.assignee.login: "defunkt" → "defunct"',
+        'touchstone: 3 of 4 cassettes differ: 1 added, 1 removed, 1 changed',
+        '',
+      ].join('\n'),
+    );
+    const identical = await runCli(['cassette', 'diff', a, same]);
+    expect(identical.code, identical.stderr).toBe(0);
+    expect(identical.stdout).toBe('touchstone: no differences (3 cassettes compared)\n');
+
+    const mixed = await runCli(['cassette', 'diff', ONE, a]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain(`cassette diff compares two cassettes or two folders of them: ${a} is a folder, ${ONE} a file`);
+    const none = await runCli(['cassette', 'diff', a, empty]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`${empty} holds no cassettes (*.cassette.json) to compare`);
+    // A broken cassette in a folder is the error that names it, as for a single cassette.
+    write(path.join(b, 'broken.cassette.json'), '{');
+    const broken = await runCli(['cassette', 'diff', a, b]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`${path.join(b, 'broken.cassette.json')}: not a cassette: not valid JSON`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a --host other machines can reach is refused (exit 2, nothing listens) unless --allow-remote says it is meant, and then it warns', async () => {
   for (const host of ['0.0.0.0', '192.168.1.10', '::']) {
     const refused = await runCli(['proxy', '--mode', 'replay', '--cassette', ONE, '--host', host, '--port', '0']);
@@ -172,7 +222,7 @@ test('--head-timeout (and the other client timeouts) set how long proxy and serv
   );
 });
 
-test.describe('recording over an existing cassette, misses, logs and cassette show', () => {
+test.describe('recording over an existing cassette, misses, verify, logs and cassette show', () => {
   let fixture: FixtureServer;
   let dir: string;
   const client = createTestClient();
@@ -258,6 +308,47 @@ test.describe('recording over an existing cassette, misses, logs and cassette sh
       '',
     ]);
     expect(failed.stderr + failed.stdout).not.toContain('tok-L0g-secret');
+  });
+
+  test('--mode verify exits 1 when a live answer no longer matches the recording (0 with --no-fail-on-diff, 0 against the unchanged target); its summary counts what it forwarded', async () => {
+    const file = path.join(dir, 'verified.cassette.json');
+    const recorder = await startProxy(['--mode', 'record', '--target', fixture.url, '--cassette', file]);
+    await client.send(recorder.url, { path: '/counter' });
+    await client.send(recorder.url, { path: '/length?page=1' });
+    expect((await recorder.stop()).code).toBe(0);
+    const verify = async (extra: string[] = []) => {
+      const verifier = await startProxy(['--mode', 'verify', '--target', fixture.url, '--cassette', file, ...extra]);
+      await client.send(verifier.url, { path: '/counter' });
+      await client.send(verifier.url, { path: '/length?page=1' });
+      return verifier.stop();
+    };
+
+    const unchanged = await verify();
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.stdout).toContain(
+      'touchstone: proxy (verify): 1 cassette, 2 requests forwarded: 2 matched the recording, 0 differed from it, 0 had no recording\n',
+    );
+    expect(unchanged.stdout).not.toMatch(/replayed|exit 1/);
+
+    await client.send(fixture.url, { method: 'PUT', path: '/counter', body: '5' }); // the target changed
+    const changed = await verify();
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('2 requests forwarded: 1 matched the recording, 1 differed from it, 0 had no recording\n');
+    expect(changed.stdout).toContain('    verified #1 GET /counter\n      changed response.body.$.counter: 0 -> 5\n');
+    expect(changed.stdout).toMatch(/\ntouchstone: exit 1: 1 answer differed from the recording \(--fail-on-diff\)\n$/);
+    expect(changed.stderr).toContain('touchstone: proxy: verified verified #1 GET /counter -> 200: 1 difference from the recording');
+
+    const reported = await verify(['--no-fail-on-diff']);
+    expect(reported.code).toBe(0);
+    expect(reported.stdout).toContain('1 differed from it');
+    expect(reported.stdout).not.toContain('exit 1');
+
+    // Verify's gate only: another mode takes its default, and refuses --no-fail-on-diff.
+    const replay = await startProxy(['--mode', 'replay', '--cassette', file, '--fail-on-diff']);
+    expect((await replay.stop()).code).toBe(0);
+    const refused = await runCli(['proxy', '--mode', 'replay', '--cassette', file, '--no-fail-on-diff']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--no-fail-on-diff goes with --mode verify; --mode replay compares no answers with a recording');
   });
 
   test('cassette show reads the journal of a recording under way, then the cassette: interactions, misses, redactions without values; --json for machines', async () => {

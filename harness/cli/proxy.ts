@@ -1,8 +1,9 @@
 // `touchstone proxy`: the record/replay proxy in front of any target, for clients in any
 // language. The first line on stdout is the address; per-request lines go to stderr (--log);
 // SIGINT/SIGTERM compacts recordings, prints the summary and exits 0 (1 with --fail-on-miss
-// when a request missed, or --fail-on-unused when something went unused, the summary's last
-// line saying which).
+// when a request missed, --fail-on-unused when something went unused, or, in verify, unless
+// --no-fail-on-diff, when a live answer did not match the recording; the summary's last line
+// saying which).
 import type { Argv } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import { readSecretsFile } from '../http/tokens-file.js';
@@ -22,7 +23,7 @@ import {
   type RecordMode,
 } from '../proxy/proxy-options.js';
 import { createProxy } from '../proxy/proxy-server.js';
-import { formatProxyStop } from '../proxy/proxy-summary.js';
+import { checkProxyGates, formatProxyStop, type ProxyGates } from '../proxy/proxy-summary.js';
 import { type ClientTimeoutArgs, clientTimeoutOptions, clientTimeouts } from './client-timeouts.js';
 
 interface ProxyArgs extends ClientTimeoutArgs {
@@ -39,6 +40,7 @@ interface ProxyArgs extends ClientTimeoutArgs {
   exhausted: ExhaustionPolicy;
   missStatus?: number;
   failOnUnused: boolean;
+  failOnDiff: boolean;
   allowRemote: boolean;
 }
 
@@ -90,6 +92,11 @@ export const command = {
         .option('miss-status', { type: 'number', describe: 'status of a miss (default 599)' })
         .option('fail-on-miss', { type: 'boolean', default: false, describe: 'exit 1 if a request missed' })
         .option('fail-on-unused', { type: 'boolean', default: false, describe: 'exit 1 if recorded interactions were never asked for' })
+        .option('fail-on-diff', {
+          type: 'boolean',
+          default: true,
+          describe: 'with --mode verify, exit 1 if a live answer did not match the recording (--no-fail-on-diff: report only)',
+        })
         .option('log', {
           choices: LOG_LEVELS,
           default: DEFAULT_CLI_LOG_LEVEL,
@@ -110,8 +117,14 @@ export const command = {
       .example(
         '$0 proxy --mode replay --cassette session.cassette.json --port 9000 --fail-on-miss --log info',
         'answer from the recording, offline, a line per request',
+      )
+      .example(
+        '$0 proxy --mode verify --target https://impl.example --cassette session.cassette.json --port 9000',
+        'forward, and exit 1 at the stop if an answer no longer matches the recording',
       ),
   handler: async (argv: ProxyArgs) => {
+    const gates: ProxyGates = { failOnMiss: argv.failOnMiss, failOnUnused: argv.failOnUnused, failOnDiff: argv.failOnDiff };
+    checkProxyGates(argv.mode, gates);
     const warning = listenWarning(argv.host, argv.allowRemote);
     if (warning) process.stderr.write(warning);
     const config = argv.config ? readProxyConfig(argv.config) : {};
@@ -133,7 +146,7 @@ export const command = {
     });
     const stop = async () => {
       const { summary } = await proxy.close();
-      const { text, code } = formatProxyStop(summary, { failOnMiss: argv.failOnMiss, failOnUnused: argv.failOnUnused });
+      const { text, code } = formatProxyStop(summary, gates);
       process.stdout.write(text);
       process.exit(code);
     };

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LISTED_MISSES } from './proxy-options.js';
 import { createProxy } from './proxy-server.js';
-import { formatProxySummary } from './proxy-summary.js';
+import { formatProxyStop, formatProxySummary } from './proxy-summary.js';
+import { freePort } from '../../test-support/free-port.js';
 import { useProxyTestBed } from '../../test-support/proxy-test-client.js';
 
 const bed = useProxyTestBed();
@@ -247,14 +248,56 @@ test('verify calls the target and reports how its answer differs from the record
   await bed.client.send(verifier.url, { method: 'PUT', path: '/counter', body: '7' });
   const live = await bed.client.send(verifier.url, { path: '/counter' });
   expect(bed.client.json(live)).toEqual({ counter: 7 });
+  expect((await bed.client.send(verifier.url, { path: '/length' })).status).toBe(200); // recorded nowhere
   const { summary } = await verifier.close();
   expect(summary.verify).toEqual([
     expect.objectContaining({
       seq: 3,
       differences: [expect.objectContaining({ path: expect.stringContaining('counter'), before: 8, after: 7 })],
     }),
+    expect.objectContaining({ url: '/length', differences: [{ path: 'interaction', kind: 'added' }] }),
   ]);
   expect(readFileSync(cassette, 'utf8')).toBe(text);
+  // Counted as what they were: forwarded, never "replayed".
+  expect(summary.verified).toEqual({ forwarded: 4, matched: 2, differed: 1, missed: 1 });
+  const failing = formatProxyStop(summary, { failOnDiff: true });
+  expect(failing.code).toBe(1);
+  expect(failing.text.split('\n')[0]).toBe(
+    'touchstone: proxy (verify): 1 cassette, 4 requests forwarded: 2 matched the recording, 1 differed from it, 1 had no recording',
+  );
+  expect(failing.text).not.toContain('replayed');
+  expect(failing.text).toMatch(
+    /\ntouchstone: exit 1: 1 answer differed from the recording, 1 request had no recording \(--fail-on-diff\)\n$/,
+  );
+  expect(formatProxyStop(summary, { failOnDiff: false }).code).toBe(0);
+  // The request with no recording is verify's miss: --fail-on-miss counts it too.
+  expect(formatProxyStop(summary, { failOnMiss: true }).text).toMatch(/touchstone: exit 1: 1 request missed \(--fail-on-miss\)\n$/);
+});
+
+test('verify passes only what it compared: answers of an unchanged target match; a target that fails to answer fails it', async () => {
+  const cassette = path.join(bed.dir, 'unchanged.cassette.json');
+  await recordCounterStory(cassette);
+  await bed.client.send(bed.fixture.url, { method: 'PUT', path: '/counter', body: '0' });
+  const verifier = await createProxy({ mode: 'verify', target: bed.fixture.url, cassette });
+  await bed.client.send(verifier.url, { path: '/counter' });
+  await bed.client.send(verifier.url, { method: 'PUT', path: '/counter', body: '7' });
+  await bed.client.send(verifier.url, { path: '/counter' });
+  const { summary } = await verifier.close();
+  expect(summary.verified).toEqual({ forwarded: 3, matched: 3, differed: 0, missed: 0 });
+  expect(formatProxyStop(summary, { failOnDiff: true })).toEqual({
+    text: 'touchstone: proxy (verify): 1 cassette, 3 requests forwarded: 3 matched the recording, 0 differed from it, 0 had no recording\n',
+    code: 0,
+  });
+
+  // Nothing listens at the target: its answer is the proxy's 502, never compared.
+  const gone = await createProxy({ mode: 'verify', target: `http://127.0.0.1:${await freePort()}`, cassette });
+  expect((await bed.client.send(gone.url, { path: '/counter' })).status).toBe(502);
+  const stopped = formatProxyStop((await gone.close()).summary, { failOnDiff: true });
+  expect(stopped.code).toBe(1);
+  expect(stopped.text).toContain(
+    '1 request forwarded: 0 matched the recording, 0 differed from it, 0 had no recording, 1 not compared (the target failed, or the client left before the whole answer)',
+  );
+  expect(stopped.text).toMatch(/touchstone: exit 1: 1 answer not compared \(--fail-on-diff\)\n$/);
 });
 
 test('a request body naming the proxy’s own origin matches on replay, where the proxy has another origin', async () => {

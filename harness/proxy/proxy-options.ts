@@ -127,6 +127,19 @@ export interface VerifyRecord {
   differences: { path: string; kind: string; before?: unknown; after?: unknown }[];
 }
 
+/**
+ * What verify did with the requests it forwarded. Every one is forwarded; its answer then
+ * matched the recording, differed from it, or had no recorded counterpart (a miss: a replay
+ * of it would miss). The rest were never compared: the target failed, or the client left
+ * before the whole answer.
+ */
+export interface VerifyCounts {
+  forwarded: number;
+  matched: number;
+  differed: number;
+  missed: number;
+}
+
 export interface ProxySummary {
   mode: ProxyMode;
   /** Per cassette name. */
@@ -146,7 +159,10 @@ export interface ProxySummary {
   misses: MissRecord[];
   /** Misses after those: counted, not kept, so a flood of misses cannot grow the proxy without bound. */
   unlistedMisses: number;
+  /** With `verify`: each answer that differed or had no recording, with its differences. */
   verify: VerifyRecord[];
+  /** With `verify`: what became of the requests it forwarded. */
+  verified?: VerifyCounts;
 }
 
 /** How many misses a summary lists; each answered miss already carried its own explanation. */

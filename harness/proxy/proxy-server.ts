@@ -76,6 +76,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     misses: [],
     unlistedMisses: 0,
     verify: [],
+    ...(behaviour === 'verify' && { verified: { forwarded: 0, matched: 0, differed: 0, missed: 0 } }),
   };
   let origin = '';
   // The proxy's own origin and the target's both stand for the recorded origin in files
@@ -218,9 +219,14 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
     if (rawForm !== undefined && 'hit' in lookup) session.replayKeys!.set(rawForm, queue);
 
     if (mode === 'verify') {
+      const counts = summary.verified!;
+      counts.forwarded++;
       return forwardLive(req, res, session, recordedRequest, body, 0, (live) => {
         const recorded = 'hit' in lookup ? session.index!.interaction(lookup.hit) : undefined;
         const differences = recorded ? session.compare(recorded, live) : [{ path: 'interaction', kind: 'added' }];
+        if (!recorded) counts.missed++;
+        else if (differences.length) counts.differed++;
+        else counts.matched++;
         // What a summary or a log shows of a request is its URL as a recording keeps it.
         const shown = differences.length || log.wants('info') ? session.redactedUrl(recordedRequest.url, recordedRequest.headers) : '';
         if (differences.length) summary.verify.push({ cassette: session.name, seq: recorded?.seq ?? 0, method, url: shown, differences });
@@ -391,6 +397,7 @@ export async function createProxy(options: ProxyOptions): Promise<RunningProxy> 
 
   const currentSummary = (): ProxySummary => ({
     ...summary,
+    ...(summary.verified && { verified: { ...summary.verified } }),
     cassettes: sessions.all().map((s) => ({
       name: s.name,
       served: s.index?.served() ?? 0,
