@@ -133,8 +133,20 @@ export function plainSegment(value: string, what: string): string {
 export const caseFolder = (dir: string, suite: string, caseId: string): string =>
   path.join(dir, plainSegment(suite, 'suite'), plainSegment(caseId, 'case id'));
 
+/**
+ * Where a case's runs are recorded until the case reaches an outcome: beside its folder, a name
+ * no case id can have (it starts with a dot), which replay never reads.
+ */
+export const stagingFolder = (dir: string, suite: string, caseId: string): string =>
+  path.join(path.dirname(caseFolder(dir, suite, caseId)), `.${caseId}.partial`);
+
 export function runFiles(dir: string, suite: string, caseId: string, run: number): RunFiles {
-  const base = path.join(caseFolder(dir, suite, caseId), `run-${run}`);
+  return runFilesIn(caseFolder(dir, suite, caseId), run);
+}
+
+/** The files of run `run` in a case's folder (or its staging folder). */
+export function runFilesIn(folder: string, run: number): RunFiles {
+  const base = path.join(folder, `run-${run}`);
   return { request: `${base}.request.bin`, stdout: `${base}.stdout.bin`, json: `${base}.json` };
 }
 

@@ -82,7 +82,9 @@ test('a recorded run replays as the same result, byte for byte, without starting
   const recorder = createSessionRecorder(dir, ['my-plugin', '--x'], limits, { start });
   const stdin = Buffer.from('request bytes');
   const recorded = await recorder.runnerFor('io', 'real-request')(stdin, 0);
+  recorder.finish('io', 'real-request', true);
   const utf8Stderr = await recorder.runnerFor('io', 'garbage-stdin')(Buffer.alloc(0), 0);
+  recorder.finish('io', 'garbage-stdin', true);
   expect(start.calls).toBe(2);
 
   const replayer = createSessionReplayer(dir);
@@ -115,6 +117,7 @@ test('a case judged from a recording gets the outcome it got live', async () => 
   const dir = freshDir();
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   const live = await runPluginCase(caseById('deterministic'), context({ runPlugin: recorder.runnerFor('io', 'deterministic') }));
+  recorder.finish('io', 'deterministic', true);
   expect(live).toEqual({ outcome: 'PASS' });
   const replayer = createSessionReplayer(dir);
   expect(await runPluginCase(caseById('deterministic'), context({ runPlugin: replayer.runnerFor('io', 'deterministic') }))).toEqual({
@@ -126,6 +129,7 @@ test('a request that changed since the recording is ERROR: the recording is stal
   const dir = freshDir();
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
+  recorder.finish('io', 'real-request', true);
   // Another case's request replayed against this recording stands in for a changed fixture.
   const stale = await runPluginCase(
     caseById('names-proto2'),
@@ -142,6 +146,7 @@ test('a case or run that was never recorded is ERROR naming the missing file', a
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   const stdin = Buffer.from('x');
   await recorder.runnerFor('io', 'deterministic')(stdin, 0); // run 1 only
+  recorder.finish('io', 'deterministic', true);
   const replayer = createSessionReplayer(dir);
   await expect(replayer.runnerFor('io', 'deterministic')(stdin, 1)).rejects.toThrow(
     `io/deterministic run 2 is not recorded: ${runFiles(dir, 'io', 'deterministic', 2).json} does not exist; re-record with --record`,
@@ -157,6 +162,7 @@ test('a .bin edited without its sha256 is ERROR naming the file', async () => {
   const dir = freshDir();
   const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await runPluginCase(caseById('real-request'), context({ runPlugin: recorder.runnerFor('io', 'real-request') }));
+  recorder.finish('io', 'real-request', true);
   const files = runFiles(dir, 'io', 'real-request', 1);
   writeFileSync(files.stdout, 'edited by hand');
   const damaged = await runPluginCase(
@@ -175,7 +181,9 @@ test('re-recording a case replaces its folder: fewer runs leave no stale run fil
   const twice = recorder.runnerFor('io', 'deterministic');
   await twice(Buffer.from('a'), 0);
   await twice(Buffer.from('a'), 1);
+  recorder.finish('io', 'deterministic', true);
   await recorder.runnerFor('io', 'real-request')(Buffer.from('b'), 0);
+  recorder.finish('io', 'real-request', true);
   const folder = path.dirname(runFiles(dir, 'io', 'deterministic', 1).json);
   expect(readdirSync(folder).sort()).toEqual([
     'run-1.json',
@@ -188,9 +196,29 @@ test('re-recording a case replaces its folder: fewer runs leave no stale run fil
 
   const again = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
   await again.runnerFor('io', 'deterministic')(Buffer.from('a'), 0);
+  again.finish('io', 'deterministic', true);
   expect(readdirSync(folder).sort()).toEqual(['run-1.json', 'run-1.request.bin', 'run-1.stdout.bin']);
   // Cases this recording did not touch are kept (re-recording one suite keeps the others).
   expect(existsSync(runFiles(dir, 'io', 'real-request', 1).json)).toBe(true);
+});
+
+test('a case that reached no outcome leaves the recording it had before, never a part of a new one', async () => {
+  const dir = freshDir();
+  const recorder = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
+  await recorder.runnerFor('io', 'deterministic')(Buffer.from('a'), 0);
+  recorder.finish('io', 'deterministic', true);
+  const before = tree(dir);
+  // Recorded again: one run, then ERROR (or a kill: finish never comes).
+  const again = createSessionRecorder(dir, ['fake-plugin'], limits, { start: fakePlugin(validResponse) });
+  await again.runnerFor('io', 'deterministic')(Buffer.from('changed'), 0);
+  const replayer = createSessionReplayer(dir);
+  expect((await replayer.runnerFor('io', 'deterministic')(Buffer.from('a'), 0)).exitCode).toBe(0);
+  again.finish('io', 'deterministic', false);
+  expect(tree(dir)).toEqual(before);
+  // A case never recorded before leaves nothing.
+  await again.runnerFor('io', 'real-request')(Buffer.from('b'), 0);
+  again.finish('io', 'real-request', false);
+  await expect(replayer.runnerFor('io', 'real-request')(Buffer.from('b'), 0)).rejects.toThrow('io/real-request run 1 is not recorded');
 });
 
 test('a session.json that is missing, malformed or of another version is a HarnessError', () => {
@@ -252,6 +280,7 @@ test('recording the same plugin twice gives byte-identical directories', async (
     const recorder = createSessionRecorder(dir, ['node', REFERENCE_PLUGIN], limits);
     for (const id of ['real-request', 'garbage-stdin', 'deterministic']) {
       const outcome = await runPluginCase(caseById(id), context({ command: recorder.command, runPlugin: recorder.runnerFor('io', id) }));
+      recorder.finish('io', id, true);
       expect({ id, ...outcome }).toEqual({ id, outcome: 'PASS' });
     }
   };

@@ -8,15 +8,18 @@
 //   deletes case folders, and a typo in --record must not delete someone's files.
 // - Re-recording over a session keeps the cases this run does not touch (`--suite io`
 //   re-records io only); session.json is rewritten with the new command and limits.
-// - A case's old folder is removed when its first run starts, not when it is looked up,
-//   so only cases that actually ran are replaced.
+// - A case's runs are recorded into a staging folder beside its own (stagingFolder), which
+//   replaces the case's folder only once the case reached an outcome (finish): a case
+//   interrupted, or ERROR, leaves the recording it had before, or none, never a part of one.
+//   A case that started no run leaves its old folder too. A staging folder left by a kill is
+//   cleared when that case records again.
 // - Every file is written to a temp name and renamed, the .json last: its sha256 pair is
 //   what makes a run complete, so a crash mid-case leaves a run replay calls damaged or
 //   missing, never one it silently trusts.
 // - Anything wrong with a recorded run (missing, stale, damaged) is a HarnessError thrown
 //   from the run, which runPluginCase turns into ERROR for that case only; a bad
 //   session.json fails the whole command, since nothing could be replayed.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HarnessError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/write-file-atomic.js';
@@ -24,6 +27,8 @@ import type { RunPlugin } from './plugin-checks.js';
 import { runPluginProcess, type PluginProcessOptions, type PluginProcessResult } from './plugin-process.js';
 import {
   caseFolder,
+  runFilesIn,
+  stagingFolder,
   createSessionFormat,
   runFiles,
   SESSION_FILE,
@@ -49,6 +54,8 @@ export interface PluginSession {
   readonly parameter?: string;
   /** The run function of one case, for PluginCaseContext.runPlugin. */
   runnerFor(suite: string, caseId: string): RunPlugin;
+  /** The case is over: recording, its runs become its recording when it `reached` an outcome, else are dropped. */
+  finish(suite: string, caseId: string, reached: boolean): void;
 }
 
 /** How the recorder starts the plugin; tests hand in a fake. */
@@ -97,16 +104,16 @@ export function createSessionRecorder(
     runnerFor(suite, caseId) {
       let started = false;
       return async (stdin, index) => {
+        const staging = stagingFolder(dir, suite, caseId);
         if (!started) {
           started = true;
-          const folder = caseFolder(dir, suite, caseId);
-          attempt(folder, () => {
-            rmSync(folder, { recursive: true, force: true });
-            makeDirectory(folder);
+          attempt(staging, () => {
+            rmSync(staging, { recursive: true, force: true });
+            makeDirectory(staging);
           });
         }
         const result = await start(command, stdin, limits);
-        const files = runFiles(dir, suite, caseId, index + 1);
+        const files = runFilesIn(staging, index + 1);
         const recorded: RecordedRun = {
           ...readableRun(stdin, result),
           sha256: { request: sha256Hex(stdin), stdout: sha256Hex(result.stdout) },
@@ -116,6 +123,17 @@ export function createSessionRecorder(
         writeAtomic(files.json, sessionJson(recorded));
         return result;
       };
+    },
+    finish(suite, caseId, reached) {
+      const staging = stagingFolder(dir, suite, caseId);
+      if (!existsSync(staging)) return;
+      const folder = caseFolder(dir, suite, caseId);
+      attempt(folder, () => {
+        if (reached) {
+          rmSync(folder, { recursive: true, force: true });
+          renameSync(staging, folder);
+        } else rmSync(staging, { recursive: true, force: true });
+      });
     },
   };
 }
@@ -135,6 +153,7 @@ export function createSessionReplayer(dir: string): PluginSession {
     runnerFor(suite, caseId) {
       return async (stdin, index) => replayRun(format, dir, suite, caseId, index + 1, stdin);
     },
+    finish: () => {},
   };
 }
 

@@ -18,8 +18,8 @@ export const startWorker: StartWorker<PluginCase> = ({ config, registry }) => {
       : undefined;
   const describe = loadFixtureDescriptors(undefined, plugin.own?.descriptors);
   return {
-    run: ({ facts, testCase }) =>
-      runPluginCase(testCase, {
+    run: async ({ facts, testCase }) => {
+      const outcome = await runPluginCase(testCase, {
         command: plugin.command,
         describe,
         parameter: plugin.parameter,
@@ -28,7 +28,11 @@ export const startWorker: StartWorker<PluginCase> = ({ config, registry }) => {
         limits,
         runPlugin: session?.runnerFor(facts.suite, testCase.id),
         reproduce: requestSaver(config.outDir, plugin.cwd, plugin.command, facts.suite, testCase.id),
-      }),
+      });
+      // Recording: the case's runs are its recording only now that it reached an outcome.
+      session?.finish(facts.suite, testCase.id, outcome.outcome !== 'ERROR');
+      return outcome;
+    },
     close: () => {},
   };
 };
