@@ -2,27 +2,18 @@
 // installed by name into a scratch project, imported, type-checked against its .d.ts files, and
 // run against the embedded reference.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { skipUnlessInstalled } from '../../test-support/required-tool.js';
+import { packPackage } from '../../test-support/packed-package.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
-// @ts-expect-error bin/entry.js is plain JavaScript
-import { staleParts } from '../../bin/entry.js';
 
 test('a project that installs the packed package imports run, type-checks against its .d.ts, and gets a conforming run of one suite', async () => {
   test.setTimeout(600_000); // npm install (from npm's cache when it has the packages) and one run
-  const current = (staleParts(PROJECT_ROOT) as string[]).length === 0;
-  skipUnlessInstalled(test, current, 'dist/ is missing or older than the sources (npm run build)', 'TOUCHSTONE_REQUIRE_BUILD');
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'touchstone-package-'));
   try {
-    // --ignore-scripts: packing must not rebuild dist/ under the other tests' feet; it is current.
-    execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', scratch], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'))!;
+    const tarball = path.basename(packPackage(test, scratch));
     const packed = execFileSync('tar', ['-tzf', path.join(scratch, tarball)], { encoding: 'utf8' }).split('\n');
     // What a user gets: the built commands and their types, not the project's tests.
     expect(packed).toContain('package/dist/commands/api.js');

@@ -2,7 +2,6 @@
 // folder, with `npx touchstone` as this clone's command and the example's port a free one. So
 // the tutorial cannot drift from the commands, and the example target (examples/target-node/)
 // is judged CONFORMING for its areas in every CI run.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { TOUCHSTONE_BIN } from '../../test-support/cli-process.js';
 import { freePort } from '../../test-support/free-port.js';
+import { runScript } from '../../test-support/shell-script.js';
 
 const TUTORIAL = path.join(PROJECT_ROOT, 'docs', 'validate-your-implementation.md');
 
@@ -39,30 +39,8 @@ test('the tutorial, run as written, takes the example target to CONFORMING', asy
     // A server started in the background is waited for, as a reader waits for its first line.
     .flatMap((command) => (command.endsWith('&') ? [command, ready] : [command]));
   const script = ['set -ex', ...lines].join('\n');
-  // Its own process group, so what the script left running (the server, when a step failed
-  // before `kill %1`) ends with it; and its output is kept for the assertion on a timeout too.
-  const child = spawn('bash', ['-c', script], { cwd: dir, detached: true, env: { ...process.env, NO_COLOR: '1' } });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const endGroup = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  const bound = setTimeout(() => {
-    output += '\n[test: the tutorial took over 540 s; stopped]';
-    endGroup();
-  }, 540_000);
-  const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  }).finally(() => {
-    clearTimeout(bound);
-    endGroup();
-  });
+  // What the script left running (the server, when a step failed before `kill %1`) ends with it.
+  const result = await runScript(['-c', script], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, bound: 540_000 });
   expect(result.code, result.output).toBe(0);
   expect(result.output).toContain('nothing blocks a run');
   expect(result.output).toMatch(/CONFORMING/);

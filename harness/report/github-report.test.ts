@@ -60,13 +60,43 @@ test('annotations: ::error at the suite file and line of each FAIL and ERROR, ::
     expect(lines.some((l) => l.includes(quiet.id))).toBe(false);
   expect(lines.at(-1)).toBe('::error title=touchstone%3A non-conforming::a MUST requirement is broken');
 
-  // A suite file outside the workspace (touchstone installed elsewhere) is not named.
-  expect(renderGithubAnnotations(results, path.join(os.tmpdir(), 'elsewhere')).split('\n')[0]).toMatch(/^::error title=FAIL /);
   // A conforming run has nothing to annotate.
   const clean = createResultsFixture();
   clean.cases = clean.cases.filter((c) => c.outcome === 'PASS');
   clean.verdict = 'conforming';
   expect(renderGithubAnnotations(clean, PROJECT_ROOT)).toBe('');
+});
+
+test('an annotation is placed at a suite file of the workspace only; a file of the package (in its node_modules, or outside the workspace) is named in the message', () => {
+  const results = createResultsFixture();
+  const failing = results.cases.find((c) => c.outcome === 'FAIL')!;
+  failing.source = { file: 'suites/service/assignees/assignees.yaml', line: 42 };
+  const first = (workspace: string, packageRoot?: string) => renderGithubAnnotations(results, workspace, packageRoot).split('\n')[0];
+  const named = '%0Asuite file: touchstone/suites/service/assignees/assignees.yaml:42';
+  const workspace = path.join(os.tmpdir(), 'project');
+
+  // touchstone checked out inside the repository (its own, or a clone in a folder of it): the
+  // file is the repository's, relative to the workspace; the message does not name it again.
+  expect(first(workspace, path.join(workspace, 'tools', 'touchstone'))).toMatch(
+    /^::error file=tools\/touchstone\/suites\/service\/assignees\/assignees.yaml,line=42,title=FAIL /,
+  );
+  expect(first(workspace, path.join(workspace, 'tools', 'touchstone'))).not.toContain('suite file:');
+  // Installed as a package of the project: inside the workspace, but in node_modules, which no
+  // commit holds, so GitHub could not show it there. Named, with no file= (the run's summary).
+  const installed = first(workspace, path.join(workspace, 'node_modules', 'touchstone'));
+  expect(installed).toMatch(/^::error title=FAIL assignees\/single-page-omits-link%3A /);
+  expect(installed.endsWith(named)).toBe(true);
+  // Installed elsewhere (a global install, a clone beside the repository): the same.
+  const elsewhere = first(workspace, path.join(os.tmpdir(), 'elsewhere', 'touchstone'));
+  expect(elsewhere).toMatch(/^::error title=FAIL /);
+  expect(elsewhere.endsWith(named)).toBe(true);
+  // A folder merely named like the workspace's parent is still outside it.
+  expect(first(workspace, `${workspace}-other`)).not.toContain('file=');
+
+  // Outside Actions (no $GITHUB_WORKSPACE) the current folder stands in for the workspace.
+  const out = new PassThrough();
+  writeGithubReport(results, {}, out);
+  expect(String(out.read())).toBe(renderGithubAnnotations(results, process.cwd()));
 });
 
 test('the step summary is summary.md appended to $GITHUB_STEP_SUMMARY, never overwriting what earlier steps wrote; one that cannot be written is said and the run goes on', () => {

@@ -1,8 +1,9 @@
 // --reporter github: what GitHub Actions shows of a run without anyone opening a report.
 // - Annotations: a workflow command per case that did not pass, on stdout (where the runner
-//   reads them), pointing at the case's entry in its suite file: `::error` for FAIL and ERROR,
-//   `::warning` for WARN; one more for a verdict other than conforming (`::error` for
-//   non-conforming, `::warning` for incomplete). SKIP and XFAIL get none: the summary lists them.
+//   reads them), at the case's entry in its suite file (or naming it: the Decision below):
+//   `::error` for FAIL and ERROR, `::warning` for WARN; one more for a verdict other than
+//   conforming (`::error` for non-conforming, `::warning` for incomplete). SKIP and XFAIL get
+//   none: the summary lists them.
 // - The job summary: summary.md's Markdown (the one renderer, markdown-summary.ts), appended to
 //   the file $GITHUB_STEP_SUMMARY names (appended, never overwritten: other steps of the job
 //   write there too). Not set (outside Actions), nothing is written.
@@ -12,12 +13,18 @@
 // The message escapes %, \r and \n (%25, %0D, %0A); a property also : and , (%3A, %2C). A
 // message a target wrote can thus never end the command early nor start another one.
 //
-// Decision: the file is given relative to $GITHUB_WORKSPACE (else the current folder), which is
-// what GitHub resolves it against; a suite file outside it (touchstone installed elsewhere) is
-// not named, and the annotation still shows, unattached, in the run's summary.
+// Decision: an annotation names a suite file only where GitHub can show it, a file of the
+// repository the job checked out: inside $GITHUB_WORKSPACE and not under a node_modules folder
+// there (touchstone installed as a package, whose files no commit holds), given relative to the
+// workspace, which is what GitHub resolves it against. Any other suite file (the package's, or
+// touchstone installed elsewhere) is named in the message instead, as the package's file
+// (`touchstone/suites/…yaml:LINE`), without `file=`: GitHub shows such an annotation, unattached,
+// in the run's summary. Outside Actions ($GITHUB_WORKSPACE unset) the current folder stands in
+// for the workspace, by the same rule, as before: a run from the repository's root prints what
+// Actions would show.
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CaseResult, Results } from '../core/results.js';
+import type { CaseResult, CaseSource, Results } from '../core/results.js';
 import { PROJECT_ROOT } from '../core/suite-paths.js';
 import { renderMarkdownSummary } from './markdown-summary.js';
 import { verdictHeadline } from './verdict-reasons.js';
@@ -44,21 +51,29 @@ function command(level: Level, properties: Record<string, string | number | unde
 
 const LEVEL_OF: Partial<Record<CaseResult['outcome'], Level>> = { FAIL: 'error', ERROR: 'error', WARN: 'warning' };
 
-/** The case's suite file as GitHub names it (relative to `workspace`), when it lies inside it. */
-function fileIn(workspace: string, c: CaseResult): string | undefined {
-  if (!c.source) return undefined;
-  const relative = path.relative(workspace, path.join(PROJECT_ROOT, c.source.file));
-  return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+/**
+ * The case's suite file as GitHub names it (relative to `workspace`, / separated), when it is a
+ * file of the workspace's own: inside it, and not in a node_modules folder there.
+ */
+function fileIn(workspace: string, packageRoot: string, source: CaseSource): string | undefined {
+  const relative = path.relative(workspace, path.join(packageRoot, source.file));
+  const parts = relative.split(path.sep);
+  if (path.isAbsolute(relative) || parts[0] === '..' || parts.includes('node_modules')) return undefined;
+  return parts.join('/');
 }
 
-/** Every annotation of the run, one workflow command a line. */
-export function renderGithubAnnotations(results: Results, workspace: string): string {
+/**
+ * Every annotation of the run, one workflow command a line. `packageRoot` is the folder the
+ * cases' `source` files are relative to: touchstone's own (a test gives another).
+ */
+export function renderGithubAnnotations(results: Results, workspace: string, packageRoot: string = PROJECT_ROOT): string {
   const lines: string[] = [];
   for (const c of results.cases) {
     const level = LEVEL_OF[c.outcome];
     if (!level) continue;
-    const file = fileIn(workspace, c);
-    const message = [c.message ?? c.outcome, c.rerun && `run again: ${c.rerun}`].filter(Boolean).join('\n');
+    const file = c.source && fileIn(workspace, packageRoot, c.source);
+    const named = c.source && !file && `suite file: touchstone/${c.source.file}:${c.source.line}`;
+    const message = [c.message ?? c.outcome, c.rerun && `run again: ${c.rerun}`, named].filter(Boolean).join('\n');
     lines.push(command(level, { file, line: file && c.source?.line, title: `${c.outcome} ${c.id}: ${c.title}` }, message));
   }
   if (results.verdict !== 'conforming')

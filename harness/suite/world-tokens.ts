@@ -61,7 +61,8 @@ export function tokensTemplate(worldFile = suitePaths.world): string {
     '# Tokens for `touchstone run --target URL --tokens FILE`: each role a case acts as,',
     '# mapped to a token of your implementation with what the comment above it says.',
     '# Write each value after its colon, or ${NAME} to read it from the environment.',
-    '# Values are secrets: keep this file out of version control.',
+    '# Tokens written here are secrets: keep such a file out of version control (one whose',
+    '# values are all ${NAME} holds none, and can be committed).',
   ];
   const roles = readTokens(worldFile).flatMap((t) => ['', `# ${describeToken(t)}`, `${t.role}:`]);
   return `${[...header, ...roles].join('\n')}\n`;
