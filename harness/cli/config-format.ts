@@ -63,6 +63,7 @@ const SECTIONS = {
     record: text,
     recordMode: Type.Enum([...RECORD_MODES]),
     replay: text,
+    skipUnrecorded: flag,
     preflight: flag,
     ...VERDICT,
   }),
