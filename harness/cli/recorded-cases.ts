@@ -53,16 +53,18 @@ export function listRecordedCases(dir: string, cases: string[], whole: boolean):
   writeFileAtomic(file, text);
 }
 
+/** The cases `dir` holds cassettes of, as `<suite>/<case>` (the run's own, in RUN_FOLDER, are none). */
+export function recordedCassettes(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((entry) => entry.endsWith(CASSETTE_SUFFIX) && !entry.startsWith(`${RUN_FOLDER}${path.sep}`))
+    .map((entry) => entry.slice(0, -CASSETTE_SUFFIX.length).split(path.sep).join('/'));
+}
+
 /** What `dir` holds recordings of. */
 export function readRecordedCases(dir: string): RecordedCases {
   const list = readList(dir);
-  const cassettes = new Set(
-    existsSync(dir)
-      ? readdirSync(dir, { recursive: true, encoding: 'utf8' })
-          .filter((entry) => entry.endsWith(CASSETTE_SUFFIX) && !entry.startsWith(`${RUN_FOLDER}${path.sep}`))
-          .map((entry) => entry.slice(0, -CASSETTE_SUFFIX.length).split(path.sep).join('/'))
-      : [],
-  );
+  const cassettes = new Set(recordedCassettes(dir));
   const listed = list?.cases ?? [];
   return {
     cases: new Set([...listed, ...cassettes]),

@@ -1,7 +1,7 @@
 // `touchstone run`: lint the suites, start the embedded reference unless --target is
 // given, check the target answers, then run the cases through Playwright and turn the
 // results into an exit code (0 conforming, 1 failures, 2 usage, 3 unreachable, 4 incomplete).
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
@@ -32,7 +32,7 @@ import type { RunOptions } from './options.js';
 import { plural, someOf } from '../core/plural.js';
 import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
-import { listRecordedCases, readRecordedCases, RUN_FOLDER } from './recorded-cases.js';
+import { listRecordedCases, readRecordedCases, recordedCassettes, RUN_FOLDER } from './recorded-cases.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
 
 /** The cassette, within a --record/--replay folder, of the requests made outside any case. */
@@ -355,10 +355,9 @@ function rerunCommand(options: RunOptions & { target: string[] }): string {
 }
 
 function removeStaleCassettes(dir: string, cases: ReadonlySet<string>): void {
-  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    const file = path.join(dir, entry);
-    const name = entry.slice(0, -CASSETTE_SUFFIX.length).split(path.sep).join('/');
-    if (!entry.endsWith(CASSETTE_SUFFIX) || name === RUN_CASSETTE || cases.has(name)) continue;
+  for (const name of recordedCassettes(dir)) {
+    if (cases.has(name)) continue;
+    const file = path.join(dir, `${name}${CASSETTE_SUFFIX}`);
     rmSync(file);
     rmSync(path.join(path.dirname(file), sidecarFolder(file).prefix), { recursive: true, force: true });
     process.stdout.write(`touchstone: removed ${path.relative(process.cwd(), file)} (no such case any more)\n`);

@@ -238,6 +238,14 @@ export function createCassetteSessions(
     return session;
   };
   const writers = new Map<CassetteSession, { writer?: CassetteWriter; notes: () => string[] }>();
+  /** Compacts a session's recording (none when it has no writer left); later requests for it are refused. */
+  const settle = (session: CassetteSession): Cassette | undefined => {
+    const { writer, notes } = writers.get(session)!;
+    if (!writer) return undefined;
+    writers.set(session, { notes });
+    session.settled = true;
+    return writer.close({ redactions: notes() });
+  };
 
   const singleName = path.basename(location, CASSETTE_SUFFIX);
   // One named file is opened now: a bad cassette or a held lock fails at start, and a
@@ -260,17 +268,13 @@ export function createCassetteSessions(
     all: () => [...sessions.values()],
     keep(name) {
       const session = sessions.get(name);
-      const entry = session && writers.get(session);
-      if (!session || !entry?.writer) return;
-      entry.writer.close({ redactions: entry.notes() });
-      writers.set(session, { notes: entry.notes });
-      session.settled = true;
+      if (session) settle(session);
     },
     close(keep = () => true) {
       const written: Cassette[] = [];
-      for (const [session, { writer, notes }] of writers) {
+      for (const [session, { writer }] of writers) {
         if (!writer) continue;
-        if (keep(session.name)) written.push(writer.close({ redactions: notes() }));
+        if (keep(session.name)) written.push(settle(session)!);
         else {
           writer.abandon();
           session.dropped = true;
