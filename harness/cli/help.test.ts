@@ -22,6 +22,7 @@ const COMMANDS = [
   ['report', 'merge'],
   ['report', 'compare'],
   ['report', 'open'],
+  ['report', 'show'],
   ['baseline'],
   ['baseline', 'update'],
   ['world'],
@@ -139,7 +140,7 @@ for (const [command, target] of PROTOCOL_COMMANDS) {
   });
 }
 
-test('report --help names its commands and their examples; open shows reports/latest without a folder; --reporter is explained where reports are written', async () => {
+test('report --help names its commands and their examples (show among them); open shows reports/latest without a folder; --reporter is explained where reports are written', async () => {
   const [report, open, merge, run, plugin, mistyped] = await Promise.all([
     runCli(['report', '--help']),
     runCli(['report', 'open', '--help']),
@@ -154,6 +155,7 @@ test('report --help names its commands and their examples; open shows reports/la
     /touchstone report compare <runs\.\.>\s+Put runs side by side/,
     /touchstone report open \[dir\]\s+Open a run's report\.html/,
     /touchstone report open\s+the HTML report of the latest run in\s+a browser/,
+    /touchstone report show \[dir\]\s+Serve a run's report\.html/,
   ])
     expect(report.stdout).toMatch(line);
   expect(open.stdout).toMatch(/dir\s+a report folder, or the HTML file \(default reports\/latest, the latest\s+run\)/);
@@ -167,7 +169,7 @@ test('report --help names its commands and their examples; open shows reports/la
   expect(mistyped.stderr).toBe('touchstone: Unknown argument: opne (opne: did you mean open?)\n');
   // A bare group command names its commands, not yargs' count of arguments.
   for (const [group, message] of [
-    ['report', 'name a report command: merge, compare or open'],
+    ['report', 'name a report command: merge, compare, open or show'],
     ['baseline', 'name a baseline command: update'],
     ['world', 'name a world command: export'],
   ]) {

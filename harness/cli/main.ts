@@ -42,7 +42,7 @@ const COMMANDS: [command: string, describe: string][] = [
   ['compiler', "Run the compiler conformance suites against a compiler with protoc's command line"],
   ['list [what]', 'List the suites, cases, roles, requirements, faults or variants a run would take (--json for scripts)'],
   ['mutate', 'Kill matrix: switch each built-in fault of the reference implementations on and show which cases catch it'],
-  ['report', 'Work with the report folders of finished runs: merge shards, compare runs, open a report'],
+  ['report', 'Work with the report folders of finished runs: merge shards, compare runs, open or serve a report'],
   ['baseline', 'Maintain a baseline of known failures'],
   ['world', 'Export the fixture world as data (JSON, Git repositories, artifact zips) for an implementation to load'],
   ['tokens', 'Write a tokens file (role: token) listing every role of the world, for run --tokens'],

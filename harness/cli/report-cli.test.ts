@@ -1,15 +1,18 @@
 // `touchstone report` through the real command. Sharding end to end: the whole catalogue run
 // in two shards (as two CI machines would), merged with `report merge`, says what one unsharded
 // run says, and the refusals a merge job relies on. `report compare`: its files and the exit
-// code CI gates on. `baseline update` and runs with the baseline it wrote.
+// code CI gates on. `baseline update` and runs with the baseline it wrote. `report show` and
+// `report open`: the report served over HTTP, and handed to a browser.
 import { expect, test } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Results } from '../core/results.js';
 import { createResultsFixture, withOutcomes as after } from '../../test-support/results-fixture.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
-import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
+import { runCli, startServe, startServing, tokensFile } from '../../test-support/cli-process.js';
+import { writeReports } from '../report/write-reports.js';
 
 // Three full runs at once take 30-60 s on a loaded 2-core machine.
 test.describe.configure({ timeout: 180_000 });
@@ -136,7 +139,86 @@ test('baseline: update writes a run’s failures; the next run with it is XFAIL 
   expect(unknown.stderr).toContain('lists cases the suites do not have: interaction-limits/no-such-case');
 });
 
-test('report open hands the report to $BROWSER as a file URL (reports/latest when no folder is named); a folder without a report, no such link, a browser that cannot start or fails, or no display, is exit 2', async () => {
+/** GET (or another method) of `pathname` exactly as written, `..` and all (fetch would resolve it first). */
+function request(url: string, pathname: string, method = 'GET', host?: string) {
+  const { hostname, port } = new URL(url);
+  return new Promise<{ status: number; type?: string; body: string }>((resolve, reject) => {
+    const req = http.request({ hostname, port, path: pathname, method, headers: host ? { host } : {} }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+test('report show serves the folder of the latest report on 127.0.0.1 (the page, the files beside it), refuses what lies outside it, and stops at SIGINT with exit 0', async () => {
+  const dir = scratch();
+  const run = path.join(dir, 'reports', 'run-1');
+  writeReports(run, createResultsFixture());
+  mkdirSync(path.join(run, 'plugin-requests', 'io', 'a-case'), { recursive: true });
+  writeFileSync(path.join(run, 'plugin-requests', 'io', 'a-case', 'run-1.bin'), Buffer.from([0, 1, 2]));
+  writeFileSync(path.join(dir, 'reports', 'secret.txt'), 'not part of the report');
+  symlinkSync(path.join('..', '..', 'secret.txt'), path.join(run, 'plugin-requests', 'out.txt'));
+  symlinkSync('run-1', path.join(dir, 'reports', 'latest'));
+
+  const server = await startServing(['report', 'show', '--port', '0'], { cwd: dir });
+  try {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/report\.html$/);
+    const page = await fetch(server.url);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toBe(readFileSync(path.join(run, 'report.html'), 'utf8'));
+    const origin = new URL(server.url).origin;
+    const results = await fetch(`${origin}/results.json`);
+    expect([results.status, results.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);
+    expect(((await results.json()) as Results).format).toBe('touchstone-results/2');
+    const saved = await fetch(`${origin}/plugin-requests/io/a-case/run-1.bin`);
+    expect([saved.status, saved.headers.get('content-type')]).toEqual([200, 'application/octet-stream']);
+    expect([...new Uint8Array(await saved.arrayBuffer())]).toEqual([0, 1, 2]);
+    const root = await fetch(`${origin}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/report.html']);
+    // Each way out of the folder: the raw `..`, encoded dots or slashes, an absolute path, a link.
+    for (const outside of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      `/${encodeURIComponent(path.join(dir, 'reports', 'secret.txt'))}`,
+      '/plugin-requests/out.txt',
+    ])
+      expect([outside, (await request(server.url, outside)).status]).toEqual([outside, 403]);
+    expect((await request(server.url, '/no-such-file.html')).status).toBe(404);
+    expect((await request(server.url, '/plugin-requests/')).status).toBe(404);
+    expect((await request(server.url, '/report.html', 'POST')).status).toBe(405);
+    expect((await request(server.url, '/report.html', 'HEAD')).status).toBe(200);
+    expect((await request(server.url, '/report.html', 'GET', 'attacker.example')).status).toBe(403);
+  } finally {
+    expect(await server.stop('SIGINT')).toBe(0);
+  }
+
+  // The port it was told to use, taken: said, exit 2. No report there, or a bad port: exit 2.
+  const taken = await startServing(['report', 'show', run, '--port', '0']);
+  try {
+    const busy = await runCli(['report', 'show', run, '--port', new URL(taken.url).port]);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toContain(`port ${new URL(taken.url).port} is busy`);
+  } finally {
+    expect(await taken.stop()).toBe(0);
+  }
+  const notReport = await runCli(['report', 'show', path.join(dir, 'reports'), '--port', '0']);
+  expect([notReport.code, notReport.stderr]).toEqual([
+    2,
+    `touchstone: ${path.join(dir, 'reports')}: no report.html or compare.html there\n`,
+  ]);
+  const badPort = await runCli(['report', 'show', run, '--port', '70000']);
+  expect(badPort.code).toBe(2);
+  expect(badPort.stderr).toContain('--port 70000 is not a port');
+  const none = await runCli(['report', 'show'], {}, run);
+  expect(none.stderr).toContain(
+    'no reports/latest here (a run into reports/ makes it): name a report folder, e.g. touchstone report show reports/ci',
+  );
+});
+
+test('report open hands the report to $BROWSER as a file URL (reports/latest when no folder is named); where no browser can start, it fails, or there is no display, it serves the report instead; a folder without a report or no such link is exit 2', async () => {
   const dir = scratch();
   mkdirSync(path.join(dir, 'run'));
   writeFileSync(path.join(dir, 'run', 'report.html'), '<!DOCTYPE html><title>r</title>');
@@ -152,24 +234,28 @@ test('report open hands the report to $BROWSER as a file URL (reports/latest whe
   const empty = await runCli(['report', 'open', dir], { BROWSER: 'true' });
   expect(empty.code).toBe(2);
   expect(empty.stderr).toContain('no report.html or compare.html there');
-  const missing = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: 'no-such-browser-command' });
-  expect(missing.code).toBe(2);
-  expect(missing.stderr).toContain('cannot start no-such-browser-command');
-  // An opener that fails (no browser could be started) is a failure, not "opening".
-  const failing = await runCli(['report', 'open', path.join(dir, 'run')], { BROWSER: 'false' });
-  expect(failing.code).toBe(2);
-  expect(failing.stderr).toContain(`false exited with status 1: no browser showed the report; open ${url} in a browser, or set BROWSER`);
-  expect(failing.stdout).not.toContain('opened');
-  if (process.platform === 'linux') {
-    const headless = await runCli(['report', 'open', path.join(dir, 'run')], {
-      BROWSER: undefined,
-      DISPLAY: undefined,
-      WAYLAND_DISPLAY: undefined,
-    });
-    expect(headless.code).toBe(2);
-    expect(headless.stderr).toContain(
+
+  // No browser showed the page: the report is served as `report show` serves it, saying why.
+  const noBrowser: [string, NodeJS.ProcessEnv, string][] = [
+    ['cannot start', { BROWSER: 'no-such-browser-command' }, 'cannot start no-such-browser-command (spawn no-such-browser-command ENOENT)'],
+    // An opener that fails (no browser could be started) is no "opened".
+    ['fails', { BROWSER: 'false' }, 'false exited with status 1: no browser showed it'],
+  ];
+  if (process.platform === 'linux')
+    noBrowser.push([
+      'no display',
+      { BROWSER: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
       'no browser can be started here: no display (DISPLAY and WAYLAND_DISPLAY are unset) and no BROWSER set',
-    );
+    ]);
+  for (const [why, env, said] of noBrowser) {
+    const served = await startServing(['report', 'open', path.join(dir, 'run'), '--port', '0'], { env, stderr: 'pipe' });
+    try {
+      expect(served.stderr(), why).toContain(`${said}; serving the report over HTTP instead`);
+      const page = await fetch(served.url);
+      expect([why, page.status, await page.text()]).toEqual([why, 200, '<!DOCTYPE html><title>r</title>']);
+    } finally {
+      expect(await served.stop('SIGINT'), why).toBe(0);
+    }
   }
 
   // No folder named: reports/latest of the current folder, or a clear error when no run made it.

@@ -1,4 +1,4 @@
-// `touchstone report merge|compare|open`: what can be done with report folders after the runs.
+// `touchstone report merge|compare|open|show`: what can be done with report folders after the runs.
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { spawn } from 'node:child_process';
@@ -20,8 +20,9 @@ import { readResults, resultsFile } from '../report/read-results.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import { guarded } from './guarded.js';
-import { LATEST, latestLink, REPORTS_DIR, updateLatestLink } from '../report/latest-link.js';
+import { existingLatestLink, LATEST, REPORTS_DIR, updateLatestLink } from '../report/latest-link.js';
 import { reportDirectory } from '../run/conformance-process.js';
+import { DEFAULT_REPORT_PORT, parsePort, serveReport } from '../report/report-server.js';
 import { loadRequirementRegistry, requirementsFor } from '../core/requirement-registry.js';
 import { exitCodeOf } from '../core/exit-code.js';
 import { makeDirectory } from '../../lib/make-directory.js';
@@ -150,34 +151,23 @@ function pageIn(given: string): string {
   return path.resolve(page);
 }
 
-/** The folder `report open` shows without one named: reports/latest, when a run made it. */
-function latestFolder(): string {
-  const latest = latestLink();
-  if (!existsSync(latest))
-    throw new HarnessError(
-      'USAGE',
-      `no ${path.relative(process.cwd(), latest)} here (a run into reports/ makes it): name a report folder, e.g. touchstone report open reports/ci`,
-    );
-  return latest;
-}
-
 /**
  * How long `report open` waits to learn whether the opener failed. An opener (xdg-open, open,
  * start) hands the page to the browser and exits: a non-zero status in this time is a failure,
- * said with a non-zero exit. A $BROWSER that is the browser itself runs on: still running after
- * it, it counts as opened.
+ * and the report is served instead. A $BROWSER that is the browser itself runs on: still
+ * running after it, it counts as opened.
  */
 const OPENER_GRACE_MS = 5_000;
 
-async function openInBrowser(page: string): Promise<number> {
+/** Shows `page` in a browser; undefined when one showed it, else why none did. */
+async function openInBrowser(page: string): Promise<string | undefined> {
   const url = pathToFileURL(page).href;
   let words: string[];
   try {
     words = opener();
   } catch (error) {
     if (!(error instanceof HarnessError)) throw error;
-    process.stderr.write(`touchstone: ${error.message}; open ${url} in a browser, or set BROWSER\n`);
-    return EXIT.usage;
+    return error.message;
   }
   const [command, ...args] = words;
   // Detached: the browser outlives this command.
@@ -194,39 +184,97 @@ async function openInBrowser(page: string): Promise<number> {
     });
   });
   child.unref();
-  if (ended?.error) {
-    process.stderr.write(`touchstone: cannot start ${command} (${ended.error.message}); open ${url} in a browser, or set BROWSER\n`);
-    return EXIT.usage;
-  }
-  if (ended && ended.code !== 0) {
-    const how = ended.signal ? `was killed by ${ended.signal}` : `exited with status ${ended.code}`;
-    process.stderr.write(`touchstone: ${command} ${how}: no browser showed the report; open ${url} in a browser, or set BROWSER\n`);
-    return EXIT.usage;
-  }
+  if (ended?.error) return `cannot start ${command} (${ended.error.message})`;
+  if (ended && ended.code !== 0)
+    return `${command} ${ended.signal ? `was killed by ${ended.signal}` : `exited with status ${ended.code}`}: no browser showed it`;
   process.stdout.write(`touchstone: opened ${url} (${command})\n`);
-  return EXIT.conforming;
+  return undefined;
 }
 
+/** A folder as the user would name it from here: relative when it lies below the current folder. */
+function named(folder: string): string {
+  const relative = path.relative(process.cwd(), folder);
+  return relative === '' ? '.' : relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative) ? folder : relative;
+}
+
+/** Serves `page`'s folder (report-server.ts) until SIGINT or SIGTERM; the exit code: 0 once stopped, 2 when it cannot listen. */
+async function serveUntilStopped(page: string, port: number): Promise<number> {
+  // Listening for the signals before the address is out: a user (or a test) may stop it at once.
+  let stop = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  try {
+    const server = await serveReport(page, port);
+    process.stdout.write(`touchstone: serving ${named(path.dirname(page))} at ${server.url} — Ctrl-C to stop\n`);
+    await stopped;
+    await server.close();
+    return EXIT.conforming;
+  } catch (error) {
+    if (!(error instanceof HarnessError)) throw error;
+    process.stderr.write(`touchstone: ${error.message}\n`);
+    return error.exitCode;
+  } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+  }
+}
+
+const PORT_DESCRIPTION = `port on 127.0.0.1 (default ${DEFAULT_REPORT_PORT}, as Playwright's show-report; 0 picks a free one)`;
+
+/** DIR's page (reports/latest's without one) and --port, as `report show` and `report open` read them; no page after a usage error said. */
+function pageAndPort(verb: 'open' | 'show', argv: { dir?: string; port: unknown }): { page: string; port: number } {
+  let chosen = { page: '', port: 0 };
+  process.exitCode = guarded(() => {
+    chosen = {
+      page: pageIn(argv.dir ?? existingLatestLink(`name a report folder, e.g. touchstone report ${verb} reports/ci`)),
+      port: parsePort(argv.port),
+    };
+    return EXIT.conforming;
+  });
+  return chosen;
+}
+
+const DIR_DESCRIPTION = `a report folder, or the HTML file (default ${REPORTS_DIR}/${LATEST}, the latest run)`;
+
+// Decision: `report open` takes --port too: where no browser can be started it serves the
+// report as `report show` does, and a second such fallback (or a test) needs another port.
 const openCommand = {
   command: 'open [dir]',
-  describe: "Open a run's report.html (or a comparison's compare.html) in a browser ($BROWSER, else the system's)",
+  describe:
+    "Open a run's report.html (or a comparison's compare.html) in a browser ($BROWSER, else the system's); where none can be started, serve it as `report show` does",
   builder: (yargs: Argv) =>
     yargs
-      .positional('dir', {
-        type: 'string',
-        describe: `a report folder, or the HTML file (default ${REPORTS_DIR}/${LATEST}, the latest run)`,
+      .positional('dir', { type: 'string', describe: DIR_DESCRIPTION })
+      .option('port', {
+        type: 'number',
+        default: DEFAULT_REPORT_PORT,
+        describe: `where no browser can be started: the ${PORT_DESCRIPTION}`,
       })
       .example('$0 report open', 'report.html of the latest run (reports/latest)')
       .example('$0 report open reports/ci', 'report.html of that run')
       .example('BROWSER=firefox $0 report open reports/diff', 'compare.html, in the browser named'),
-  handler: async (argv: { dir?: string }) => {
-    let page = '';
-    process.exitCode = guarded(() => {
-      page = pageIn(argv.dir ?? latestFolder());
-      return EXIT.conforming;
-    });
+  handler: async (argv: { dir?: string; port: unknown }) => {
+    const { page, port } = pageAndPort('open', argv);
     if (page === '') return;
-    process.exitCode = await openInBrowser(page);
+    const failed = await openInBrowser(page);
+    if (failed === undefined) return;
+    process.stderr.write(`touchstone: ${failed}; serving the report over HTTP instead (open its address in a browser, or set BROWSER)\n`);
+    process.exitCode = await serveUntilStopped(page, port);
+  },
+};
+
+const showCommand = {
+  command: 'show [dir]',
+  describe: "Serve a run's report.html (or a comparison's compare.html) and the files beside it over HTTP on 127.0.0.1, until Ctrl-C",
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('dir', { type: 'string', describe: DIR_DESCRIPTION })
+      .option('port', { type: 'number', default: DEFAULT_REPORT_PORT, describe: PORT_DESCRIPTION })
+      .example('$0 report show', `report.html of the latest run at http://127.0.0.1:${DEFAULT_REPORT_PORT}/report.html`)
+      .example('$0 report show reports/diff --port 0', 'compare.html, on a free port'),
+  handler: async (argv: { dir?: string; port: unknown }) => {
+    const { page, port } = pageAndPort('show', argv);
+    if (page === '') return;
+    process.exitCode = await serveUntilStopped(page, port);
   },
 };
 
@@ -249,9 +297,11 @@ export const command = {
       .command(mergeCommand)
       .command(compareCommand)
       .command(openCommand)
-      .demandCommand(1, 'name a report command: merge, compare or open')
+      .command(showCommand)
+      .demandCommand(1, 'name a report command: merge, compare, open or show')
       .example('$0 report merge shard-1 shard-2 --out all', 'the shards of one run, judged together')
       .example('$0 report compare reports/main reports/branch --out diff', 'what a change did; exit 1 on a regression')
-      .example('$0 report open', 'the HTML report of the latest run in a browser'),
+      .example('$0 report open', 'the HTML report of the latest run in a browser')
+      .example('$0 report show', 'the same, served over HTTP on 127.0.0.1 until Ctrl-C'),
   handler: () => {},
 };

@@ -13,8 +13,9 @@
 //   writing there would overwrite the run it points at (reportDirectory, conformance-process.ts).
 // - The link is a convenience: failing to make it (a file system without links) is said on
 //   stderr and never fails the run.
-import { lstatSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { HarnessError } from '../core/errors.js';
 
 export const REPORTS_DIR = 'reports';
 export const LATEST = 'latest';
@@ -22,6 +23,17 @@ export const LATEST = 'latest';
 /** reports/latest of the current folder, absolute. */
 export function latestLink(cwd = process.cwd()): string {
   return path.resolve(cwd, REPORTS_DIR, LATEST);
+}
+
+/**
+ * reports/latest of the current folder, for a command that reads it when no folder is named
+ * (`report open`, `run --last-failed`); none there is a usage error ending in `hint`.
+ */
+export function existingLatestLink(hint: string, cwd = process.cwd()): string {
+  const latest = latestLink(cwd);
+  if (!existsSync(latest))
+    throw new HarnessError('USAGE', `no ${path.relative(cwd, latest)} here (a run into ${REPORTS_DIR}/ makes it): ${hint}`);
+  return latest;
 }
 
 const isLink = (file: string) => {
