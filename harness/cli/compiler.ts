@@ -7,9 +7,10 @@ import { runPluginProcess, splitCommand } from '../plugin/plugin-process.js';
 import { lintCompilerSuites, loadCompilerSuites } from '../plugin/plugin-suite-loader.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { judged, protocolRerun, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
-import { listOf } from './case-selection.js';
+import { type LastFailedArgs, listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
+import type { LastFailed } from '../report/last-failed.js';
 
 export interface CompilerOptions extends ProtocolRunOptions {
   compiler: string;
@@ -29,27 +30,36 @@ export const command = {
     )
       .example('$0 compiler --compiler protoc', "judge Debian's protoc")
       .example('$0 compiler --compiler "npx buf"', 'judge another compiler'),
-  handler: async (argv: CompilerOptions & VerdictArgs) => {
-    process.exitCode = await judged('compiler', argv, () => runCompilerSuites(argv));
+  handler: async (argv: CompilerOptions & VerdictArgs & LastFailedArgs) => {
+    process.exitCode = await judged('compiler', argv, (lastFailed) => runCompilerSuites(argv, lastFailed));
   },
 };
 
-/** Runs the compiler suites against options.compiler (as `touchstone compiler`), writes the reports, and returns the results. */
-export function runCompilerSuites(options: CompilerOptions): Promise<Results> {
-  return runProtocolSuites('compiler', options.compiler, options, (limits, registry) => {
-    const command = splitCommand(options.compiler);
-    const suites = loadCompilerSuites(suitePaths.compiler, listOf(options.suite));
-    const problems = lintCompilerSuites(suites, registry, suitePaths.pluginFixtures);
-    if (problems.length) throw new HarnessError('CONFIG', `the compiler suites do not pass the lint:\n  ${problems.join('\n  ')}`);
-    const start = async () => {
-      // A command that cannot start at all would make every case ERROR: say so once instead.
-      const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
-      if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
-      return {
-        compiler: { command, ...limits, cwd: process.cwd() },
-        rerun: protocolRerun('compiler', options, ['--compiler', options.compiler]),
+/**
+ * Runs the compiler suites against options.compiler (as `touchstone compiler`), writes the
+ * reports, and returns the results; with `lastFailed` (--last-failed), only those of its cases.
+ */
+export function runCompilerSuites(options: CompilerOptions, lastFailed?: LastFailed): Promise<Results> {
+  return runProtocolSuites(
+    'compiler',
+    options.compiler,
+    options,
+    (limits, registry) => {
+      const command = splitCommand(options.compiler);
+      const suites = loadCompilerSuites(suitePaths.compiler, listOf(options.suite));
+      const problems = lintCompilerSuites(suites, registry, suitePaths.pluginFixtures);
+      if (problems.length) throw new HarnessError('CONFIG', `the compiler suites do not pass the lint:\n  ${problems.join('\n  ')}`);
+      const start = async () => {
+        // A command that cannot start at all would make every case ERROR: say so once instead.
+        const probe = await runPluginProcess([...command, '--version'], new Uint8Array(0), limits);
+        if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the compiler cannot be started: ${probe.spawnError}`);
+        return {
+          compiler: { command, ...limits, cwd: process.cwd() },
+          rerun: protocolRerun('compiler', options, ['--compiler', options.compiler]),
+        };
       };
-    };
-    return { suites, start };
-  });
+      return { suites, start };
+    },
+    lastFailed,
+  );
 }

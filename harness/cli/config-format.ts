@@ -47,7 +47,10 @@ const section = <P extends Record<string, TSchema>>(properties: P) =>
 /** --suite, --only, --grep, --grep-invert: which cases run. */
 const SELECTION = { suite: texts, only: texts, grep: text, grepInvert: text };
 
-const PROTOCOL = { ...SELECTION, workers: number, shard: text, timeout: number, maxOutput: number, ...VERDICT };
+/** --last-failed, of the commands that run cases. */
+const LAST_FAILED = { lastFailed: flag };
+
+const PROTOCOL = { ...SELECTION, ...LAST_FAILED, workers: number, shard: text, timeout: number, maxOutput: number, ...VERDICT };
 
 /** Each configurable command's section; CONFIG_COMMANDS lists them. */
 const SECTIONS = {
@@ -57,6 +60,7 @@ const SECTIONS = {
     shard: text,
     tokens: text,
     ...SELECTION,
+    ...LAST_FAILED,
     requestTimeout: amount,
     caseTimeout: amount,
     maxFailures: amount,

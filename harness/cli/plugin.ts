@@ -14,9 +14,10 @@ import { suitePaths } from '../core/suite-paths.js';
 import { judged, protocolRerun, protocolRunOptions, runProtocolSuites, type VerdictArgs } from './protocol-run.js';
 import { describeOwnFiles } from './own-fixtures.js';
 import { fixtureNames } from '../plugin/fixture-descriptors.js';
-import { listOf } from './case-selection.js';
+import { type LastFailedArgs, listOf } from './case-selection.js';
 import type { Results } from '../core/results.js';
 import type { PluginOptions } from './options.js';
+import type { LastFailed } from '../report/last-failed.js';
 
 /** Its options and work; harness/cli/main.ts names and describes it. */
 export const command = {
@@ -52,66 +53,75 @@ export const command = {
       .example('$0 plugin --plugin protoc-gen-go --parameter paths=source_relative', 'with the options you give it')
       .example('$0 plugin --plugin ./protoc-gen-yours --proto-path protos --proto api/v1/api.proto', 'on your own schema files too')
       .example('$0 plugin --plugin "npx protoc-gen-es" --record session/', 'judge it and keep the session, for --replay session/'),
-  handler: async (argv: PluginOptions & VerdictArgs) => {
-    process.exitCode = await judged('plugin', argv, () => runPluginSuites(argv));
+  handler: async (argv: PluginOptions & VerdictArgs & LastFailedArgs) => {
+    process.exitCode = await judged('plugin', argv, (lastFailed) => runPluginSuites(argv, lastFailed));
   },
 };
 
-/** Runs the plugin suites against options.plugin (as `touchstone plugin`), writes the reports, and returns the results. */
-export function runPluginSuites(options: PluginOptions): Promise<Results> {
-  return runProtocolSuites('plugin', options.plugin ?? '', options, (given, registry) => {
-    if (options.record !== undefined && options.replay !== undefined)
-      throw new HarnessError('USAGE', '--record and --replay cannot be used together');
-    if (options.plugin === undefined && options.replay === undefined)
-      throw new HarnessError('USAGE', '--plugin is required (unless --replay names a recorded session)');
-    const record = options.record === undefined ? undefined : path.resolve(options.record);
-    const replay = options.replay === undefined ? undefined : path.resolve(options.replay);
-    const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
-    const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
-    const protoFiles = listOf(options.proto);
-    const protoPaths = listOf(options.protoPath);
-    if (protoPaths.length > 0 && protoFiles.length === 0)
-      throw new HarnessError('USAGE', '--proto-path needs --proto: the files to judge the plugin on');
-    const own = protoFiles.length ? describeOwnFiles(protoFiles, protoPaths, fixtureNames()) : undefined;
-    // A replay rebuilds the requests it was recorded with: the parameter, unless given again, is the recorded one.
-    const parameter = options.parameter ?? replayed?.parameter;
-    const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite), own?.files);
-    const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures, own?.files);
-    if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
-    // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.
-    const limits = { ...(replayed?.limits ?? given), cwd: process.cwd() };
-    const start = async () => {
-      if (!replayed) {
-        // A command that cannot start at all would make every case ERROR: say so once instead.
-        const probe = await runPluginProcess(command, new Uint8Array(0), limits);
-        if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the plugin cannot be started: ${probe.spawnError}`);
-      }
-      // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
-      if (record !== undefined) createSessionRecorder(record, command, limits, { parameter });
-      const targetUrl = options.plugin ?? command.map(shellWord).join(' ');
-      return {
-        targetUrl,
-        plugin: {
-          command,
-          ...limits,
-          ...(record !== undefined && { record }),
-          ...(replay !== undefined && { replay }),
-          ...(parameter !== undefined && { parameter }),
-          ...(own && { own }),
-        },
-        rerun: protocolRerun('plugin', options, [
-          '--plugin',
+/**
+ * Runs the plugin suites against options.plugin (as `touchstone plugin`), writes the reports, and
+ * returns the results; with `lastFailed` (--last-failed), only those of its cases.
+ */
+export function runPluginSuites(options: PluginOptions, lastFailed?: LastFailed): Promise<Results> {
+  return runProtocolSuites(
+    'plugin',
+    options.plugin ?? '',
+    options,
+    (given, registry) => {
+      if (options.record !== undefined && options.replay !== undefined)
+        throw new HarnessError('USAGE', '--record and --replay cannot be used together');
+      if (options.plugin === undefined && options.replay === undefined)
+        throw new HarnessError('USAGE', '--plugin is required (unless --replay names a recorded session)');
+      const record = options.record === undefined ? undefined : path.resolve(options.record);
+      const replay = options.replay === undefined ? undefined : path.resolve(options.replay);
+      const replayed = replay === undefined ? undefined : createSessionReplayer(replay);
+      const command = options.plugin !== undefined ? splitCommand(options.plugin) : replayed!.command;
+      const protoFiles = listOf(options.proto);
+      const protoPaths = listOf(options.protoPath);
+      if (protoPaths.length > 0 && protoFiles.length === 0)
+        throw new HarnessError('USAGE', '--proto-path needs --proto: the files to judge the plugin on');
+      const own = protoFiles.length ? describeOwnFiles(protoFiles, protoPaths, fixtureNames()) : undefined;
+      // A replay rebuilds the requests it was recorded with: the parameter, unless given again, is the recorded one.
+      const parameter = options.parameter ?? replayed?.parameter;
+      const suites = loadPluginSuites(suitePaths.plugin, listOf(options.suite), own?.files);
+      const problems = lintPluginSuites(suites, registry, suitePaths.pluginFixtures, own?.files);
+      if (problems.length) throw new HarnessError('CONFIG', `the plugin suites do not pass the lint:\n  ${problems.join('\n  ')}`);
+      // A replayed run is judged under the limits it was recorded with, so a recorded timeout says its real bound.
+      const limits = { ...(replayed?.limits ?? given), cwd: process.cwd() };
+      const start = async () => {
+        if (!replayed) {
+          // A command that cannot start at all would make every case ERROR: say so once instead.
+          const probe = await runPluginProcess(command, new Uint8Array(0), limits);
+          if (probe.spawnError) throw new HarnessError('TARGET_UNREACHABLE', `the plugin cannot be started: ${probe.spawnError}`);
+        }
+        // Prepared here, before Playwright starts, so a directory that cannot hold a session is exit 2 at once.
+        if (record !== undefined) createSessionRecorder(record, command, limits, { parameter });
+        const targetUrl = options.plugin ?? command.map(shellWord).join(' ');
+        return {
           targetUrl,
-          ...(parameter !== undefined ? ['--parameter', parameter] : []),
-          ...protoPaths.flatMap((dir) => ['--proto-path', dir]),
-          ...protoFiles.flatMap((file) => ['--proto', file]),
-          ...(options.replay !== undefined ? ['--replay', options.replay] : []),
-        ]),
-        // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
-        ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
-        ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
+          plugin: {
+            command,
+            ...limits,
+            ...(record !== undefined && { record }),
+            ...(replay !== undefined && { replay }),
+            ...(parameter !== undefined && { parameter }),
+            ...(own && { own }),
+          },
+          rerun: protocolRerun('plugin', options, [
+            '--plugin',
+            targetUrl,
+            ...(parameter !== undefined ? ['--parameter', parameter] : []),
+            ...protoPaths.flatMap((dir) => ['--proto-path', dir]),
+            ...protoFiles.flatMap((file) => ['--proto', file]),
+            ...(options.replay !== undefined ? ['--replay', options.replay] : []),
+          ]),
+          // Reports name the folder as the user gave it; the plugin workers read the absolute paths above.
+          ...(options.record !== undefined && { recordings: { mode: 'record' as const, folder: options.record } }),
+          ...(options.replay !== undefined && { recordings: { mode: 'replay' as const, folder: options.replay } }),
+        };
       };
-    };
-    return { suites, start };
-  });
+      return { suites, start };
+    },
+    lastFailed,
+  );
 }

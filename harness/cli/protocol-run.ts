@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv } from 'yargs';
-import { HarnessError } from '../core/errors.js';
+import { EXIT, HarnessError } from '../core/errors.js';
 import { shellWord } from '../core/shell-word.js';
 import type { PluginProcessOptions } from '../plugin/plugin-process.js';
 import { SAVED_REQUESTS_DIR } from '../plugin/saved-request.js';
@@ -23,7 +23,19 @@ import { selectCases } from '../core/select-cases.js';
 import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
-import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
+import { type LastFailed, readLastFailed } from '../report/last-failed.js';
+import {
+  LAST_FAILED_OPTION,
+  type LastFailedArgs,
+  lastFailedCases,
+  listOf,
+  parseWorkers,
+  SHARD_OPTION,
+  selectionConfig,
+  selectionOf,
+  selectionOptions,
+  shardOf,
+} from './case-selection.js';
 
 /** The flags that turn results into an exit code: only the command line has one. */
 export interface VerdictArgs {
@@ -34,12 +46,25 @@ export interface VerdictArgs {
 /**
  * The exit code of a command that runs `kind`'s suites: `work`'s results judged by exitCodeOf,
  * with each coverage shortfall said; a HarnessError said on stderr, its code the exit code.
- * --min-coverage is checked before the work starts.
+ * --min-coverage is checked, and --last-failed's report read, before the work starts.
+ *
+ * Decision: with --last-failed, a latest report in which no case failed runs nothing, says so
+ * and exits 0: nothing is failing to run again. (Playwright's flag then finds no tests, an
+ * error unless --pass-with-no-tests; here the latest run was read, and its verdict stands.)
  */
-export async function judged(kind: RunKind, args: VerdictArgs, work: () => Promise<Results>): Promise<number> {
+export async function judged(
+  kind: RunKind,
+  args: VerdictArgs & LastFailedArgs,
+  work: (lastFailed: LastFailed | undefined) => Promise<Results>,
+): Promise<number> {
   try {
     const minCoverage = parseMinCoverage(args.minCoverage, kind);
-    const results = await work();
+    const lastFailed = args.lastFailed ? readLastFailed(kind) : undefined;
+    if (lastFailed?.cases.length === 0) {
+      process.stdout.write(`touchstone: --last-failed: no case failed in ${lastFailed.report}: nothing to run\n`);
+      return EXIT.conforming;
+    }
+    const results = await work(lastFailed);
     for (const shortfall of coverageShortfalls(results, minCoverage)) process.stdout.write(`touchstone: ${shortfall}\n`);
     return exitCodeOf(results, args.allowIncomplete, minCoverage);
   } catch (error) {
@@ -91,7 +116,8 @@ export function protocolRunOptions<T>(yargs: Argv<T>, target: 'plugin' | 'compil
         describe: `run N cases at once, each starting the ${target} on its own (default 1; --timeout then bounds each start under that load)`,
       })
       .options(SHARD_OPTION)
-      .options(selectionOptions('run', `file names under ${suitesDir}`)),
+      .options(selectionOptions('run', `file names under ${suitesDir}`))
+      .options(LAST_FAILED_OPTION),
     target,
   )
     .option('timeout', {
@@ -130,7 +156,8 @@ interface ProtocolCase {
 
 /**
  * Runs the `kind` suites against `target` (the command as given). `prepare` loads and lints
- * the kind's suites; the cases the options select are then planned, and the target checked.
+ * the kind's suites; the cases the options select (of `lastFailed`'s, with --last-failed) are
+ * then planned, and the target checked.
  * Usage errors (options, selection) come before the target is started at all.
  */
 export async function runProtocolSuites(
@@ -138,6 +165,7 @@ export async function runProtocolSuites(
   target: string,
   options: ProtocolRunOptions,
   prepare: (limits: PluginProcessOptions, registry: RequirementRegistry) => ProtocolRun,
+  lastFailed?: LastFailed,
 ): Promise<Results> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `touchstone-${kind}-`));
   try {
@@ -150,7 +178,9 @@ export async function runProtocolSuites(
     const reporters = parseReporters(listOf(options.reporter));
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const run = prepare(limits, registry);
-    const plan = planRun(selectCases(run.suites, selectionOf(options)), registry, protocolCaseFacts);
+    const selected = selectCases(run.suites, selectionOf(options));
+    const chosen = lastFailed ? lastFailedCases(run.suites, selected, lastFailed, options) : selected;
+    const plan = planRun(chosen, registry, protocolCaseFacts);
     const specific = await run.start();
     const startedAt = new Date();
     const config: RunConfig = {
@@ -161,7 +191,7 @@ export async function runProtocolSuites(
       embedded: false,
       tokens: {},
       cassettes: false,
-      ...selectionConfig(options),
+      ...selectionConfig(options, lastFailed && chosen),
       outDir: reportDirectory(options.out, startedAt),
       reporters,
       strict: options.strict === true,

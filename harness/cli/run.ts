@@ -30,7 +30,19 @@ import { serviceCaseFacts } from '../suite/case-facts.js';
 import { judged, type VerdictArgs, verdictOptions } from './protocol-run.js';
 import type { RunOptions } from './options.js';
 import { plural, someOf } from '../core/plural.js';
-import { listOf, parseWorkers, SHARD_OPTION, selectionConfig, selectionOf, selectionOptions, shardOf } from './case-selection.js';
+import {
+  LAST_FAILED_OPTION,
+  type LastFailedArgs,
+  lastFailedCases,
+  listOf,
+  parseWorkers,
+  SHARD_OPTION,
+  selectionConfig,
+  selectionOf,
+  selectionOptions,
+  shardOf,
+} from './case-selection.js';
+import type { LastFailed } from '../report/last-failed.js';
 import { closeServices, type RunningService, startReferenceLanes } from './embedded-reference.js';
 import { listRecordedCases, readRecordedCases, recordedCassettes, RUN_FOLDER } from './recorded-cases.js';
 import { normaliseTarget, preflight, probeTarget } from './service-target.js';
@@ -57,6 +69,7 @@ export const command = {
         .options(SHARD_OPTION)
         .option('tokens', { type: 'string', describe: 'YAML map of role -> token for --target (values may be ${ENV_VAR})' })
         .options(selectionOptions('run', 'area folders under suites/service'))
+        .options(LAST_FAILED_OPTION)
         .option('request-timeout', {
           type: 'string',
           describe: `seconds a request may take before it counts as unanswered, a FAIL (default ${DEFAULT_REQUEST_TIMEOUT_S})`,
@@ -91,6 +104,7 @@ export const command = {
       .example('$0 run', 'every suite against the embedded reference')
       .example('$0 run --target https://impl.example --tokens tokens.yaml', 'judge your implementation')
       .example('$0 run --only assignees/list-small-repository', 'run one case again (as a report names it)')
+      .example('$0 run --last-failed', 'run again only the cases that failed in reports/latest')
       .example(
         '$0 run --target http://127.0.0.1:8001 --target http://127.0.0.1:8002 --workers 2',
         'two workers, each with its own copy of the target',
@@ -105,8 +119,8 @@ export const command = {
         'record every case again (by default a case already recorded is replayed)',
       )
       .example('$0 run --replay cassettes/reference', 'offline, from recordings'),
-  handler: async (argv: RunOptions & VerdictArgs) => {
-    process.exitCode = await judged('service', argv, () => runService(argv));
+  handler: async (argv: RunOptions & VerdictArgs & LastFailedArgs) => {
+    process.exitCode = await judged('service', argv, (lastFailed) => runService(argv, lastFailed));
   },
 };
 
@@ -162,8 +176,11 @@ function replaySelection(dir: string, selected: Suite[], chosen: boolean, skipUn
   return { selected: replayed, ...(only && { only }), unrecorded };
 }
 
-/** Runs the service suites (as `touchstone run`), writes the reports, and returns the results; a HarnessError for what stops it. */
-export async function runService(given: RunOptions): Promise<Results> {
+/**
+ * Runs the service suites (as `touchstone run`), writes the reports, and returns the results; a
+ * HarnessError for what stops it. With `lastFailed` (--last-failed), only those of its cases.
+ */
+export async function runService(given: RunOptions, lastFailed?: LastFailed): Promise<Results> {
   const options = { ...given, target: listOf(given.target), suite: listOf(given.suite), only: listOf(given.only) };
   const services: RunningService[] = [];
   const proxies: RunningProxy[] = [];
@@ -173,11 +190,16 @@ export async function runService(given: RunOptions): Promise<Results> {
     const worldTokens = readWorldTokens();
     const suites = loadSuites(suitePaths.service, options.suite);
     // Checked here, before anything starts: a key or pattern that selects nothing is a usage error.
-    const chosen = options.suite.length > 0 || options.only.length > 0 || options.grep !== undefined || options.grepInvert !== undefined;
-    const replay = options.replay
-      ? replaySelection(options.replay, selectCases(suites, selectionOf(options)), chosen, options.skipUnrecorded === true)
-      : undefined;
-    const selected = replay?.selected ?? selectCases(suites, selectionOf(options));
+    const chosen =
+      options.suite.length > 0 ||
+      options.only.length > 0 ||
+      options.grep !== undefined ||
+      options.grepInvert !== undefined ||
+      lastFailed !== undefined;
+    const picked = selectCases(suites, selectionOf(options));
+    const narrowed = lastFailed ? lastFailedCases(suites, picked, lastFailed, options) : picked;
+    const replay = options.replay ? replaySelection(options.replay, narrowed, chosen, options.skipUnrecorded === true) : undefined;
+    const selected = replay?.selected ?? narrowed;
     if (options.skipUnrecorded && !options.replay)
       throw new HarnessError('USAGE', '--skip-unrecorded says what --replay does with cases it holds no recording of; add --replay DIR');
     if (options.recordMode && !options.record)
@@ -284,7 +306,7 @@ export async function runService(given: RunOptions): Promise<Results> {
         recordings: { mode: options.record ? ('record' as const) : ('replay' as const), folder: cassettes },
         reportedUrls,
       }),
-      ...selectionConfig(options),
+      ...selectionConfig(options, lastFailed && selected),
       ...(replay?.only && { only: replay.only }),
       ...(replay && replay.unrecorded.length > 0 && { unrecorded: replay.unrecorded }),
       rerun: rerunCommand(options),
