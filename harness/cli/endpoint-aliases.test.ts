@@ -13,5 +13,6 @@ test('suites/endpoints lists exactly the endpoints the reference service defines
     path: specPath(path),
   }));
   const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
-  expect([...loadEndpointAliases().values()].sort(byId)).toEqual(reference.sort(byId));
+  const listed = [...loadEndpointAliases().values()].map(({ id, spec, method, path }) => ({ id, spec, method, path }));
+  expect(listed.sort(byId)).toEqual(reference.sort(byId));
 });

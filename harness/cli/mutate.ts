@@ -226,9 +226,18 @@ export async function mutate(options: MutateOptions): Promise<number> {
     const cited = (ids: string[]) => cases.some((c) => c.requirements.some((id) => ids.includes(id)));
     let inScope = requirementsOf(registry, sides);
     if (options.suite) {
-      faults = faults.filter((f) => cited(f.breaks));
+      // Decision: a narrowed run judges the faults of the areas it names (suites/faults/<area>.yaml,
+      // the shared ones of conventions.yaml with --suite conventions), each where its cases cite
+      // what it breaks. A shared fault breaking a cross-cutting rule is cited by every area's
+      // generated cases, but caught where its deviation shows (an unknown route: the conventions
+      // suite): another area's run missing it says nothing of that area.
+      const named = new Set(options.suite);
+      faults = faults.filter((f) => named.has(path.basename(f.file, path.extname(f.file))) && cited(f.breaks));
       variants = variants.filter((v) => cited(v.requirements));
-      inScope = inScope.filter((r) => cited([r.id]));
+      // A requirement the run's faults break, or that no fault breaks at all (a gap of the
+      // registry): one whose faults all belong to other areas is theirs to cover.
+      const broken = (faults: Fault[], id: string) => faults.some((f) => f.breaks.includes(id));
+      inScope = inScope.filter((r) => cited([r.id]) && (broken(faults, r.id) || !broken(allFaults, r.id)));
     }
     // Narrowed to some switches: a MUST counts as uncovered only among those the faults run break.
     if (options.fault !== undefined || options.variant !== undefined)

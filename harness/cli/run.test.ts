@@ -10,6 +10,7 @@ import { skipWithoutDebianChromium, withFilePage } from '../../test-support/debi
 import { validateResults } from '../report/write-reports.js';
 import { PROJECT_ROOT, suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
+import { loadSuites } from '../suite/suite-loader.js';
 import { runCli, startServe, tokensFile } from '../../test-support/cli-process.js';
 import { startReferenceService } from './embedded-reference.js';
 
@@ -311,7 +312,8 @@ test('--workers 2 with two --target URLs: each worker judges its own target, and
     ];
     const result = await runCli([...args, '--out', dir], { ADMIN_TOKEN: readWorldTokens()['repo-admin'] });
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain(`running 34 cases against ${targets[0].url}, ${targets[1].url} (2 workers)`);
+    const cases = loadSuites(suitePaths.service, ['interaction-limits'])[0].cases.length;
+    expect(result.stdout).toContain(`running ${cases} cases against ${targets[0].url}, ${targets[1].url} (2 workers)`);
     for (const target of targets) expect(target.requests()).toBeGreaterThan(20);
     const short = await runCli(['run', '--target', targets[0].url, '--tokens', tokensFile(dir), '--workers', '2', '--out', scratch()]);
     expect(short.code).toBe(2);

@@ -9,14 +9,21 @@ import { PROJECT_ROOT } from './suite-paths.js';
 
 const sources = new WeakMap<object, CaseSource>();
 
+/** `file` as sources name it: relative to touchstone's root with '/' separators, the same on every machine and system. */
+export const sourceFile = (file: string): string => path.relative(PROJECT_ROOT, path.resolve(file)).split(path.sep).join('/');
+
 /** Notes where each of `cases` (the `cases` list of `file`, in its order) is written. */
 export function noteCaseSources(file: string, cases: readonly object[], lineOf: LineOf): void {
-  // Relative to touchstone's root with '/' separators: the same on every machine and system.
-  const relative = path.relative(PROJECT_ROOT, path.resolve(file)).split(path.sep).join('/');
+  const relative = sourceFile(file);
   cases.forEach((testCase, i) => {
     const line = lineOf(['cases', i]);
     if (line !== undefined) sources.set(testCase, { file: relative, line });
   });
+}
+
+/** Notes where a case generated from something written elsewhere comes from (a catalogue entry). */
+export function noteGeneratedSource(testCase: object, source: CaseSource | undefined): void {
+  if (source) sources.set(testCase, source);
 }
 
 /** Where `testCase` is written, when a loader noted it. */

@@ -4,12 +4,37 @@
 // everything after the loader sees plain requests with a method, a path and their params.
 import { Type, type Static } from 'typebox';
 import { HarnessError } from '../core/errors.js';
-import { schemaFile, type SchemaFile } from '../core/schema-document.js';
-import { ENDPOINT_ID_PATTERN, type Case, type RequestSpec, type WrittenRequest } from '../core/suite-format.js';
+import { anyType, nameMap, schemaFile, type SchemaFile } from '../core/schema-document.js';
+import { ENDPOINT_ID_PATTERN, type Case, type Json, type RequestSpec, type WrittenRequest } from '../core/suite-format.js';
 import { suitePaths } from '../core/suite-paths.js';
-import { compileSchemaFile, createAjv, readValidatedFile } from '../core/validated-file.js';
+import path from 'node:path';
+import { compileSchemaFile, createAjv, readLocatedFile } from '../core/validated-file.js';
+import { sourceFile } from '../core/case-source.js';
+import type { CaseSource } from '../core/results.js';
 import { listYamlFiles } from '../core/requirement-registry.js';
 import { projectPath } from '../../lib/project-files.js';
+
+/**
+ * A request to the endpoint that the fixture world (suites/world.yaml), just reset, answers
+ * with `status`: what the cross-cutting cases (cross-cutting-cases.ts) send, each changed in
+ * the one way its rule is about.
+ */
+const EndpointExampleSchema = Type.Object(
+  {
+    /** The role it acts as (its token sent as `Authorization: Bearer`); `anonymous` sends none. */
+    as: Type.String({ pattern: '^[a-z][a-z0-9-]*$' }),
+    /** Every path parameter the template names, from the world. */
+    params: Type.Optional(nameMap(Type.String())),
+    query: Type.Optional(nameMap(anyType(['string', 'number']))),
+    body: Type.Optional(Type.Unsafe<Json>({})),
+    /** Its status; several where the spec lets the world's answer be any of them (a DELETE of nothing: 204 or 404). */
+    status: Type.Union([
+      Type.Integer({ minimum: 200, maximum: 399 }),
+      Type.Array(Type.Integer({ minimum: 200, maximum: 499 }), { minItems: 2, uniqueItems: true }),
+    ]),
+  },
+  { additionalProperties: false },
+);
 
 const EndpointAliasSchema = Type.Object(
   {
@@ -17,11 +42,21 @@ const EndpointAliasSchema = Type.Object(
     spec: Type.String({ pattern: '^[12]\\.[1-9][0-9]*$', description: 'document.number in the specification' }),
     method: Type.Enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
     path: Type.String({ pattern: '^/', description: 'the path template as the specification writes it: /repos/{owner}/{repo}/assignees' }),
+    /** The spec lets anonymous callers use it for public data ("public data without authentication", "open to anyone"). */
+    public: Type.Optional(Type.Boolean()),
+    /**
+     * What a request without valid credentials gets, where the spec's auth words need a token
+     * here: 401 ("authentication required"), with the row's own 403 or 404 where it lists
+     * those and not 401. Absent where the spec lets such a request through or does not say.
+     */
+    unauthenticated: Type.Optional(Type.Array(Type.Integer({ minimum: 400, maximum: 499 }), { minItems: 1, uniqueItems: true })),
+    example: Type.Optional(EndpointExampleSchema),
   },
   { additionalProperties: false },
 );
 
 export type EndpointAlias = Static<typeof EndpointAliasSchema>;
+export type EndpointExample = Static<typeof EndpointExampleSchema>;
 
 export const endpointsSchemaFile: SchemaFile = schemaFile(
   'harness/suite/endpoints.schema.json',
@@ -34,14 +69,20 @@ export const endpointsSchemaFile: SchemaFile = schemaFile(
 
 const SCHEMA = projectPath(endpointsSchemaFile.path);
 
-export function loadEndpointAliases(dir: string = suitePaths.endpoints): ReadonlyMap<string, EndpointAlias> {
+/** An endpoint as the catalogue lists it, with its area (the file's name) and where it is written. */
+export type CatalogueEndpoint = EndpointAlias & { area: string; file: string; source?: CaseSource };
+
+export function loadEndpointAliases(dir: string = suitePaths.endpoints): ReadonlyMap<string, CatalogueEndpoint> {
   const validate = compileSchemaFile(createAjv(), SCHEMA);
-  const byId = new Map<string, EndpointAlias>();
+  const byId = new Map<string, CatalogueEndpoint>();
   for (const file of listYamlFiles(dir)) {
-    for (const endpoint of readValidatedFile<EndpointAlias[]>(file, validate)) {
+    const { data, lineOf } = readLocatedFile<EndpointAlias[]>(file, validate);
+    const area = path.basename(file, path.extname(file));
+    data.forEach((endpoint, i) => {
       if (byId.has(endpoint.id)) throw new HarnessError('CONFIG', `${file}: endpoint ${endpoint.id} is listed twice`);
-      byId.set(endpoint.id, endpoint);
-    }
+      const line = lineOf([i]);
+      byId.set(endpoint.id, { ...endpoint, area, file, ...(line !== undefined && { source: { file: sourceFile(file), line } }) });
+    });
   }
   return byId;
 }

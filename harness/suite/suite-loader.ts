@@ -14,7 +14,8 @@ import { caseIdentityProblems } from '../core/case-identity.js';
 import { suiteSchemaFile, type Case, type Expectation, type RequestStep, type Suite, type SuiteFile } from '../core/suite-format.js';
 import { templateProblems } from './interpolate.js';
 import { compileSchemaFile, createAjv, readLocatedFile } from '../core/validated-file.js';
-import { noteCaseSources } from '../core/case-source.js';
+import { noteCaseSources, noteGeneratedSource } from '../core/case-source.js';
+import { crossCuttingCases } from './cross-cutting-cases.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { loadEndpointAliases, resolveRequests } from './endpoint-aliases.js';
 import { projectPath } from '../../lib/project-files.js';
@@ -53,6 +54,12 @@ export function loadSuites(dir: string, only: string[] = [], endpointsDir: strin
         return cases;
       });
       if (cases.length === 0) throw new HarnessError('CONFIG', `${areaDir}: an area folder with no cases (no .yaml file)`);
+      for (const endpoint of [...aliases.values()].filter((e) => e.area === name))
+        for (const generated of crossCuttingCases([endpoint])) {
+          noteGeneratedSource(generated, endpoint.source);
+          if (!fileOf.has(generated.id)) fileOf.set(generated.id, endpoint.file);
+          cases.push(generated);
+        }
       return { name, dir: areaDir, cases, fileOf };
     });
   return namedSuites(suites, only);
