@@ -60,14 +60,73 @@ const CORE_FAULTS = [
   'representations.timestamps-local-offset',
 ] as const;
 
-export type ServiceFault = (typeof CORE_FAULTS)[number] | AreaFault;
+type CoreFault = (typeof CORE_FAULTS)[number];
 
-export const SERVICE_FAULTS: readonly ServiceFault[] = [...CORE_FAULTS, ...AREA_FAULTS];
+/**
+ * Core faults narrowed to the endpoints of one area, each where the written cases never look
+ * at the rule it breaks: only the cases generated on every endpoint from the catalogue
+ * (harness/suite/cross-cutting-cases.ts) can catch it, and the kill matrix shows that they do.
+ */
+const NARROWED_FAULTS = {
+  'user-agent.not-required-on-contents': { fault: 'user-agent.not-required', area: 'contents' },
+  'auth.bearer-refused-on-traffic': { fault: 'auth.bearer-refused', area: 'traffic' },
+  'auth.token-scheme-refused-on-artifacts': { fault: 'auth.token-scheme-refused', area: 'artifacts' },
+  'auth.required-as-403-on-assignees': { fault: 'auth.required-as-403', area: 'assignees' },
+  'version.current-refused-on-social-accounts': { fault: 'version.current-refused', area: 'social-accounts' },
+  'media.vendor-json-refused-on-deployment-protection': { fault: 'media.vendor-json-refused', area: 'deployment-protection' },
+  'media.application-json-refused-on-variables': { fault: 'media.application-json-refused', area: 'variables' },
+  'names.case-sensitive-on-devenv-secrets': { fault: 'names.case-sensitive', area: 'devenv-secrets' },
+  'names.case-sensitive-on-assistant': { fault: 'names.case-sensitive', area: 'assistant' },
+  'repos.unknown-repository-empty-on-artifacts': { fault: 'repos.unknown-repository-empty', area: 'artifacts' },
+} as const satisfies Record<string, { fault: CoreFault; area: string }>;
+
+export type ServiceFault = CoreFault | AreaFault | keyof typeof NARROWED_FAULTS;
+
+export const SERVICE_FAULTS: readonly ServiceFault[] = [
+  ...CORE_FAULTS,
+  ...AREA_FAULTS,
+  ...(Object.keys(NARROWED_FAULTS) as (keyof typeof NARROWED_FAULTS)[]),
+];
 
 export function isServiceFault(name: string): name is ServiceFault {
   return isListed(SERVICE_FAULTS, name);
 }
 
-export type Faults = Switches<ServiceFault>;
+export interface Faults extends Switches<ServiceFault> {
+  /**
+   * The faults as an endpoint of the area `areaOf` names sees them: a fault narrowed to that
+   * area is on there as the fault it narrows. `areaOf` is asked only while a narrowed fault is on.
+   */
+  in(areaOf: () => string | undefined): Faults;
+}
 
-export const createFaults = (initial: readonly ServiceFault[] = []): Faults => createSwitches(SERVICE_FAULTS, initial);
+export function createFaults(initial: readonly ServiceFault[] = []): Faults {
+  const switches = createSwitches(SERVICE_FAULTS, initial);
+  let narrowed: { fault: CoreFault; area: string }[] = [];
+  const update = () => {
+    narrowed = Object.entries(NARROWED_FAULTS)
+      .filter(([name]) => switches.on(name as ServiceFault))
+      .map(([, scope]) => scope);
+  };
+  update();
+  const faults: Faults = {
+    ...switches,
+    set(names) {
+      switches.set(names);
+      update();
+    },
+    reset() {
+      switches.reset();
+      update();
+    },
+    in(areaOf) {
+      if (narrowed.length === 0) return faults;
+      const area = areaOf();
+      const here = new Set<ServiceFault>(narrowed.filter((scope) => scope.area === area).map((scope) => scope.fault));
+      if (here.size === 0) return faults;
+      const seen: Faults = { ...faults, on: (name) => here.has(name) || switches.on(name), in: () => seen };
+      return seen;
+    },
+  };
+  return faults;
+}

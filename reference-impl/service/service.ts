@@ -1,6 +1,6 @@
 // The reference service: a Fastify app wired from the pieces beside this file. Entry
 // points (the CLI's `serve`, tests) call loadWorld + createReferenceService + listen.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createBodyValidatorCompiler } from './body-validation.js';
 import { httpDate } from './clock.js';
 import { createConventionsCheck, versionOnSend } from './conventions.js';
@@ -92,7 +92,14 @@ export function createReferenceService({
   app.decorateRequest('grant', null);
   app.decorateRequest('representation', 'json');
   app.decorateRequest('origin', '');
-  app.decorateRequest('faults', { getter: () => store.faults });
+  const areaOfEndpoint = new Map(
+    store.areas.flatMap((area) => area.endpoints.map((endpoint): [string, string] => [endpoint.id, area.name])),
+  );
+  app.decorateRequest('faults', {
+    getter(this: FastifyRequest) {
+      return store.faults.in(() => areaOfEndpoint.get(this.routeOptions.config?.endpoint ?? ''));
+    },
+  });
   app.decorateRequest('variants', { getter: () => store.variants });
   app.setValidatorCompiler(createBodyValidatorCompiler(store.faults));
   registerJsonBodyParser(app);

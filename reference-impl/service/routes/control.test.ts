@@ -190,3 +190,27 @@ test('GET state digests what requests can change: the same after reads and refus
   expect((await api.call('POST', '/_conformance/reset', bare)).statusCode).toBe(204);
   expect(await state()).toEqual(before);
 });
+
+test('a fault narrowed to an area deviates on its endpoints only, switched on at start or through the control API', async ({ world }) => {
+  const service = createReferenceService({ world, faults: ['user-agent.not-required-on-contents'] });
+  try {
+    const withoutAgent = (url: string) => service.app.inject({ method: 'GET', url, headers: { 'user-agent': undefined } });
+    expect((await withoutAgent('/repos/octo-org/widgets/contents/README.md')).statusCode).toBe(200);
+    expect((await withoutAgent('/repos/octo-org/widgets/readme')).statusCode).toBe(200);
+    // The same convention on another area's endpoint, and on no endpoint at all, holds.
+    expect((await withoutAgent('/repos/octo-org/widgets/assignees')).statusCode).toBe(403);
+    expect((await withoutAgent('/no/such/route')).statusCode).toBe(403);
+    await service.app.inject({ method: 'POST', url: '/_conformance/faults', payload: { faults: ['names.case-sensitive-on-assistant'] } });
+    expect((await withoutAgent('/repos/octo-org/widgets/contents/README.md')).statusCode).toBe(403);
+    const seats = (org: string) =>
+      service.app.inject({
+        method: 'GET',
+        url: `/orgs/${org}/assistant/billing`,
+        headers: { 'user-agent': 't', authorization: `Bearer ${world.tokens.find((t) => t.role === 'assistant-manager')!.value}` },
+      });
+    expect((await seats('octo-org')).statusCode).toBe(200);
+    expect((await seats('OCTO-ORG')).statusCode).toBe(404);
+  } finally {
+    await service.close();
+  }
+});
