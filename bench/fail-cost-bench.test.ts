@@ -3,6 +3,8 @@
 // shared; figures belong to the bench itself).
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { suitePaths } from '../harness/core/suite-paths.js';
+import { loadSuites } from '../harness/suite/suite-loader.js';
 
 test('bench:fail-cost runs a suite against a failing mock and the reference, and compares the idle time after FAIL and PASS', () => {
   test.setTimeout(180_000);
@@ -12,8 +14,9 @@ test('bench:fail-cost runs a suite against a failing mock and the reference, and
     timeout: 170_000,
   });
   expect(run.status, run.stdout + run.stderr).toBe(0);
-  expect(run.stdout).toMatch(/failing: 8 cases \{.*"FAIL":[1-9]/);
-  expect(run.stdout).toContain('passing: 8 cases {"PASS":8}');
+  const cases = loadSuites(suitePaths.service, ['devenv-secrets'])[0].cases.length;
+  expect(run.stdout).toMatch(new RegExp(`failing: ${cases} cases \\{.*"FAIL":[1-9]`));
+  expect(run.stdout).toContain(`passing: ${cases} cases {"PASS":${cases}}`);
   expect(run.stdout).toMatch(/\| idle after a FAIL \/ after a PASS +\| \d+\.\d{3} s +\| \d+\.\d{3} s +\| \d+\.\d\d/);
   expect(run.stdout).toMatch(/\| failing run: wall \/ summed case time/);
 });
