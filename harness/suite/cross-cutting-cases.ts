@@ -35,8 +35,8 @@ import type { CatalogueEndpoint } from './endpoint-aliases.js';
 interface Rule {
   /** The first part of the case id: `user-agent-missing--assignees-list`. */
   name: string;
-  /** The case for `endpoint` (whose example is `request` as `as`), or none where the rule does not reach it. */
-  caseOf(endpoint: Example): Omit<StepsCase, 'id'> | undefined;
+  /** The case it makes of an endpoint's example, or none where the rule does not reach that endpoint. */
+  caseOf(example: Example): Omit<StepsCase, 'id'> | undefined;
 }
 
 interface Example {
@@ -45,7 +45,7 @@ interface Example {
   request: RequestSpec;
   as: string;
   status: number | number[];
-  /** How the endpoint is named in titles: `GET /repos/{owner}/{repo}/assignees (assignees.list)`. */
+  /** How titles name the endpoint (label()). */
   label: string;
 }
 
@@ -227,7 +227,7 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/** Spec-style path of a catalogue path, for titles. */
+/** How titles name an endpoint: `GET /repos/{owner}/{repo}/assignees (assignees.list)`. */
 const label = (endpoint: CatalogueEndpoint) => `${endpoint.method} ${endpoint.path} (${endpoint.id})`;
 
 /** The generated cases of `endpoints` (one area's), in catalogue order, each rule in RULES' order. */
