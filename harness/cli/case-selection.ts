@@ -7,7 +7,7 @@ import type { Options } from 'yargs';
 import { HarnessError } from '../core/errors.js';
 import { plural, someOf } from '../core/plural.js';
 import { parseShard, type RunConfig } from '../core/run-config.js';
-import type { CaseSelection } from '../core/select-cases.js';
+import { type CaseSelection, type SelectableCase, selectCases } from '../core/select-cases.js';
 import type { LastFailed } from '../report/last-failed.js';
 import type { SelectionOptions } from './options.js';
 
@@ -118,6 +118,19 @@ export function lastFailedCases<S extends SuiteCases>(
     keys.length === failed.length ? `the ${plural(keys.length, 'case')}` : `${keys.length} of the ${plural(failed.length, 'case')}`;
   process.stdout.write(`touchstone: --last-failed: running ${of} that failed in ${report} again: ${someOf(keys, 5)}\n`);
   return again;
+}
+
+/**
+ * The cases of `suites` the options select (selectCases), narrowed with --last-failed to those
+ * that failed in the latest report: what run, plugin and compiler go on with.
+ */
+export function selectedCases<S extends { name: string; cases: readonly SelectableCase[] }>(
+  suites: S[],
+  options: SelectionOptions,
+  lastFailed?: LastFailed,
+): S[] {
+  const selected = selectCases(suites, selectionOf(options));
+  return lastFailed ? lastFailedCases(suites, selected, lastFailed, options) : selected;
 }
 
 /** --shard, for yargs' .options(): one part of the selected cases, for `report merge` to join. */

@@ -19,7 +19,6 @@ import { planRun } from '../run/run-plan.js';
 import { loadRequirementRegistry, type RequirementRegistry, type RunKind } from '../core/requirement-registry.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { protocolCaseFacts } from '../suite/case-facts.js';
-import { selectCases } from '../core/select-cases.js';
 import { parseReporters, REPORTER_OPTION_DESCRIPTION } from '../report/reporters.js';
 import type { Results } from '../core/results.js';
 import type { ProtocolRunOptions } from './options.js';
@@ -27,12 +26,11 @@ import { type LastFailed, readLastFailed } from '../report/last-failed.js';
 import {
   LAST_FAILED_OPTION,
   type LastFailedArgs,
-  lastFailedCases,
+  selectedCases,
   listOf,
   parseWorkers,
   SHARD_OPTION,
   selectionConfig,
-  selectionOf,
   selectionOptions,
   shardOf,
 } from './case-selection.js';
@@ -178,8 +176,7 @@ export async function runProtocolSuites(
     const reporters = parseReporters(listOf(options.reporter));
     const registry = loadRequirementRegistry(suitePaths.requirements);
     const run = prepare(limits, registry);
-    const selected = selectCases(run.suites, selectionOf(options));
-    const chosen = lastFailed ? lastFailedCases(run.suites, selected, lastFailed, options) : selected;
+    const chosen = selectedCases(run.suites, options, lastFailed);
     const plan = planRun(chosen, registry, protocolCaseFacts);
     const specific = await run.start();
     const startedAt = new Date();

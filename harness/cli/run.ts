@@ -17,7 +17,6 @@ import { DEFAULT_RECORD_MODE, RECORD_MODES } from '../proxy/proxy-options.js';
 import { loadRequirementRegistry } from '../core/requirement-registry.js';
 import { DEFAULT_CASE_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, parseCount, parseSeconds, type RunConfig } from '../core/run-config.js';
 import { lintSuites, loadSuites } from '../suite/suite-loader.js';
-import { selectCases } from '../core/select-cases.js';
 import { shellWord } from '../core/shell-word.js';
 import { suitePaths } from '../core/suite-paths.js';
 import { readWorldTokens } from '../suite/world-tokens.js';
@@ -33,12 +32,11 @@ import { plural, someOf } from '../core/plural.js';
 import {
   LAST_FAILED_OPTION,
   type LastFailedArgs,
-  lastFailedCases,
+  selectedCases,
   listOf,
   parseWorkers,
   SHARD_OPTION,
   selectionConfig,
-  selectionOf,
   selectionOptions,
   shardOf,
 } from './case-selection.js';
@@ -196,8 +194,7 @@ export async function runService(given: RunOptions, lastFailed?: LastFailed): Pr
       options.grep !== undefined ||
       options.grepInvert !== undefined ||
       lastFailed !== undefined;
-    const picked = selectCases(suites, selectionOf(options));
-    const narrowed = lastFailed ? lastFailedCases(suites, picked, lastFailed, options) : picked;
+    const narrowed = selectedCases(suites, options, lastFailed);
     const replay = options.replay ? replaySelection(options.replay, narrowed, chosen, options.skipUnrecorded === true) : undefined;
     const selected = replay?.selected ?? narrowed;
     if (options.skipUnrecorded && !options.replay)

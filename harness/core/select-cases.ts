@@ -26,7 +26,7 @@ export interface CaseSelection {
 }
 
 /** What the selection reads of a case, of any kind (service, plugin, compiler). */
-interface SelectableCase {
+export interface SelectableCase {
   id: string;
   title: string;
 }

@@ -93,11 +93,10 @@ export function isServiceFault(name: string): name is ServiceFault {
 }
 
 export interface Faults extends Switches<ServiceFault> {
-  /**
-   * The faults as an endpoint of the area `areaOf` names sees them: a fault narrowed to that
-   * area is on there as the fault it narrows. `areaOf` is asked only while a narrowed fault is on.
-   */
-  in(areaOf: () => string | undefined): Faults;
+  /** Whether a fault narrowed to an area is on: only then does an endpoint's area matter (in()). */
+  narrowing(): boolean;
+  /** The faults as an endpoint of `area` sees them: a fault narrowed to that area is on there as the fault it narrows. */
+  in(area: string | undefined): Faults;
 }
 
 export function createFaults(initial: readonly ServiceFault[] = []): Faults {
@@ -119,9 +118,8 @@ export function createFaults(initial: readonly ServiceFault[] = []): Faults {
       switches.reset();
       update();
     },
-    in(areaOf) {
-      if (narrowed.length === 0) return faults;
-      const area = areaOf();
+    narrowing: () => narrowed.length > 0,
+    in(area) {
       const here = new Set<ServiceFault>(narrowed.filter((scope) => scope.area === area).map((scope) => scope.fault));
       if (here.size === 0) return faults;
       const seen: Faults = { ...faults, on: (name) => here.has(name) || switches.on(name), in: () => seen };

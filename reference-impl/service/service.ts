@@ -97,7 +97,9 @@ export function createReferenceService({
   );
   app.decorateRequest('faults', {
     getter(this: FastifyRequest) {
-      return store.faults.in(() => areaOfEndpoint.get(this.routeOptions.config?.endpoint ?? ''));
+      // The route's endpoint is read (Fastify builds routeOptions at each read) only while a narrowed fault is on.
+      const { faults } = store;
+      return faults.narrowing() ? faults.in(areaOfEndpoint.get(this.routeOptions.config?.endpoint ?? '')) : faults;
     },
   });
   app.decorateRequest('variants', { getter: () => store.variants });
